@@ -1,0 +1,278 @@
+package io.github.uidgen.buffer;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.github.uidgen.UidException;
+
+/**
+ * A fixed ring of IDs with one filler and any number of takers.
+ *
+ * <p>Two ever-growing cursors describe it: {@code head}, the next position to put (everything below it is
+ * published), and {@code tail}, the next position to take. A taker reads the slot at {@code tail} and then claims
+ * it by advancing {@code tail} with compare-and-set, so two takers can never both get one slot, and a slot is
+ * only overwritten once {@code tail} has moved past it, which makes a stale read lose its compare-and-set.
+ * Taking allocates nothing and takes no lock. The only per-slot state is the ID itself: 8 bytes a slot.
+ *
+ * <p>When a take leaves fewer than {@code paddingFactor} percent of the slots filled, the ring asks its
+ * {@link RingFiller} for an asynchronous refill. Full and empty rings are handed to the
+ * {@link RejectedPutHandler} and {@link RejectedTakeHandler}.
+ */
+public final class RingBuffer {
+
+	/** What {@link #tryTake()} returns for an empty ring; IDs are never negative. */
+	public static final long EMPTY = -1L;
+
+	private static final RingFiller NO_FILLER = new RingFiller() {
+
+		@Override
+		public void requestFill() {
+		}
+
+		@Override
+		public UidException failure() {
+			return null;
+		}
+
+		@Override
+		public String describe() {
+			return "no filler";
+		}
+
+	};
+
+	private final long[] slots;
+
+	private final int mask;
+
+	private final int paddingThreshold;
+
+	private final PaddedCursor tail = new PaddedCursor();
+
+	private final PaddedCursor head = new PaddedCursor();
+
+	private final RejectedPutHandler putHandler;
+
+	private final RejectedTakeHandler takeHandler;
+
+	private final AtomicLong putRejections = new AtomicLong();
+
+	private final AtomicLong takeRejections = new AtomicLong();
+
+	private final AtomicLong discarded = new AtomicLong();
+
+	private volatile RingFiller filler = NO_FILLER;
+
+	/**
+	 * Creates an empty ring.
+	 * @param capacity number of slots, a power of two of at least 2
+	 * @param paddingFactor fill percentage (1 to 99) under which a take asks for a refill
+	 * @param putHandler what to do when a put finds the ring full
+	 * @param takeHandler what to do when a take finds the ring empty
+	 */
+	public RingBuffer(int capacity, int paddingFactor, RejectedPutHandler putHandler,
+			RejectedTakeHandler takeHandler) {
+		if (capacity < 2 || Integer.bitCount(capacity) != 1) {
+			throw new IllegalArgumentException("The ring capacity must be a power of two of at least 2, was "
+					+ capacity);
+		}
+		if (paddingFactor < 1 || paddingFactor > 99) {
+			throw new IllegalArgumentException("The padding factor must be a percentage from 1 to 99, was "
+					+ paddingFactor);
+		}
+		if (putHandler == null || takeHandler == null) {
+			throw new IllegalArgumentException("Both a put handler and a take handler are required");
+		}
+		this.slots = new long[capacity];
+		this.mask = capacity - 1;
+		this.paddingThreshold = (int) ((long) capacity * paddingFactor / 100);
+		this.putHandler = putHandler;
+		this.takeHandler = takeHandler;
+	}
+
+	/**
+	 * Connects the filler this ring asks for refills.
+	 * @param filler the filler
+	 */
+	public void setFiller(RingFiller filler) {
+		this.filler = (filler != null) ? filler : NO_FILLER;
+	}
+
+	/**
+	 * Takes the oldest ID; on an empty ring, the {@link RejectedTakeHandler} decides.
+	 * @return an ID
+	 * @throws UidException when the take handler gives up
+	 */
+	public long take() {
+		for (;;) {
+			long taken = this.tail.get();
+			long published = this.head.getAcquire();
+			if (taken >= published) {
+				this.takeRejections.incrementAndGet();
+				return this.takeHandler.rejectTakeBuffer(this);
+			}
+			long uid = this.slots[(int) taken & this.mask];
+			if (this.tail.compareAndSet(taken, taken + 1)) {
+				if (published - taken <= this.paddingThreshold) {
+					this.filler.requestFill();
+				}
+				return uid;
+			}
+		}
+	}
+
+	/**
+	 * Takes the oldest ID if there is one, never waiting.
+	 * @return an ID, or {@link #EMPTY}
+	 */
+	public long tryTake() {
+		for (;;) {
+			long taken = this.tail.get();
+			long published = this.head.getAcquire();
+			if (taken >= published) {
+				return EMPTY;
+			}
+			long uid = this.slots[(int) taken & this.mask];
+			if (this.tail.compareAndSet(taken, taken + 1)) {
+				return uid;
+			}
+		}
+	}
+
+	/**
+	 * Puts one ID; only the filler thread may call this.
+	 * @param uid the ID
+	 * @return whether it fit; when not, the {@link RejectedPutHandler} was told
+	 */
+	public boolean put(long uid) {
+		return putRange(uid, 1) == 1;
+	}
+
+	/**
+	 * Puts consecutive IDs {@code firstUid, firstUid + 1, ...} and publishes them at once; only the filler thread
+	 * may call this. Publishing once per range keeps the takers' view of {@code head} in their caches.
+	 * @param firstUid the first ID
+	 * @param count how many
+	 * @return how many fit; when fewer than {@code count}, the {@link RejectedPutHandler} was told
+	 */
+	public int putRange(long firstUid, int count) {
+		long published = this.head.get();
+		long free = this.slots.length - (published - this.tail.get());
+		int fitting = (int) Math.min(count, free);
+		for (int i = 0; i < fitting; i++) {
+			this.slots[(int) (published + i) & this.mask] = firstUid + i;
+		}
+		if (fitting > 0) {
+			this.head.setRelease(published + fitting);
+		}
+		if (fitting < count) {
+			this.putRejections.incrementAndGet();
+			this.putHandler.rejectPutBuffer(this, firstUid + fitting);
+		}
+		return fitting;
+	}
+
+	/**
+	 * Takes every ID in the ring at once and throws them away (used to retire stale IDs and to stop issue).
+	 * @return how many were discarded
+	 */
+	public long discardAll() {
+		for (;;) {
+			long taken = this.tail.get();
+			long published = this.head.getAcquire();
+			if (taken >= published) {
+				return 0;
+			}
+			if (this.tail.compareAndSet(taken, published)) {
+				this.discarded.addAndGet(published - taken);
+				return published - taken;
+			}
+		}
+	}
+
+	/**
+	 * Asks the filler for a refill.
+	 */
+	public void requestFill() {
+		this.filler.requestFill();
+	}
+
+	/**
+	 * Returns why the filler will put no more IDs, if that is so.
+	 * @return the failure, or {@code null}
+	 */
+	public UidException fillerFailure() {
+		return this.filler.failure();
+	}
+
+	/**
+	 * Returns how many IDs wait in the ring.
+	 * @return 0 to {@link #capacity()}
+	 */
+	public int size() {
+		long taken = this.tail.get();
+		long published = this.head.get();
+		return (int) Math.max(0, Math.min(this.slots.length, published - taken));
+	}
+
+	/**
+	 * Returns how many slots are free.
+	 * @return 0 to {@link #capacity()}
+	 */
+	public int free() {
+		return this.slots.length - size();
+	}
+
+	/**
+	 * Returns the number of slots.
+	 * @return a power of two
+	 */
+	public int capacity() {
+		return this.slots.length;
+	}
+
+	/**
+	 * Returns the fill under which a take asks for a refill.
+	 * @return a number of slots
+	 */
+	public int paddingThreshold() {
+		return this.paddingThreshold;
+	}
+
+	/**
+	 * Returns how many IDs have been taken so far, not counting discarded ones.
+	 * @return the count
+	 */
+	public long takenCount() {
+		return this.tail.get() - this.discarded.get();
+	}
+
+	/**
+	 * Returns how many IDs {@link #discardAll()} threw away.
+	 * @return the count
+	 */
+	public long discardedCount() {
+		return this.discarded.get();
+	}
+
+	/**
+	 * Returns how many puts found the ring full.
+	 * @return the count
+	 */
+	public long putRejections() {
+		return this.putRejections.get();
+	}
+
+	/**
+	 * Returns how many takes found the ring empty.
+	 * @return the count
+	 */
+	public long takeRejections() {
+		return this.takeRejections.get();
+	}
+
+	@Override
+	public String toString() {
+		return "RingBuffer[capacity=" + capacity() + ", size=" + size() + ", filler: " + this.filler.describe() + "]";
+	}
+
+}

@@ -1,0 +1,341 @@
+package io.github.uidgen.impl;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+import io.github.uidgen.ClockBehindHighWaterMarkException;
+import io.github.uidgen.InvalidSettingException;
+import io.github.uidgen.LayoutExhaustedException;
+import io.github.uidgen.UidClock;
+import io.github.uidgen.UidException;
+import io.github.uidgen.UidGenerator;
+import io.github.uidgen.UidLayout;
+import io.github.uidgen.UidUnavailableException;
+import io.github.uidgen.worker.WorkerAssignment;
+import io.github.uidgen.worker.WorkerIdAssigner;
+import io.github.uidgen.worker.WorkerIdOutOfRangeException;
+
+/**
+ * What both generators do at start and on close: claim a worker ID, start strictly after its high-water mark
+ * (waiting a little for the clock when needed), keep the mark ahead of issue, and release the ID on close.
+ * Also the read-only view that endpoints, health checks and metrics use.
+ */
+public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseable {
+
+	/** Default span of one high-water-mark reservation. */
+	public static final Duration DEFAULT_MARK_RESERVATION = Duration.ofSeconds(3);
+
+	/** Default limit on waiting for the high-water mark to be recorded. */
+	public static final Duration DEFAULT_MARK_TIMEOUT = Duration.ofSeconds(5);
+
+	/** Default limit on waiting at start for the clock to pass the high-water mark. */
+	public static final Duration DEFAULT_MAX_STARTUP_WAIT = Duration.ofSeconds(10);
+
+	protected final UidLayout layout;
+
+	protected final UidClock clock;
+
+	protected final long workerId;
+
+	/** The worker ID already shifted into place, so composing an ID is two ORs. */
+	protected final long shiftedWorkerId;
+
+	/** The first time unit this generator may issue in: strictly after the worker's mark. */
+	protected final long startUnit;
+
+	final HighWaterMarkKeeper keeper;
+
+	private final String assignerName;
+
+	private final WorkerAssignment assignment;
+
+	protected AbstractUidGenerator(Builder<?> builder, Duration allowedAhead) {
+		this.layout = Objects.requireNonNull(builder.layout, "layout");
+		this.clock = Objects.requireNonNull(builder.clock, "clock");
+		WorkerIdAssigner assigner = Objects.requireNonNull(builder.workerIdAssigner,
+				"workerIdAssigner: every generator needs one, for example new FixedWorkerIdAssigner(1)");
+		this.assignerName = assigner.name();
+		this.assignment = assigner.assign(this.layout.getMaxWorkerId());
+		this.workerId = this.assignment.workerId();
+		if (this.workerId < 0 || this.workerId > this.layout.getMaxWorkerId()) {
+			throw new WorkerIdOutOfRangeException(this.workerId, this.layout.getMaxWorkerId(),
+					"give the layout more worker bits, or use an assigner in lease mode so worker IDs are reused");
+		}
+		this.shiftedWorkerId = this.workerId << this.layout.getSeqBits();
+		try {
+			this.startUnit = awaitStart(builder.maxStartupWait, allowedAhead);
+			this.keeper = new HighWaterMarkKeeper(assigner, this.workerId, this.layout, this.clock, this.startUnit,
+					builder.markReservation, builder.markTimeout, this::onLeaseLost);
+		}
+		catch (RuntimeException ex) {
+			releaseQuietly(assigner);
+			throw ex;
+		}
+	}
+
+	/** Waits, within limits, until the clock allows the first unit after the mark; returns that unit. */
+	private long awaitStart(Duration maxStartupWait, Duration allowedAhead) {
+		long nowMillis = this.clock.currentTimeMillis();
+		long nowUnit = this.layout.toUnit(nowMillis);
+		long afterMark = this.assignment.hasMark() ? this.layout.toUnit(this.assignment.highWaterMarkMillis()) + 1
+				: 0;
+		long first = Math.max(afterMark, Math.max(nowUnit, 0));
+		if (first > this.layout.getMaxTime()) {
+			throw new LayoutExhaustedException(this.layout.getExpiry());
+		}
+		long clockNeeded = this.layout.startMillis(first) - allowedAhead.toMillis();
+		long waitMillis = clockNeeded - nowMillis;
+		if (waitMillis <= 0) {
+			return first;
+		}
+		if (waitMillis > maxStartupWait.toMillis()) {
+			throw new ClockBehindHighWaterMarkException(this.workerId,
+					Instant.ofEpochMilli(this.assignment.highWaterMarkMillis()), Instant.ofEpochMilli(nowMillis),
+					maxStartupWait);
+		}
+		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis) + maxStartupWait.toNanos();
+		while (this.clock.currentTimeMillis() < clockNeeded) {
+			if (System.nanoTime() - deadline > 0) {
+				throw new ClockBehindHighWaterMarkException(this.workerId,
+						Instant.ofEpochMilli(this.assignment.highWaterMarkMillis()),
+						Instant.ofEpochMilli(this.clock.currentTimeMillis()), maxStartupWait);
+			}
+			sleepMillis(Math.max(1, Math.min(50, clockNeeded - this.clock.currentTimeMillis())));
+		}
+		return first;
+	}
+
+	private void releaseQuietly(WorkerIdAssigner assigner) {
+		try {
+			assigner.release(this.workerId, this.assignment.highWaterMarkMillis());
+		}
+		catch (RuntimeException ignored) {
+			// The start-up failure is what the caller needs to see.
+		}
+	}
+
+	static void sleepMillis(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new UidUnavailableException("Interrupted while waiting for the clock", ex);
+		}
+	}
+
+	/** Called on the keeper thread when the lease is lost, so a generator can stop at once. */
+	protected void onLeaseLost() {
+	}
+
+	@Override
+	public UidLayout layout() {
+		return this.layout;
+	}
+
+	/**
+	 * Returns the kind of generator.
+	 * @return {@code default} or {@code cached}
+	 */
+	public abstract String kind();
+
+	/**
+	 * Returns the worker ID this generator issues with.
+	 * @return the worker ID
+	 */
+	public long getWorkerId() {
+		return this.workerId;
+	}
+
+	/**
+	 * Returns the name of the assigner that handed out the worker ID.
+	 * @return for example {@code static}, {@code db}, {@code redis}
+	 */
+	public String getAssignerName() {
+		return this.assignerName;
+	}
+
+	/**
+	 * Returns the high-water mark as the worker ID was claimed.
+	 * @return the assignment
+	 */
+	public WorkerAssignment getAssignment() {
+		return this.assignment;
+	}
+
+	/**
+	 * Returns the latest time this generator may issue IDs for without recording a new mark.
+	 * @return the start of the reserved time unit, or {@code null} once closed or revoked
+	 */
+	public Instant getHighWaterMark() {
+		long reserved = this.keeper.reservedUntil();
+		return (reserved == Long.MIN_VALUE) ? null : Instant.ofEpochMilli(this.layout.startMillis(reserved));
+	}
+
+	/**
+	 * Returns how many IDs this generator has issued; exact when idle, close to it under load.
+	 * @return the count
+	 */
+	public abstract long getIssuedCount();
+
+	/**
+	 * Returns the latest time unit this generator has issued in (or, for the cached generator, produced).
+	 * @return a unit of the layout
+	 */
+	protected abstract long latestUnit();
+
+	/**
+	 * Returns how far ahead of the clock the latest issued (or produced) ID lies.
+	 * @return zero or more
+	 */
+	public Duration getAheadOfClock() {
+		long ahead = this.layout.startMillis(latestUnit()) - this.clock.currentTimeMillis();
+		return Duration.ofMillis(Math.max(0, ahead));
+	}
+
+	/**
+	 * Returns how often the clock was seen going backwards.
+	 * @return the count of events
+	 */
+	public abstract long getClockBackwardsCount();
+
+	/**
+	 * Returns why this generator cannot issue IDs, if that is so: lease lost, layout exhausted, closed, or the
+	 * mark not recordable.
+	 * @return the failure, or {@code null} while healthy
+	 */
+	public UidException getFailure() {
+		if (!this.layout.getExpiry().isAfter(Instant.ofEpochMilli(this.clock.currentTimeMillis()))) {
+			return new LayoutExhaustedException(this.layout.getExpiry());
+		}
+		return this.keeper.failure();
+	}
+
+	/**
+	 * Stops issuing, stops background threads and releases the worker ID with its final mark.
+	 */
+	@Override
+	public abstract void close();
+
+	/**
+	 * Settings both generators share.
+	 *
+	 * @param <B> the concrete builder
+	 */
+	public abstract static class Builder<B extends Builder<B>> {
+
+		private UidLayout layout;
+
+		private UidClock clock = UidClock.SYSTEM;
+
+		private WorkerIdAssigner workerIdAssigner;
+
+		private Duration markReservation = DEFAULT_MARK_RESERVATION;
+
+		private Duration markTimeout = DEFAULT_MARK_TIMEOUT;
+
+		private Duration maxStartupWait = DEFAULT_MAX_STARTUP_WAIT;
+
+		protected Builder() {
+		}
+
+		@SuppressWarnings("unchecked")
+		private B self() {
+			return (B) this;
+		}
+
+		/**
+		 * Sets the ID layout; {@link UidLayout#defaults()} when not set.
+		 * @param layout the layout
+		 * @return this builder
+		 */
+		public B layout(UidLayout layout) {
+			this.layout = layout;
+			return self();
+		}
+
+		/**
+		 * Sets the clock; the system clock when not set.
+		 * @param clock the clock
+		 * @return this builder
+		 */
+		public B clock(UidClock clock) {
+			this.clock = clock;
+			return self();
+		}
+
+		/**
+		 * Sets where the worker ID and its high-water mark come from (required).
+		 * @param workerIdAssigner the assigner
+		 * @return this builder
+		 */
+		public B workerIdAssigner(WorkerIdAssigner workerIdAssigner) {
+			this.workerIdAssigner = workerIdAssigner;
+			return self();
+		}
+
+		/**
+		 * Sets how far past the time in use each recorded high-water mark reaches. Longer means fewer writes to the
+		 * assigner's store; shorter means less waiting after a crash and restart.
+		 * @param markReservation a positive duration
+		 * @return this builder
+		 */
+		public B markReservation(Duration markReservation) {
+			this.markReservation = requirePositive(markReservation, "markReservation");
+			return self();
+		}
+
+		/**
+		 * Sets how long issue may wait for the high-water mark to be recorded before it fails.
+		 * @param markTimeout a positive duration
+		 * @return this builder
+		 */
+		public B markTimeout(Duration markTimeout) {
+			this.markTimeout = requirePositive(markTimeout, "markTimeout");
+			return self();
+		}
+
+		/**
+		 * Sets how long start-up may wait for the clock to pass the worker's high-water mark before it refuses.
+		 * @param maxStartupWait zero or more
+		 * @return this builder
+		 */
+		public B maxStartupWait(Duration maxStartupWait) {
+			this.maxStartupWait = requireNotNegative(maxStartupWait, "maxStartupWait");
+			return self();
+		}
+
+		static Duration requirePositive(Duration value, String name) {
+			if (value == null || value.isNegative() || value.isZero()) {
+				throw new InvalidSettingException(name, value, "use a positive duration");
+			}
+			return value;
+		}
+
+		static Duration requireNotNegative(Duration value, String name) {
+			if (value == null || value.isNegative()) {
+				throw new InvalidSettingException(name, value, "use a duration of zero or more");
+			}
+			return value;
+		}
+
+		/**
+		 * Returns the layout set so far.
+		 * @return the layout, or {@code null} before {@link #applyDefaults()}
+		 */
+		protected UidLayout layout() {
+			return this.layout;
+		}
+
+		/** Fills in the defaults that need no argument. */
+		protected void applyDefaults() {
+			if (this.layout == null) {
+				this.layout = UidLayout.defaults();
+			}
+		}
+
+	}
+
+}

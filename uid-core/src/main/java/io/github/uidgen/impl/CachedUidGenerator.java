@@ -1,0 +1,274 @@
+package io.github.uidgen.impl;
+
+import java.time.Duration;
+
+import io.github.uidgen.InvalidSettingException;
+import io.github.uidgen.UidException;
+import io.github.uidgen.buffer.RejectedPutHandler;
+import io.github.uidgen.buffer.RejectedTakeHandler;
+import io.github.uidgen.buffer.RingBuffer;
+import io.github.uidgen.buffer.WaitingTakeHandler;
+
+/**
+ * Hands out IDs produced ahead of demand: {@link #getUID()} is one lock-free take from a {@link RingBuffer} that
+ * a background thread keeps filled.
+ *
+ * <p>The ring holds {@code (maxSequence + 1) << boostPower} IDs and is refilled when a take leaves it under
+ * {@code paddingFactor} percent full, and on every {@code scheduleInterval}, when IDs that have grown stale are
+ * replaced by current ones. Under demand beyond {@code 2^seqBits} IDs per time unit the filler borrows future
+ * time units, never more than {@code maxAhead} past the clock; the worker's high-water mark is recorded before
+ * any borrowed unit is used, so a restart on the same worker ID never repeats an ID.
+ */
+public final class CachedUidGenerator extends AbstractUidGenerator {
+
+	/** Default boost power: the ring holds 8 time units' worth of IDs. */
+	public static final int DEFAULT_BOOST_POWER = 3;
+
+	/** Default padding factor: refill when under half full. */
+	public static final int DEFAULT_PADDING_FACTOR = 50;
+
+	/** Default interval of the scheduled refill that also retires stale IDs. */
+	public static final Duration DEFAULT_SCHEDULE_INTERVAL = Duration.ofSeconds(1);
+
+	/** Default bound on how far ahead of the clock the filler may run. */
+	public static final Duration DEFAULT_MAX_AHEAD = Duration.ofSeconds(10);
+
+	/** The largest ring: 2^28 slots, 2 GiB of IDs. */
+	private static final int MAX_CAPACITY = 1 << 28;
+
+	private final RingBuffer ring;
+
+	private final UidRingFiller filler;
+
+	private final int boostPower;
+
+	private final int paddingFactor;
+
+	private final Duration maxAhead;
+
+	private final Duration scheduleInterval;
+
+	private CachedUidGenerator(Builder builder, int capacity) {
+		super(builder, builder.maxAhead);
+		this.boostPower = builder.boostPower;
+		this.paddingFactor = builder.paddingFactor;
+		this.maxAhead = builder.maxAhead;
+		this.scheduleInterval = builder.scheduleInterval;
+		this.ring = new RingBuffer(capacity, builder.paddingFactor, builder.rejectedPutHandler,
+				builder.rejectedTakeHandler);
+		long unitMillis = this.layout.getTimeUnit().toMillis();
+		this.filler = new UidRingFiller(this.ring, this.layout, this.clock, this.keeper, this.shiftedWorkerId,
+				this.startUnit, builder.maxAhead.toMillis() / unitMillis, builder.scheduleInterval.toMillis(),
+				this.workerId);
+		this.ring.setFiller(this.filler);
+		try {
+			this.filler.start();
+		}
+		catch (RuntimeException ex) {
+			this.keeper.close(this.startUnit - 1);
+			throw ex;
+		}
+	}
+
+	/**
+	 * Starts building a generator.
+	 * @return a builder
+	 */
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	@Override
+	public long getUID() {
+		return this.ring.take();
+	}
+
+	@Override
+	protected void onLeaseLost() {
+		UidRingFiller current = this.filler;
+		if (current != null) {
+			current.leaseLost(this.keeper.failure());
+		}
+	}
+
+	@Override
+	public String kind() {
+		return "cached";
+	}
+
+	@Override
+	public long getIssuedCount() {
+		return this.ring.takenCount();
+	}
+
+	@Override
+	protected long latestUnit() {
+		return this.filler.latestUnit();
+	}
+
+	@Override
+	public long getClockBackwardsCount() {
+		return this.filler.clockBackwardsCount();
+	}
+
+	@Override
+	public UidException getFailure() {
+		UidException fillerFailure = this.filler.failure();
+		return (fillerFailure != null) ? fillerFailure : super.getFailure();
+	}
+
+	/**
+	 * Returns the ring, for inspection (fill, rejections).
+	 * @return the ring buffer
+	 */
+	public RingBuffer getRingBuffer() {
+		return this.ring;
+	}
+
+	/**
+	 * Returns how many fills failed and were retried.
+	 * @return the count
+	 */
+	public long getFillErrorCount() {
+		return this.filler.fillErrors();
+	}
+
+	public int getBoostPower() {
+		return this.boostPower;
+	}
+
+	public int getPaddingFactor() {
+		return this.paddingFactor;
+	}
+
+	public Duration getMaxAhead() {
+		return this.maxAhead;
+	}
+
+	public Duration getScheduleInterval() {
+		return this.scheduleInterval;
+	}
+
+	@Override
+	public void close() {
+		long latest = this.filler.close(this.workerId);
+		this.keeper.close(Math.max(latest, this.startUnit - 1));
+	}
+
+	/**
+	 * Builds a {@link CachedUidGenerator}.
+	 */
+	public static final class Builder extends AbstractUidGenerator.Builder<Builder> {
+
+		private int boostPower = DEFAULT_BOOST_POWER;
+
+		private int paddingFactor = DEFAULT_PADDING_FACTOR;
+
+		private Duration scheduleInterval = DEFAULT_SCHEDULE_INTERVAL;
+
+		private Duration maxAhead = DEFAULT_MAX_AHEAD;
+
+		private RejectedPutHandler rejectedPutHandler = RejectedPutHandler.KEEP_FOR_NEXT_FILL;
+
+		private RejectedTakeHandler rejectedTakeHandler;
+
+		private Builder() {
+		}
+
+		/**
+		 * Sets the ring size as a power of two times the IDs of one time unit.
+		 * @param boostPower 0 or more
+		 * @return this builder
+		 */
+		public Builder boostPower(int boostPower) {
+			if (boostPower < 0) {
+				throw new InvalidSettingException("boostPower", boostPower,
+						"use 0 or more; the ring holds (maxSequence + 1) << boostPower IDs");
+			}
+			this.boostPower = boostPower;
+			return this;
+		}
+
+		/**
+		 * Sets the fill percentage under which a take asks for a refill.
+		 * @param paddingFactor 1 to 99
+		 * @return this builder
+		 */
+		public Builder paddingFactor(int paddingFactor) {
+			if (paddingFactor < 1 || paddingFactor > 99) {
+				throw new InvalidSettingException("paddingFactor", paddingFactor, "use a percentage from 1 to 99");
+			}
+			this.paddingFactor = paddingFactor;
+			return this;
+		}
+
+		/**
+		 * Sets the interval of the scheduled refill, which also replaces IDs older than one interval; zero turns
+		 * it off (refills then happen only on demand).
+		 * @param scheduleInterval zero or more
+		 * @return this builder
+		 */
+		public Builder scheduleInterval(Duration scheduleInterval) {
+			this.scheduleInterval = requireNotNegative(scheduleInterval, "scheduleInterval");
+			return this;
+		}
+
+		/**
+		 * Sets how far ahead of the clock the filler may borrow time when demand outruns {@code 2^seqBits} IDs
+		 * per unit; takers wait beyond it.
+		 * @param maxAhead zero or more
+		 * @return this builder
+		 */
+		public Builder maxAhead(Duration maxAhead) {
+			this.maxAhead = requireNotNegative(maxAhead, "maxAhead");
+			return this;
+		}
+
+		/**
+		 * Sets what happens when the ring is full on put; by default nothing, as the filler keeps the ID.
+		 * @param rejectedPutHandler the handler
+		 * @return this builder
+		 */
+		public Builder rejectedPutHandler(RejectedPutHandler rejectedPutHandler) {
+			if (rejectedPutHandler == null) {
+				throw new InvalidSettingException("rejectedPutHandler", null, "set a handler");
+			}
+			this.rejectedPutHandler = rejectedPutHandler;
+			return this;
+		}
+
+		/**
+		 * Sets what happens when the ring is empty on take; by default the taker waits (see
+		 * {@link WaitingTakeHandler}).
+		 * @param rejectedTakeHandler the handler
+		 * @return this builder
+		 */
+		public Builder rejectedTakeHandler(RejectedTakeHandler rejectedTakeHandler) {
+			if (rejectedTakeHandler == null) {
+				throw new InvalidSettingException("rejectedTakeHandler", null, "set a handler");
+			}
+			this.rejectedTakeHandler = rejectedTakeHandler;
+			return this;
+		}
+
+		/**
+		 * Claims a worker ID, fills the ring and starts the filler thread.
+		 * @return a running generator; close it to stop its threads and release the worker ID
+		 */
+		public CachedUidGenerator build() {
+			applyDefaults();
+			if (this.rejectedTakeHandler == null) {
+				this.rejectedTakeHandler = new WaitingTakeHandler();
+			}
+			long perUnit = this.layout().getMaxSequence() + 1;
+			if (this.boostPower > 30 || perUnit > (MAX_CAPACITY >> this.boostPower)) {
+				throw new InvalidSettingException("boostPower", this.boostPower,
+						"the ring of " + perUnit + " << " + this.boostPower + " IDs exceeds " + MAX_CAPACITY
+								+ " slots; lower the boost power or the sequence bits");
+			}
+			return new CachedUidGenerator(this, (int) (perUnit << this.boostPower));
+		}
+
+	}
+
+}

@@ -1,0 +1,294 @@
+package io.github.uidgen.impl;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+import io.github.uidgen.LayoutExhaustedException;
+import io.github.uidgen.UidClock;
+import io.github.uidgen.UidException;
+import io.github.uidgen.UidLayout;
+import io.github.uidgen.UidUnavailableException;
+import io.github.uidgen.buffer.RingBuffer;
+import io.github.uidgen.buffer.RingFiller;
+import io.github.uidgen.worker.WorkerLeaseLostException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Fills the cached generator's ring from one named daemon thread.
+ *
+ * <p>It keeps its own (unit, sequence) position and resumes exactly where the last fill stopped, so a full ring
+ * wastes no sequence. It moves to a new unit when the current one is used up ("borrowing" future time when demand
+ * outruns the clock) and jumps forward to the clock whenever the clock is ahead, so IDs never carry old times
+ * after a quiet spell. It never runs more than {@code maxAhead} past the highest clock reading seen (which also
+ * makes it immune to the clock stepping back), refuses to pass the layout's last unit, records the high-water mark
+ * before putting any unit, and survives an exception in a fill by retrying.
+ */
+final class UidRingFiller implements RingFiller {
+
+	private static final Logger logger = LoggerFactory.getLogger(UidRingFiller.class);
+
+	private static final long IDLE_PARK_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	private static final long RETRY_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+	private final RingBuffer ring;
+
+	private final UidLayout layout;
+
+	private final UidClock clock;
+
+	private final HighWaterMarkKeeper keeper;
+
+	private final long shiftedWorkerId;
+
+	private final int timeShift;
+
+	private final long maxSequence;
+
+	private final long maxAheadUnits;
+
+	private final long scheduleNanos;
+
+	private final long staleUnits;
+
+	private final Thread thread;
+
+	private final AtomicLong clockBackwardsCount = new AtomicLong();
+
+	private final AtomicLong fillErrors = new AtomicLong();
+
+	// Filler-thread state: the next (unit, sequence) to put and the highest clock unit seen.
+	private long fillUnit;
+
+	private long nextSequence;
+
+	private long highestClockUnit;
+
+	private long lastClockUnit;
+
+	private volatile long latestUnit;
+
+	private volatile boolean fillRequested;
+
+	private volatile boolean closed;
+
+	private volatile UidException failure;
+
+	private volatile Throwable lastError;
+
+	UidRingFiller(RingBuffer ring, UidLayout layout, UidClock clock, HighWaterMarkKeeper keeper,
+			long shiftedWorkerId, long startUnit, long maxAheadUnits, long scheduleMillis, long workerId) {
+		this.ring = ring;
+		this.layout = layout;
+		this.clock = clock;
+		this.keeper = keeper;
+		this.shiftedWorkerId = shiftedWorkerId;
+		this.timeShift = layout.getWorkerBits() + layout.getSeqBits();
+		this.maxSequence = layout.getMaxSequence();
+		this.maxAheadUnits = maxAheadUnits;
+		this.scheduleNanos = TimeUnit.MILLISECONDS.toNanos(scheduleMillis);
+		this.staleUnits = Math.max(1, scheduleMillis / layout.getTimeUnit().toMillis());
+		this.fillUnit = startUnit - 1;
+		this.nextSequence = this.maxSequence + 1;
+		this.latestUnit = startUnit - 1;
+		this.highestClockUnit = Long.MIN_VALUE;
+		this.lastClockUnit = Long.MIN_VALUE;
+		this.thread = new Thread(this::run, "uid-ring-filler-worker-" + workerId);
+		this.thread.setDaemon(true);
+	}
+
+	/** Fills the ring once on the calling thread, so start-up fails fast, then starts the filler thread. */
+	void start() {
+		fill();
+		this.thread.start();
+	}
+
+	@Override
+	public void requestFill() {
+		if (!this.fillRequested) {
+			this.fillRequested = true;
+			LockSupport.unpark(this.thread);
+		}
+	}
+
+	@Override
+	public UidException failure() {
+		return this.failure;
+	}
+
+	@Override
+	public String describe() {
+		Throwable error = this.lastError;
+		UidException keeperFailure = this.keeper.failure();
+		return "filling time unit " + this.latestUnit + ", clock at unit "
+				+ this.layout.toUnit(this.clock.currentTimeMillis())
+				+ ((keeperFailure != null) ? ", high-water mark: " + keeperFailure.getMessage() : "")
+				+ ((error != null) ? ", last fill failed: " + error : "");
+	}
+
+	private void run() {
+		while (!this.closed) {
+			if (!this.fillRequested) {
+				LockSupport.parkNanos(this, (this.scheduleNanos > 0) ? this.scheduleNanos : IDLE_PARK_NANOS);
+			}
+			if (this.closed) {
+				return;
+			}
+			boolean requested = this.fillRequested;
+			this.fillRequested = false;
+			try {
+				if (!requested && this.scheduleNanos > 0) {
+					retireStale();
+				}
+				if (requested || this.scheduleNanos > 0) {
+					fill();
+				}
+				this.lastError = null;
+			}
+			catch (WorkerLeaseLostException | LayoutExhaustedException ex) {
+				stop(ex);
+				return;
+			}
+			catch (RuntimeException | Error ex) {
+				onFillError(ex);
+			}
+		}
+	}
+
+	private void onFillError(Throwable ex) {
+		if (this.lastError == null) {
+			logger.warn("uid ring fill failed, retrying", ex);
+		}
+		this.lastError = ex;
+		this.fillErrors.incrementAndGet();
+		this.fillRequested = true;
+		LockSupport.parkNanos(this, RETRY_PARK_NANOS);
+	}
+
+	/** Puts IDs until the ring is full or no further unit may be used yet. */
+	void fill() {
+		while (!this.closed) {
+			if (!advance()) {
+				return;
+			}
+			long first = (this.fillUnit << this.timeShift) | this.shiftedWorkerId | this.nextSequence;
+			int count = (int) Math.min(this.maxSequence - this.nextSequence + 1, Integer.MAX_VALUE);
+			int put = this.ring.putRange(first, count);
+			this.nextSequence += put;
+			if (put < count) {
+				return;
+			}
+		}
+	}
+
+	/**
+	 * Moves the position on when the unit is used up or the clock is ahead of it; waits while that would run
+	 * further ahead of the clock than allowed; records the mark for a new unit before it is used.
+	 * @return whether IDs may be put at the position now
+	 */
+	private boolean advance() {
+		readClock();
+		long unit = this.fillUnit;
+		long sequence = this.nextSequence;
+		if (sequence > this.maxSequence) {
+			unit++;
+			sequence = 0;
+		}
+		if (this.highestClockUnit > unit) {
+			unit = this.highestClockUnit;
+			sequence = 0;
+		}
+		if (unit == this.fillUnit) {
+			return true;
+		}
+		if (unit > this.layout.getMaxTime()) {
+			stop(new LayoutExhaustedException(this.layout.getExpiry()));
+			return false;
+		}
+		while (unit > this.highestClockUnit + this.maxAheadUnits) {
+			if (this.closed) {
+				return false;
+			}
+			long clockNeeded = this.layout.startMillis(unit - this.maxAheadUnits);
+			long waitMillis = clockNeeded - this.clock.currentTimeMillis();
+			LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(Math.max(1, Math.min(waitMillis, 100))));
+			readClock();
+		}
+		this.keeper.cover(unit);
+		this.fillUnit = unit;
+		this.nextSequence = sequence;
+		this.latestUnit = unit;
+		return true;
+	}
+
+	private void readClock() {
+		long now = this.layout.toUnit(this.clock.currentTimeMillis());
+		if (now < this.lastClockUnit) {
+			this.clockBackwardsCount.incrementAndGet();
+		}
+		this.lastClockUnit = now;
+		if (now > this.highestClockUnit) {
+			this.highestClockUnit = now;
+		}
+	}
+
+	/** On a scheduled wake-up, drops IDs whose time is well behind the clock so callers get current ones. */
+	private void retireStale() {
+		readClock();
+		if (this.ring.size() > 0 && this.latestUnit < this.highestClockUnit - this.staleUnits) {
+			this.ring.discardAll();
+		}
+	}
+
+	/** Stops for good: no more fills, and the IDs left in the ring are withdrawn. */
+	private void stop(UidException reason) {
+		this.failure = reason;
+		this.ring.discardAll();
+	}
+
+	/** The lease was lost: stop at once, from the keeper's thread. */
+	void leaseLost(UidException reason) {
+		stop(reason);
+		LockSupport.unpark(this.thread);
+	}
+
+	/**
+	 * Stops the filler thread and withdraws the IDs left in the ring.
+	 * @param workerId the worker, for the message callers get afterwards
+	 * @return the latest unit put into the ring
+	 */
+	long close(long workerId) {
+		this.closed = true;
+		if (this.failure == null) {
+			this.failure = new UidUnavailableException("The generator of worker " + workerId + " is closed");
+		}
+		LockSupport.unpark(this.thread);
+		try {
+			this.thread.join(TimeUnit.SECONDS.toMillis(5));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		this.ring.discardAll();
+		return this.latestUnit;
+	}
+
+	long latestUnit() {
+		return this.latestUnit;
+	}
+
+	long clockBackwardsCount() {
+		return this.clockBackwardsCount.get();
+	}
+
+	long fillErrors() {
+		return this.fillErrors.get();
+	}
+
+	boolean isAlive() {
+		return this.thread.isAlive();
+	}
+
+}
