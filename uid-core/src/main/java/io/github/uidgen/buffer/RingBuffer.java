@@ -255,6 +255,14 @@ public final class RingBuffer {
 	}
 
 	/**
+	 * Returns how many IDs have been put so far.
+	 * @return the put cursor
+	 */
+	public long publishedCount() {
+		return this.head.get();
+	}
+
+	/**
 	 * Returns how many puts found the ring full.
 	 * @return the count
 	 */

@@ -147,8 +147,12 @@ final class UidRingFiller implements RingFiller {
 				}
 				this.lastError = null;
 			}
-			catch (WorkerLeaseLostException | LayoutExhaustedException ex) {
-				stop(ex);
+			catch (WorkerLeaseLostException ex) {
+				stop(ex, true);
+				return;
+			}
+			catch (LayoutExhaustedException ex) {
+				stop(ex, false);
 				return;
 			}
 			catch (RuntimeException | Error ex) {
@@ -175,9 +179,15 @@ final class UidRingFiller implements RingFiller {
 			}
 			long first = (this.fillUnit << this.timeShift) | this.shiftedWorkerId | this.nextSequence;
 			int count = (int) Math.min(this.maxSequence - this.nextSequence + 1, Integer.MAX_VALUE);
-			int put = this.ring.putRange(first, count);
-			this.nextSequence += put;
-			if (put < count) {
+			long publishedBefore = this.ring.publishedCount();
+			try {
+				this.ring.putRange(first, count);
+			}
+			finally {
+				// Count from the ring itself, so a put handler that throws cannot make the next fill repeat IDs.
+				this.nextSequence += this.ring.publishedCount() - publishedBefore;
+			}
+			if (this.nextSequence <= this.maxSequence) {
 				return;
 			}
 		}
@@ -204,7 +214,7 @@ final class UidRingFiller implements RingFiller {
 			return true;
 		}
 		if (unit > this.layout.getMaxTime()) {
-			stop(new LayoutExhaustedException(this.layout.getExpiry()));
+			stop(new LayoutExhaustedException(this.layout.getExpiry()), false);
 			return false;
 		}
 		while (unit > this.highestClockUnit + this.maxAheadUnits) {
@@ -242,15 +252,20 @@ final class UidRingFiller implements RingFiller {
 		}
 	}
 
-	/** Stops for good: no more fills, and the IDs left in the ring are withdrawn. */
-	private void stop(UidException reason) {
+	/**
+	 * Stops for good. IDs left in the ring are still valid when the layout ran out, but are withdrawn when the
+	 * lease was lost, so issue stops at once.
+	 */
+	private void stop(UidException reason, boolean withdraw) {
 		this.failure = reason;
-		this.ring.discardAll();
+		if (withdraw) {
+			this.ring.discardAll();
+		}
 	}
 
 	/** The lease was lost: stop at once, from the keeper's thread. */
 	void leaseLost(UidException reason) {
-		stop(reason);
+		stop(reason, true);
 		LockSupport.unpark(this.thread);
 	}
 

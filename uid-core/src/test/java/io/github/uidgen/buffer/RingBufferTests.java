@@ -1,0 +1,171 @@
+package io.github.uidgen.buffer;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.github.uidgen.UidException;
+import io.github.uidgen.UidUnavailableException;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+class RingBufferTests {
+
+	private static final int VALUES = 4_000_000;
+
+	/**
+	 * A 64-slot ring between one filler that puts 0, 1, 2, ... as fast as it can and several takers: the full path
+	 * (put rejected) and the empty path (take rejected, the default waiting policy) both run very often, and every
+	 * value must come out exactly once.
+	 */
+	@ParameterizedTest
+	@ValueSource(ints = { 1, 8 })
+	void everyValueComesOutExactlyOnceThroughATinyRing(int takers) throws Exception {
+		AtomicLong putRejections = new AtomicLong();
+		RingBuffer ring = new RingBuffer(64, 50, (r, uid) -> putRejections.incrementAndGet(),
+				new WaitingTakeHandler());
+		Thread filler = new Thread(() -> {
+			long next = 0;
+			while (next < VALUES) {
+				next += ring.putRange(next, (int) Math.min(7, VALUES - next));
+			}
+		}, "test-filler");
+		int perTaker = VALUES / takers;
+		long[][] taken = new long[takers][perTaker];
+		CountDownLatch start = new CountDownLatch(1);
+		AtomicReference<Throwable> failure = new AtomicReference<>();
+		List<Thread> threads = new ArrayList<>();
+		for (int t = 0; t < takers; t++) {
+			long[] mine = taken[t];
+			Thread taker = new Thread(() -> {
+				try {
+					start.await();
+					for (int i = 0; i < perTaker; i++) {
+						mine[i] = ring.take();
+					}
+				}
+				catch (Throwable ex) {
+					failure.compareAndSet(null, ex);
+				}
+			});
+			threads.add(taker);
+			taker.start();
+		}
+		filler.start();
+		start.countDown();
+		for (Thread thread : threads) {
+			thread.join();
+		}
+		filler.join();
+		assertThat(failure.get()).isNull();
+		long[] all = new long[VALUES];
+		for (int t = 0; t < takers; t++) {
+			System.arraycopy(taken[t], 0, all, t * perTaker, perTaker);
+			for (int i = 1; i < perTaker; i++) {
+				assertThat(taken[t][i]).isGreaterThan(taken[t][i - 1]);
+			}
+		}
+		Arrays.parallelSort(all);
+		for (int i = 0; i < VALUES; i++) {
+			if (all[i] != i) {
+				throw new AssertionError("Value " + i + " came out " + ((all[i] < i) ? "twice" : "never"));
+			}
+		}
+		assertThat(ring.size()).isZero();
+		assertThat(putRejections.get()).isEqualTo(ring.putRejections()).isGreaterThan(10_000);
+		assertThat(ring.takeRejections()).isPositive();
+		assertThat(ring.takenCount()).isEqualTo(VALUES);
+	}
+
+	@Test
+	void asksForARefillOnlyOnceUnderThePaddingThreshold() {
+		AtomicLong requests = new AtomicLong();
+		RingBuffer ring = new RingBuffer(8, 50, RejectedPutHandler.KEEP_FOR_NEXT_FILL, new FailFastTakeHandler());
+		ring.setFiller(new CountingFiller(requests));
+		assertThat(ring.putRange(100, 10)).isEqualTo(8);
+		assertThat(ring.take()).isEqualTo(100);
+		assertThat(ring.take()).isEqualTo(101);
+		assertThat(ring.take()).isEqualTo(102);
+		assertThat(ring.take()).isEqualTo(103);
+		assertThat(requests.get()).isZero();
+		assertThat(ring.take()).isEqualTo(104);
+		assertThat(requests.get()).isEqualTo(1);
+	}
+
+	@Test
+	void failFastPolicyThrowsOnAnEmptyRing() {
+		RingBuffer ring = new RingBuffer(8, 50, RejectedPutHandler.KEEP_FOR_NEXT_FILL, new FailFastTakeHandler());
+		assertThatExceptionOfType(UidUnavailableException.class).isThrownBy(ring::take)
+			.withMessageContaining("The ring buffer is empty");
+		assertThat(ring.takeRejections()).isEqualTo(1);
+	}
+
+	@Test
+	void waitingPolicyGivesUpWithTheFillerFailure() {
+		RingBuffer ring = new RingBuffer(8, 50, RejectedPutHandler.KEEP_FOR_NEXT_FILL, new WaitingTakeHandler());
+		UidException stopped = new UidUnavailableException("filler stopped for the test");
+		ring.setFiller(new CountingFiller(new AtomicLong()) {
+			@Override
+			public UidException failure() {
+				return stopped;
+			}
+		});
+		assertThatExceptionOfType(UidUnavailableException.class).isThrownBy(ring::take).isSameAs(stopped);
+	}
+
+	@Test
+	void discardAllEmptiesTheRingAndCountsWhatItDropped() {
+		RingBuffer ring = new RingBuffer(8, 50, RejectedPutHandler.KEEP_FOR_NEXT_FILL, new FailFastTakeHandler());
+		ring.putRange(0, 5);
+		ring.take();
+		assertThat(ring.discardAll()).isEqualTo(4);
+		assertThat(ring.size()).isZero();
+		assertThat(ring.discardedCount()).isEqualTo(4);
+		assertThat(ring.takenCount()).isEqualTo(1);
+		assertThat(ring.tryTake()).isEqualTo(RingBuffer.EMPTY);
+	}
+
+	@Test
+	void refusesBadSizes() {
+		assertThatIllegalArgumentException().isThrownBy(() -> new RingBuffer(48, 50,
+				RejectedPutHandler.KEEP_FOR_NEXT_FILL, new FailFastTakeHandler()))
+			.withMessageContaining("power of two");
+		assertThatIllegalArgumentException().isThrownBy(() -> new RingBuffer(64, 100,
+				RejectedPutHandler.KEEP_FOR_NEXT_FILL, new FailFastTakeHandler()))
+			.withMessageContaining("1 to 99");
+	}
+
+	private static class CountingFiller implements RingFiller {
+
+		private final AtomicLong requests;
+
+		CountingFiller(AtomicLong requests) {
+			this.requests = requests;
+		}
+
+		@Override
+		public void requestFill() {
+			this.requests.incrementAndGet();
+		}
+
+		@Override
+		public UidException failure() {
+			return null;
+		}
+
+		@Override
+		public String describe() {
+			return "counting filler";
+		}
+
+	}
+
+}
