@@ -220,6 +220,19 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 	public abstract void close();
 
 	/**
+	 * Stops issuing and every background thread the way a killed process stops: without releasing the worker ID
+	 * and without recording a final mark. A test hook for restart-after-crash tests.
+	 */
+	final void simulateCrash() {
+		haltIssuing();
+		this.keeper.halt();
+	}
+
+	/** Makes every later {@link #getUID()} fail and stops the generator's own threads, releasing nothing. */
+	void haltIssuing() {
+	}
+
+	/**
 	 * Settings both generators share.
 	 *
 	 * @param <B> the concrete builder
