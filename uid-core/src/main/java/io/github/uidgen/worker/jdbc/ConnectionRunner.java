@@ -80,12 +80,13 @@ final class ConnectionRunner {
 		try {
 			return this.dataSource.getConnection();
 		}
-		catch (SQLException ex) {
+		catch (SQLException | RuntimeException ex) {
+			// Pools report a database that is down at their first use with runtime exceptions of their own.
 			throw unavailable(ex);
 		}
 	}
 
-	static WorkerStoreUnavailableException unavailable(SQLException ex) {
+	static WorkerStoreUnavailableException unavailable(Exception ex) {
 		return new WorkerStoreUnavailableException("Cannot reach the database that hands out uid worker IDs ("
 				+ ex.getMessage() + "); check that it runs and that the DataSource URL and credentials are right.", ex);
 	}
