@@ -105,6 +105,8 @@ public final class JdbcWorkerIdAssigner implements WorkerIdAssigner {
 
 	private volatile SqlDialect dialect;
 
+	private volatile LeaseTable leaseTable;
+
 	private JdbcWorkerIdAssigner(Builder builder) {
 		this.runner = new ConnectionRunner(builder.dataSource);
 		this.mode = builder.mode;
@@ -338,7 +340,12 @@ public final class JdbcWorkerIdAssigner implements WorkerIdAssigner {
 	}
 
 	private LeaseTable leaseTable(SqlDialect current) {
-		return new LeaseTable((current != null) ? current : prepare(), this.leaseTableName);
+		LeaseTable table = this.leaseTable;
+		if (table == null) {
+			table = new LeaseTable((current != null) ? current : prepare(), this.leaseTableName);
+			this.leaseTable = table;
+		}
+		return table;
 	}
 
 	private RuntimeException translate(SQLException ex, String table, String defaultTable) {
