@@ -35,11 +35,11 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class GeneratorRestartSafetyTests {
 
-	private static final int IDS_PER_RUN = 6_000;
+	private static final int IDS_PER_RUN = 4_000;
 
 	private static final Duration LEASE = Duration.ofMillis(500);
 
-	/** Further back than the cached generator's max-ahead, within the start-up wait. */
+	/** How far before the last issued ID the clock is stepped: beyond max-ahead, within the start-up wait. */
 	private static final Duration SMALL_STEP_BACK = Duration.ofSeconds(1);
 
 	@TempDir
@@ -106,8 +106,11 @@ class GeneratorRestartSafetyTests {
 					assertThat(ex.getMessage()).contains(ex.getHighWaterMark().toString(), ex.getClock().toString());
 				});
 
-			// Run 4: the clock was stepped back a little: the generator waits for it to pass the mark.
-			SteppableClock behind = new SteppableClock(SMALL_STEP_BACK.negated());
+			// Run 4: the clock was stepped back to a little before the last IDs: the generator waits for it to
+			// pass the mark.
+			long lastIssued = LAYOUT.startMillis(maxUnit(run2));
+			SteppableClock behind = new SteppableClock(
+					Duration.ofMillis(lastIssued - System.currentTimeMillis()).minus(SMALL_STEP_BACK));
 			long clockAtStart = behind.currentTimeMillis();
 			AbstractUidGenerator fourth = TestGenerators.build(kind, backend.newAssigner(instance), behind);
 			try {
