@@ -1,0 +1,19 @@
+package io.github.uidgen.autoconfigure;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Auto-configures the {@link io.github.uidgen.UidGenerator} chosen by {@code uid.generator}, built at start-up so
+ * a bad setting or an unreachable worker-ID store fails fast, and closed on shutdown so its threads stop and its
+ * worker ID is released.
+ */
+@AutoConfiguration
+@ConditionalOnBooleanProperty(name = "uid.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(UidProperties.class)
+@Import({ DefaultUidGeneratorConfiguration.class, CachedUidGeneratorConfiguration.class })
+public final class UidGeneratorAutoConfiguration {
+
+}
