@@ -60,8 +60,9 @@ final class UidGeneratorBuilders {
 						+ "DataSource or Redis, or to static together with a uid.worker.id unique to this instance.");
 	}
 
+	/** Looks the class up through the context class loader, the one the application's classes come from. */
 	private static boolean isPresent(String className) {
-		return ClassUtils.isPresent(className, UidGeneratorBuilders.class.getClassLoader());
+		return ClassUtils.isPresent(className, null);
 	}
 
 }
