@@ -45,6 +45,7 @@ class InvalidSettingFailureAnalyzer extends UidFailureAnalyzer<InvalidSettingExc
 			case "instanceId" -> "uid.worker.instance-id";
 			case "keyPrefix" -> "uid.worker.redis.key-prefix";
 			case "namespace" -> "uid.worker.redis.namespace";
+			case "registryLossMargin" -> "uid.worker.redis.registry-loss-margin";
 			case "workerId" -> "uid.worker.id";
 			case "stateFile" -> "uid.worker.static.state-file";
 			default -> "uid." + setting;

@@ -570,6 +570,13 @@ public class UidProperties {
 			 */
 			private Duration heartbeatInterval;
 
+			/**
+			 * How long claims wait after the registry is found new or wiped (Redis lost its data), so that no worker
+			 * ID is reused while IDs issued before the loss may still lie ahead of the clock. Must cover
+			 * uid.cached.max-ahead plus uid.mark.reservation plus the clock skew between instances.
+			 */
+			private Duration registryLossMargin = Duration.ofSeconds(15);
+
 			public String getKeyPrefix() {
 				return this.keyPrefix;
 			}
@@ -600,6 +607,14 @@ public class UidProperties {
 
 			public void setHeartbeatInterval(Duration heartbeatInterval) {
 				this.heartbeatInterval = heartbeatInterval;
+			}
+
+			public Duration getRegistryLossMargin() {
+				return this.registryLossMargin;
+			}
+
+			public void setRegistryLossMargin(Duration registryLossMargin) {
+				this.registryLossMargin = registryLossMargin;
 			}
 
 		}

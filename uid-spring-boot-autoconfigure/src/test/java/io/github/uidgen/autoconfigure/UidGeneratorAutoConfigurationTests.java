@@ -31,6 +31,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.SmartLifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -202,6 +203,48 @@ class UidGeneratorAutoConfigurationTests {
 		assertThatExceptionOfType(UidUnavailableException.class).isThrownBy(generator.get()::getUID);
 		assertThat(assigner.highWaterMarkMillis()).isNotEqualTo(WorkerAssignment.NO_MARK);
 		assertThat(threadsNamed("worker-72")).isZero();
+	}
+
+	@Test
+	void generatorIsClosedBeforeConnectionFactoriesStop() {
+		// Stands for a Redis connection factory: a lifecycle bean of phase 0, stopped before beans are destroyed.
+		AtomicReference<String> seenAtStop = new AtomicReference<>();
+		AtomicReference<UidGenerator> generator = new AtomicReference<>();
+		SmartLifecycle connectionFactory = new SmartLifecycle() {
+
+			private volatile boolean running;
+
+			@Override
+			public void start() {
+				this.running = true;
+			}
+
+			@Override
+			public void stop() {
+				this.running = false;
+				try {
+					generator.get().getUID();
+					seenAtStop.set("still issuing");
+				}
+				catch (UidUnavailableException ex) {
+					seenAtStop.set("closed");
+				}
+			}
+
+			@Override
+			public boolean isRunning() {
+				return this.running;
+			}
+
+			@Override
+			public int getPhase() {
+				return 0;
+			}
+
+		};
+		this.contextRunner.withBean("connectionFactory", SmartLifecycle.class, () -> connectionFactory)
+			.run((context) -> generator.set(context.getBean(UidGenerator.class)));
+		assertThat(seenAtStop).hasValue("closed");
 	}
 
 	@Test
