@@ -139,6 +139,16 @@ public final class RingBuffer {
 	}
 
 	/**
+	 * Returns the oldest ID without taking it; a racing take may hand it out meanwhile.
+	 * @return an ID, or {@link #EMPTY}
+	 */
+	public long peek() {
+		long taken = this.tail.get();
+		long published = this.head.getAcquire();
+		return (taken < published) ? this.slots[(int) taken & this.mask] : EMPTY;
+	}
+
+	/**
 	 * Puts one ID; only the filler thread may call this.
 	 * @param uid the ID
 	 * @return whether it fit; when not, the {@link RejectedPutHandler} was told

@@ -99,9 +99,13 @@ final class UidRingFiller implements RingFiller {
 		this.thread.setDaemon(true);
 	}
 
-	/** Fills the ring once on the calling thread, so start-up fails fast, then starts the filler thread. */
+	/**
+	 * Fills the ring on the calling thread as far as the clock allows without waiting, so start-up fails fast,
+	 * then starts the filler thread, which carries on from there.
+	 */
 	void start() {
-		fill();
+		fill(false);
+		this.fillRequested = true;
 		this.thread.start();
 	}
 
@@ -143,7 +147,7 @@ final class UidRingFiller implements RingFiller {
 					retireStale();
 				}
 				if (requested || this.scheduleNanos > 0) {
-					fill();
+					fill(true);
 				}
 				this.lastError = null;
 			}
@@ -171,10 +175,13 @@ final class UidRingFiller implements RingFiller {
 		LockSupport.parkNanos(this, RETRY_PARK_NANOS);
 	}
 
-	/** Puts IDs until the ring is full or no further unit may be used yet. */
-	void fill() {
+	/**
+	 * Puts IDs until the ring is full or no further unit may be used yet.
+	 * @param mayWait whether to wait for the clock when the next unit lies too far ahead of it
+	 */
+	void fill(boolean mayWait) {
 		while (!this.closed) {
-			if (!advance()) {
+			if (!advance(mayWait)) {
 				return;
 			}
 			long first = (this.fillUnit << this.timeShift) | this.shiftedWorkerId | this.nextSequence;
@@ -198,7 +205,7 @@ final class UidRingFiller implements RingFiller {
 	 * further ahead of the clock than allowed; records the mark for a new unit before it is used.
 	 * @return whether IDs may be put at the position now
 	 */
-	private boolean advance() {
+	private boolean advance(boolean mayWait) {
 		readClock();
 		long unit = this.fillUnit;
 		long sequence = this.nextSequence;
@@ -218,7 +225,7 @@ final class UidRingFiller implements RingFiller {
 			return false;
 		}
 		while (unit > this.highestClockUnit + this.maxAheadUnits) {
-			if (this.closed) {
+			if (this.closed || !mayWait) {
 				return false;
 			}
 			long clockNeeded = this.layout.startMillis(unit - this.maxAheadUnits);
@@ -244,10 +251,14 @@ final class UidRingFiller implements RingFiller {
 		}
 	}
 
-	/** On a scheduled wake-up, drops IDs whose time is well behind the clock so callers get current ones. */
+	/**
+	 * On a scheduled wake-up, drops the ring's IDs when the oldest of them is more than one interval behind the
+	 * clock, so callers get current times after a quiet spell.
+	 */
 	private void retireStale() {
 		readClock();
-		if (this.ring.size() > 0 && this.latestUnit < this.highestClockUnit - this.staleUnits) {
+		long oldest = this.ring.peek();
+		if (oldest != RingBuffer.EMPTY && (oldest >>> this.timeShift) < this.highestClockUnit - this.staleUnits) {
 			this.ring.discardAll();
 		}
 	}

@@ -124,6 +124,29 @@ class CachedUidGeneratorTests {
 	}
 
 	@Test
+	void startsWithoutWaitingWhenTheRingSpansMoreTimeThanItMayBorrow() {
+		// A ring of eight seconds' worth of IDs, no borrowing allowed and a clock that stands still: start-up puts
+		// what the clock allows and returns instead of waiting for the rest.
+		UidLayout seconds = new UidLayout(UidTimeUnit.SECONDS, EPOCH, 31, 8, 6);
+		ManualClock clock = ManualClock.atSystemTime();
+		try (CachedUidGenerator generator = CachedUidGenerator.builder().layout(seconds).clock(clock)
+			.maxAhead(Duration.ZERO)
+			.rejectedTakeHandler(new WaitingTakeHandler(Duration.ofMillis(200)))
+			.workerIdAssigner(new FixedWorkerIdAssigner(1))
+			.build()) {
+			assertThat(generator.getRingBuffer().size()).isEqualTo(64);
+			long[] ids = new long[64];
+			for (int i = 0; i < ids.length; i++) {
+				ids[i] = generator.getUID();
+			}
+			assertThat(UidSets.firstNonIncreasing(ids)).isEqualTo(-1);
+			assertThatExceptionOfType(UidUnavailableException.class).isThrownBy(generator::getUID);
+			clock.advance(1000);
+			assertThat(generator.getUID()).isGreaterThan(ids[63]);
+		}
+	}
+
+	@Test
 	void refillStartsAtTheClockAfterAQuietSpell() {
 		ManualClock clock = ManualClock.atSystemTime();
 		try (CachedUidGenerator generator = CachedUidGenerator.builder().layout(TINY).clock(clock)
