@@ -27,9 +27,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Three instances of the packaged sample on one lease backend (a profile), each a separate JVM: they serve
- * 100,000 IDs each at the same time with distinct worker IDs and no duplicate; one killed with {@code kill -9}
- * and restarted under the same instance id gets its worker ID back and repeats nothing; one stopped gracefully
- * releases its worker ID, which a new instance then receives at once, long before the lease would expire.
+ * 100,000 IDs each at the same time with distinct worker IDs and no duplicate. One is killed with {@code kill -9};
+ * once its lease has expired it is restarted under the same instance id, gets its worker ID back (the previous
+ * holder's high-water mark with it) and repeats nothing. One is stopped gracefully and so releases its worker ID,
+ * which a new instance then receives at once, long before that lease could have expired.
  *
  * <p>Each run uses its own lease table or key prefix, so that runs sharing a server never meet.
  */
@@ -39,6 +40,12 @@ abstract class LeaseAssignerEndToEndTests {
 
 	/** Long enough that only a release, never an expiry, can free a worker ID within one test. */
 	static final Duration LEASE = Duration.ofSeconds(60);
+
+	/**
+	 * The lease of the instance that gets killed: a live lease is never taken over, not even by the same instance
+	 * id, so the restart has to wait this long for its worker ID.
+	 */
+	static final Duration SHORT_LEASE = Duration.ofSeconds(8);
 
 	private static final Duration STARTUP = Duration.ofSeconds(120);
 
@@ -69,9 +76,18 @@ abstract class LeaseAssignerEndToEndTests {
 	/**
 	 * Application arguments that give this run its own lease store (table or key prefix) and lease duration.
 	 * @param runId unique to this run
+	 * @param lease the lease duration
 	 * @return the arguments
 	 */
-	abstract List<String> storeArguments(String runId);
+	abstract List<String> storeArguments(String runId, Duration lease);
+
+	/**
+	 * Prepares the run's empty store before the first instance starts.
+	 * @param runId unique to this run
+	 * @throws Exception when the server cannot be reached
+	 */
+	void prepareStore(String runId) throws Exception {
+	}
 
 	/**
 	 * Removes what this run left in the shared server.
@@ -81,11 +97,12 @@ abstract class LeaseAssignerEndToEndTests {
 	abstract void removeStore(String runId) throws Exception;
 
 	@BeforeAll
-	void launchThreeInstances() {
+	void launchThreeInstances() throws Exception {
 		this.runId = E2eSettings.newRunId(this.profile);
 		this.workDir = E2eSettings.newWorkDir(this.runId);
+		prepareStore(this.runId);
 		for (int i = 0; i < INSTANCES; i++) {
-			this.samples.add(launch(instanceName(i)));
+			this.samples.add(launch(instanceName(i), (i == 0) ? SHORT_LEASE : LEASE));
 		}
 		this.samples.forEach((sample) -> sample.awaitReady(STARTUP));
 	}
@@ -128,10 +145,11 @@ abstract class LeaseAssignerEndToEndTests {
 
 	@Test
 	@Order(2)
-	void killedInstanceGetsItsWorkerIdBackAndRepeatsNoId() throws IOException {
+	void killedInstanceGetsItsWorkerIdBackAndRepeatsNoId() throws Exception {
 		SampleProcess killed = this.samples.get(0);
 		assertThat(killed.osCommand()).as("the killed process is the JVM itself").endsWith("java");
 		assertThat(killed.kill()).as("SIGKILL").isEqualTo(137);
+		Thread.sleep(SHORT_LEASE.plusSeconds(1).toMillis());
 
 		SampleProcess restarted = killed.relaunch().awaitReady(STARTUP);
 		this.samples.set(0, restarted);
@@ -153,7 +171,7 @@ abstract class LeaseAssignerEndToEndTests {
 		assertThat(stopped.stop()).as("SIGTERM").isEqualTo(143);
 		assertThat(stopped.log()).contains("Commencing graceful shutdown");
 
-		SampleProcess newcomer = launch(instanceName(INSTANCES)).awaitReady(STARTUP);
+		SampleProcess newcomer = launch(instanceName(INSTANCES), LEASE).awaitReady(STARTUP);
 		this.samples.add(newcomer);
 		long workerId = newcomer.client().generator().path("workerId").asLong();
 		assertThat(workerId).as("the released worker ID is free again before its " + LEASE + " lease ran out")
@@ -169,11 +187,11 @@ abstract class LeaseAssignerEndToEndTests {
 	/** The assigner name the endpoint reports for this profile. */
 	abstract String expectedAssigner();
 
-	private SampleProcess launch(String name) {
+	private SampleProcess launch(String name, Duration lease) {
 		List<String> args = new ArrayList<>();
 		args.add("--spring.profiles.active=" + this.profile);
 		args.add("--uid.worker.instance-id=" + this.runId + "-" + name);
-		args.addAll(storeArguments(this.runId));
+		args.addAll(storeArguments(this.runId, lease));
 		return SampleProcess.launch(name, this.workDir, args);
 	}
 

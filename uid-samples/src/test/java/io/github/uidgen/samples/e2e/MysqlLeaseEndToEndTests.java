@@ -3,6 +3,7 @@ package io.github.uidgen.samples.e2e;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -15,9 +16,9 @@ class MysqlLeaseEndToEndTests extends LeaseAssignerEndToEndTests {
 	}
 
 	@Override
-	List<String> storeArguments(String runId) {
+	List<String> storeArguments(String runId, Duration lease) {
 		return List.of("--uid.worker.db.lease-table=" + leaseTable(runId),
-				"--uid.worker.db.lease-duration=" + LEASE.toSeconds() + "s");
+				"--uid.worker.db.lease-duration=" + lease.toSeconds() + "s");
 	}
 
 	@Override
