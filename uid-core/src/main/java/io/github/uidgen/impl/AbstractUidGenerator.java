@@ -59,12 +59,12 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 		this.assignerName = assigner.name();
 		this.assignment = assigner.assign(this.layout.getMaxWorkerId());
 		this.workerId = this.assignment.workerId();
-		if (this.workerId < 0 || this.workerId > this.layout.getMaxWorkerId()) {
-			throw new WorkerIdOutOfRangeException(this.workerId, this.layout.getMaxWorkerId(),
-					"give the layout more worker bits, or use an assigner in lease mode so worker IDs are reused");
-		}
 		this.shiftedWorkerId = this.workerId << this.layout.getSeqBits();
 		try {
+			if (this.workerId < 0 || this.workerId > this.layout.getMaxWorkerId()) {
+				throw new WorkerIdOutOfRangeException(this.workerId, this.layout.getMaxWorkerId(),
+						"give the layout more worker bits, or use an assigner in lease mode so worker IDs are reused");
+			}
 			this.startUnit = awaitStart(builder.maxStartupWait, allowedAhead);
 			this.keeper = new HighWaterMarkKeeper(assigner, this.workerId, this.layout, this.clock, this.startUnit,
 					builder.markReservation, builder.markTimeout, this::onLeaseLost);
@@ -218,6 +218,19 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 	 */
 	@Override
 	public abstract void close();
+
+	/**
+	 * Stops issuing and every background thread the way a killed process stops: without releasing the worker ID
+	 * and without recording a final mark. A test hook for restart-after-crash tests.
+	 */
+	final void simulateCrash() {
+		haltIssuing();
+		this.keeper.halt();
+	}
+
+	/** Makes every later {@link #getUID()} fail and stops the generator's own threads, releasing nothing. */
+	void haltIssuing() {
+	}
 
 	/**
 	 * Settings both generators share.

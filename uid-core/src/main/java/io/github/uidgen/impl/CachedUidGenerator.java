@@ -155,6 +155,11 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 		this.keeper.close(Math.max(latest, this.startUnit - 1));
 	}
 
+	@Override
+	void haltIssuing() {
+		this.filler.close(this.workerId);
+	}
+
 	/**
 	 * Builds a {@link CachedUidGenerator}.
 	 */

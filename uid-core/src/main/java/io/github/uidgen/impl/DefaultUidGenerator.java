@@ -208,6 +208,15 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 		this.keeper.close(Math.max(current >> this.seqBits, this.startUnit - 1));
 	}
 
+	@Override
+	void haltIssuing() {
+		long current;
+		do {
+			current = this.state;
+		}
+		while (current != CLOSED && !STATE.compareAndSet(this, current, CLOSED));
+	}
+
 	/**
 	 * Builds a {@link DefaultUidGenerator}.
 	 */

@@ -246,6 +246,23 @@ final class HighWaterMarkKeeper {
 		}
 	}
 
+	/**
+	 * Stops the keeper thread without releasing the worker ID or recording anything more, as a killed process
+	 * would; for crash tests.
+	 */
+	void halt() {
+		this.closed = true;
+		this.reservedUntil = REVOKED;
+		this.refreshAt = REVOKED;
+		LockSupport.unpark(this.thread);
+		try {
+			this.thread.join(TimeUnit.SECONDS.toMillis(5));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
 	private UidUnavailableException closedException() {
 		return new UidUnavailableException("The generator of worker " + this.workerId + " is closed");
 	}

@@ -1,0 +1,113 @@
+package io.github.uidgen.worker.jdbc;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+
+import javax.sql.DataSource;
+
+import io.github.uidgen.worker.WorkerStoreUnavailableException;
+
+/**
+ * Runs work on a connection of its own, in a short transaction of its own, whatever transaction the calling
+ * thread may be in: a claim or a mark must be committed when the call returns.
+ */
+final class ConnectionRunner {
+
+	/** Work to do on a connection. */
+	@FunctionalInterface
+	interface SqlWork<T> {
+
+		T run(Connection connection) throws SQLException;
+
+	}
+
+	private final DataSource dataSource;
+
+	ConnectionRunner(DataSource dataSource) {
+		this.dataSource = dataSource;
+	}
+
+	/**
+	 * Runs the work in one READ COMMITTED transaction, committed on return and rolled back on failure.
+	 * @throws WorkerStoreUnavailableException when no connection can be had
+	 * @throws SQLException from the work
+	 */
+	<T> T inTransaction(SqlWork<T> work) throws SQLException {
+		try (Connection connection = connect()) {
+			boolean autoCommit = connection.getAutoCommit();
+			int isolation = connection.getTransactionIsolation();
+			try {
+				connection.setAutoCommit(false);
+				connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+				T result = work.run(connection);
+				connection.commit();
+				return result;
+			}
+			catch (SQLException | RuntimeException ex) {
+				rollbackQuietly(connection, ex);
+				throw ex;
+			}
+			finally {
+				restore(connection, autoCommit, isolation);
+			}
+		}
+	}
+
+	/**
+	 * Runs the work with auto-commit, for single statements.
+	 * @throws WorkerStoreUnavailableException when no connection can be had
+	 * @throws SQLException from the work
+	 */
+	<T> T autoCommit(SqlWork<T> work) throws SQLException {
+		try (Connection connection = connect()) {
+			if (connection.getAutoCommit()) {
+				return work.run(connection);
+			}
+			// A pool may hand out connections without auto-commit; commit explicitly then.
+			try {
+				T result = work.run(connection);
+				connection.commit();
+				return result;
+			}
+			catch (SQLException | RuntimeException ex) {
+				rollbackQuietly(connection, ex);
+				throw ex;
+			}
+		}
+	}
+
+	private Connection connect() {
+		try {
+			return this.dataSource.getConnection();
+		}
+		catch (SQLException | RuntimeException ex) {
+			// Pools report a database that is down at their first use with runtime exceptions of their own.
+			throw unavailable(ex);
+		}
+	}
+
+	static WorkerStoreUnavailableException unavailable(Exception ex) {
+		return new WorkerStoreUnavailableException("Cannot reach the database that hands out uid worker IDs ("
+				+ ex.getMessage() + "); check that it runs and that the DataSource URL and credentials are right.", ex);
+	}
+
+	private static void rollbackQuietly(Connection connection, Exception cause) {
+		try {
+			connection.rollback();
+		}
+		catch (SQLException ex) {
+			cause.addSuppressed(ex);
+		}
+	}
+
+	private static void restore(Connection connection, boolean autoCommit, int isolation) {
+		try {
+			connection.setTransactionIsolation(isolation);
+			connection.setAutoCommit(autoCommit);
+		}
+		catch (SQLException ignored) {
+			// A broken connection is discarded by the pool on close.
+		}
+	}
+
+}

@@ -1,0 +1,471 @@
+package io.github.uidgen.worker.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+import io.github.uidgen.InvalidSettingException;
+import io.github.uidgen.worker.HostEnvironment;
+import io.github.uidgen.worker.WorkerAssignment;
+import io.github.uidgen.worker.WorkerAssignmentException;
+import io.github.uidgen.worker.WorkerIdAssigner;
+import io.github.uidgen.worker.WorkerIdOutOfRangeException;
+import io.github.uidgen.worker.WorkerLeaseLostException;
+import io.github.uidgen.worker.WorkerStoreUnavailableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.QueryTimeoutException;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.DefaultRedisScript;
+
+/**
+ * Leases reusable worker IDs from Redis, through the application's Spring Data Redis connection factory
+ * (standalone, Sentinel or Cluster alike).
+ *
+ * <p>Claim, renewal and release are each one Lua script, so they are atomic. A claim takes this instance's previous
+ * worker ID if nobody holds it, else the lowest released or expired one, else the lowest never used; when every ID
+ * up to the layout's maximum is leased it fails with {@link WorkerIdOutOfRangeException}. Lease expiry is computed
+ * by the Redis server's clock ({@code TIME}), so instances whose clocks disagree still agree on who holds what. Each
+ * worker's high-water mark is kept without expiry and only ever grows. A renewal only succeeds while the claim's
+ * token is still in place: a holder whose lease was taken, or has vanished, gets {@link WorkerLeaseLostException}
+ * and never re-creates it.
+ *
+ * <p>All keys share the hash tag {@code {<keyPrefix>:<namespace>}}, so one namespace lives on one Redis Cluster
+ * slot and the scripts may touch all of them: {@code …:leases} (sorted set, worker ID by lease expiry),
+ * {@code …:tokens}, {@code …:holders}, {@code …:instances}, {@code …:marks} (hashes) and {@code …:generation}.
+ *
+ * <p><strong>When Redis loses its data</strong> (a restart without persistence, a flush, a failover to an empty
+ * replica) the marks go with it, and an empty registry would let a new holder reuse a worker ID whose previous
+ * holder issued IDs ahead of the clock. The {@code generation} key guards against that: it is written with the first
+ * claim of a registry and never expires, so when a claim finds it missing, the registry is new or was wiped, and
+ * nothing in it can be trusted. That claim (and every other claim for the next {@link Builder#registryLossMargin
+ * registry loss margin}) waits until the margin has passed, by the Redis clock, and the claimed worker's mark is
+ * never earlier than the end of the margin. The margin must cover how far ahead of the clock any generator of the
+ * namespace may have reserved IDs (the cached generator's {@code maxAhead} plus the mark reservation) plus the clock
+ * skew between instances; the default, 15 s, covers the generators' defaults (10 s + 3 s) with 2 s to spare.
+ * Instances that were running when the data was lost find their lease gone at the next renewal and stop issuing
+ * (their IDs all lie before the end of the margin). The cost is a wait of one margin at the very first start of a
+ * namespace and after every loss; setting the generation key by hand ({@code SET {uid:default}:generation 0}) skips
+ * it when you know the namespace is brand new.
+ */
+public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
+
+	/** Default key prefix. */
+	public static final String DEFAULT_KEY_PREFIX = "uid";
+
+	/** Default namespace. */
+	public static final String DEFAULT_NAMESPACE = "default";
+
+	/** Default lease duration. */
+	public static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(30);
+
+	/** Default wait after the registry was found new or wiped. */
+	public static final Duration DEFAULT_REGISTRY_LOSS_MARGIN = Duration.ofSeconds(15);
+
+	private static final Logger logger = LoggerFactory.getLogger(RedisWorkerIdAssigner.class);
+
+	private static final Pattern KEY_PART = Pattern.compile("[^{}\\s]{1,100}");
+
+	/** A claim waits at most this many margins, in case the registry keeps being wiped. */
+	private static final int MAX_WAITS = 5;
+
+	private static final DefaultRedisScript<List> CLAIM = script("claim.lua", List.class);
+
+	private static final DefaultRedisScript<List> RENEW = script("renew.lua", List.class);
+
+	private static final DefaultRedisScript<Long> RELEASE = script("release.lua", Long.class);
+
+	private final StringRedisTemplate redis;
+
+	private final String keyPrefix;
+
+	private final String namespace;
+
+	private final Duration leaseDuration;
+
+	private final Duration heartbeatInterval;
+
+	private final Duration registryLossMargin;
+
+	private final String instanceId;
+
+	private final String hashTag;
+
+	private final List<String> claimKeys;
+
+	private final List<String> renewKeys;
+
+	private final List<String> releaseKeys;
+
+	/** The token of each lease this assigner holds; a renewal only matches with it. */
+	private final Map<Long, String> tokens = new ConcurrentHashMap<>();
+
+	private RedisWorkerIdAssigner(Builder builder) {
+		this.redis = new StringRedisTemplate(builder.connectionFactory);
+		this.keyPrefix = builder.keyPrefix;
+		this.namespace = builder.namespace;
+		this.leaseDuration = builder.leaseDuration;
+		this.heartbeatInterval = (builder.heartbeatInterval != null) ? builder.heartbeatInterval
+				: builder.leaseDuration.dividedBy(3);
+		this.registryLossMargin = builder.registryLossMargin;
+		this.instanceId = (builder.instanceId != null) ? builder.instanceId
+				: HostEnvironment.current().defaultInstanceId(builder.port);
+		this.hashTag = "{" + this.keyPrefix + ":" + this.namespace + "}";
+		String leases = key("leases");
+		String tokensKey = key("tokens");
+		String holders = key("holders");
+		String marks = key("marks");
+		String generation = key("generation");
+		this.claimKeys = List.of(leases, tokensKey, holders, key("instances"), marks, generation);
+		this.renewKeys = List.of(leases, tokensKey, holders, marks, generation);
+		this.releaseKeys = List.of(leases, tokensKey, marks);
+	}
+
+	private static <T> DefaultRedisScript<T> script(String name, Class<T> resultType) {
+		DefaultRedisScript<T> script = new DefaultRedisScript<>();
+		script.setLocation(new ClassPathResource(name, RedisWorkerIdAssigner.class));
+		script.setResultType(resultType);
+		return script;
+	}
+
+	/**
+	 * Starts building an assigner on a connection factory.
+	 * @param connectionFactory the application's Redis connection factory
+	 * @return a builder
+	 */
+	public static Builder builder(RedisConnectionFactory connectionFactory) {
+		return new Builder(connectionFactory);
+	}
+
+	@Override
+	public WorkerAssignment assign(long maxWorkerId) {
+		for (int waits = 0;; waits++) {
+			String token = UUID.randomUUID().toString();
+			List<String> reply = call(CLAIM, this.claimKeys, this.instanceId, token, Long.toString(maxWorkerId),
+					Long.toString(this.leaseDuration.toMillis()), Long.toString(this.registryLossMargin.toMillis()));
+			switch (reply.get(0)) {
+				case "ok" -> {
+					return claimed(reply, token);
+				}
+				case "full" -> throw new WorkerIdOutOfRangeException(maxWorkerId + 1, maxWorkerId, "all "
+						+ (maxWorkerId + 1) + " worker IDs are taken (" + reply.get(1) + " live leases under "
+						+ this.hashTag + "). Give the layout more worker bits, or run fewer instances; leases of "
+						+ "stopped instances free up " + this.leaseDuration.toSeconds()
+						+ " s after their last heartbeat.");
+				case "wait" -> awaitRegistry(Long.parseLong(reply.get(1)), Long.parseLong(reply.get(2)), waits);
+				default -> throw new WorkerAssignmentException("Unexpected reply from the uid claim script: " + reply);
+			}
+		}
+	}
+
+	private WorkerAssignment claimed(List<String> reply, String token) {
+		long workerId = Long.parseLong(reply.get(1));
+		long mark = reply.get(2).isEmpty() ? WorkerAssignment.NO_MARK : Long.parseLong(reply.get(2));
+		long floor = Long.parseLong(reply.get(3));
+		long redisNow = Long.parseLong(reply.get(4));
+		if (floor > redisNow - this.registryLossMargin.toMillis()) {
+			// Shortly after a loss, start no earlier than the end of the margin even if this instance's clock
+			// lags behind the Redis server's.
+			mark = Math.max(mark, floor);
+		}
+		this.tokens.put(workerId, token);
+		WorkerAssignment assignment = new WorkerAssignment(workerId, mark);
+		logger.info("uid worker ID {} leased from Redis {} for instance '{}' ({}, lease {})", workerId,
+				this.hashTag, this.instanceId, assignment.hasMark() ? "mark " + Instant.ofEpochMilli(mark) : "no mark",
+				this.leaseDuration);
+		return assignment;
+	}
+
+	private void awaitRegistry(long floorMillis, long nowMillis, int waits) {
+		if (waits >= MAX_WAITS) {
+			throw new WorkerAssignmentException("The uid worker registry " + this.hashTag + " was found empty "
+					+ (waits + 1) + " times in a row; is something flushing Redis? Redis must keep the registry for "
+					+ "worker IDs to be safe.");
+		}
+		long waitMillis = Math.max(1, floorMillis - nowMillis);
+		logger.warn("uid worker registry {} is new or Redis lost its data (no generation key): waiting {} ms before "
+				+ "claiming, so that no worker ID is reused before its previous holder's IDs lie in the past",
+				this.hashTag, waitMillis);
+		try {
+			Thread.sleep(waitMillis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new WorkerAssignmentException("Interrupted while waiting to claim a uid worker ID", ex);
+		}
+	}
+
+	@Override
+	public void renew(long workerId, long highWaterMarkMillis) {
+		String token = this.tokens.get(workerId);
+		if (token == null) {
+			throw new WorkerLeaseLostException(workerId, "this assigner holds no lease on it");
+		}
+		List<String> reply = call(RENEW, this.renewKeys, Long.toString(workerId), token,
+				Long.toString(highWaterMarkMillis), Long.toString(this.leaseDuration.toMillis()));
+		String outcome = reply.get(0);
+		if ("ok".equals(outcome)) {
+			return;
+		}
+		this.tokens.remove(workerId, token);
+		String holder = (reply.size() > 1) ? reply.get(1) : "";
+		String detail = switch (outcome) {
+			case "wiped" -> "Redis no longer has the worker registry " + this.hashTag
+					+ ", so its data was lost; the lease is not re-created because it can no longer be proven";
+			case "released" -> this.instanceId.equals(holder) ? "it was released"
+					: "its lease is gone from Redis (data lost or changed by hand)";
+			default -> "the lease expired and instance '" + holder + "' holds it now";
+		};
+		throw new WorkerLeaseLostException(workerId, detail);
+	}
+
+	@Override
+	public void release(long workerId, long highWaterMarkMillis) {
+		String token = this.tokens.remove(workerId);
+		if (token == null) {
+			return;
+		}
+		String mark = (highWaterMarkMillis == WorkerAssignment.NO_MARK) ? "" : Long.toString(highWaterMarkMillis);
+		Long released = execute(RELEASE, this.releaseKeys, Long.toString(workerId), token, mark);
+		if (released != null && released == 1L) {
+			logger.info("uid worker ID {} released in Redis {}", workerId, this.hashTag);
+		}
+		else {
+			logger.warn("uid worker ID {} was no longer leased by this instance at release", workerId);
+		}
+	}
+
+	@Override
+	public Duration renewInterval() {
+		return this.heartbeatInterval;
+	}
+
+	@Override
+	public String name() {
+		return "redis";
+	}
+
+	@SuppressWarnings("unchecked")
+	private List<String> call(DefaultRedisScript<List> script, List<String> keys, String... args) {
+		List<Object> reply = execute(script, keys, args);
+		if (reply == null || reply.isEmpty()) {
+			throw new WorkerAssignmentException("Empty reply from a uid Redis script: " + reply);
+		}
+		return reply.stream().map(RedisWorkerIdAssigner::text).toList();
+	}
+
+	private static String text(Object value) {
+		return (value instanceof byte[] bytes) ? new String(bytes, StandardCharsets.UTF_8)
+				: String.valueOf(value);
+	}
+
+	@SuppressWarnings({ "rawtypes", "unchecked" })
+	private <T> T execute(DefaultRedisScript script, List<String> keys, String... args) {
+		try {
+			return (T) this.redis.execute(script, keys, (Object[]) args);
+		}
+		catch (DataAccessResourceFailureException | QueryTimeoutException ex) {
+			throw new WorkerStoreUnavailableException("Cannot reach Redis, which hands out uid worker IDs ("
+					+ ex.getMessage() + "); check that it runs and that the connection settings are right.", ex);
+		}
+		catch (DataAccessException ex) {
+			throw new WorkerAssignmentException("Redis refused a uid worker ID script under " + this.hashTag + ": "
+					+ ex.getMessage(), ex);
+		}
+	}
+
+	private String key(String name) {
+		return this.hashTag + ":" + name;
+	}
+
+	/**
+	 * Returns the hash tag every key of this namespace starts with.
+	 * @return {@code {<keyPrefix>:<namespace>}}
+	 */
+	public String getKeyTag() {
+		return this.hashTag;
+	}
+
+	public String getKeyPrefix() {
+		return this.keyPrefix;
+	}
+
+	public String getNamespace() {
+		return this.namespace;
+	}
+
+	public Duration getLeaseDuration() {
+		return this.leaseDuration;
+	}
+
+	public Duration getHeartbeatInterval() {
+		return this.heartbeatInterval;
+	}
+
+	public Duration getRegistryLossMargin() {
+		return this.registryLossMargin;
+	}
+
+	public String getInstanceId() {
+		return this.instanceId;
+	}
+
+	@Override
+	public String toString() {
+		return "RedisWorkerIdAssigner[" + this.hashTag + ", instance '" + this.instanceId + "']";
+	}
+
+	/**
+	 * Builds a {@link RedisWorkerIdAssigner}; settings left unset (or set to {@code null}) keep their defaults.
+	 */
+	public static final class Builder {
+
+		private final RedisConnectionFactory connectionFactory;
+
+		private String keyPrefix = DEFAULT_KEY_PREFIX;
+
+		private String namespace = DEFAULT_NAMESPACE;
+
+		private Duration leaseDuration = DEFAULT_LEASE_DURATION;
+
+		private Duration heartbeatInterval;
+
+		private Duration registryLossMargin = DEFAULT_REGISTRY_LOSS_MARGIN;
+
+		private String instanceId;
+
+		private String port;
+
+		private Builder(RedisConnectionFactory connectionFactory) {
+			this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
+		}
+
+		/**
+		 * Sets the first part of the keys' hash tag; {@value #DEFAULT_KEY_PREFIX} by default.
+		 * @param keyPrefix up to 100 characters, no braces or spaces
+		 * @return this builder
+		 */
+		public Builder keyPrefix(String keyPrefix) {
+			if (keyPrefix != null) {
+				this.keyPrefix = requireKeyPart("keyPrefix", keyPrefix);
+			}
+			return this;
+		}
+
+		/**
+		 * Sets the namespace: applications sharing one Redis with different namespaces hand out worker IDs
+		 * independently; {@value #DEFAULT_NAMESPACE} by default.
+		 * @param namespace up to 100 characters, no braces or spaces
+		 * @return this builder
+		 */
+		public Builder namespace(String namespace) {
+			if (namespace != null) {
+				this.namespace = requireKeyPart("namespace", namespace);
+			}
+			return this;
+		}
+
+		private static String requireKeyPart(String setting, String value) {
+			if (!KEY_PART.matcher(value).matches()) {
+				throw new InvalidSettingException(setting, value, "use 1 to 100 characters without braces or "
+						+ "whitespace; braces would break the hash tag that keeps all keys on one cluster slot");
+			}
+			return value;
+		}
+
+		/**
+		 * Sets how long a lease lasts without a heartbeat; 30 s by default.
+		 * @param leaseDuration at least 1 ms
+		 * @return this builder
+		 */
+		public Builder leaseDuration(Duration leaseDuration) {
+			if (leaseDuration != null) {
+				if (leaseDuration.isNegative() || leaseDuration.toMillis() < 1) {
+					throw new InvalidSettingException("leaseDuration", leaseDuration,
+							"use a duration of at least 1 ms, for example 30s");
+				}
+				this.leaseDuration = leaseDuration;
+			}
+			return this;
+		}
+
+		/**
+		 * Sets how often the lease is renewed; a third of the lease duration by default.
+		 * @param heartbeatInterval a positive duration shorter than the lease duration
+		 * @return this builder
+		 */
+		public Builder heartbeatInterval(Duration heartbeatInterval) {
+			this.heartbeatInterval = heartbeatInterval;
+			return this;
+		}
+
+		/**
+		 * Sets how long claims wait after the registry is found new or wiped; 15 s by default. It must cover how
+		 * far ahead of the clock generators may reserve IDs ({@code maxAhead} plus the mark reservation) plus the
+		 * clock skew between instances.
+		 * @param registryLossMargin zero or more
+		 * @return this builder
+		 */
+		public Builder registryLossMargin(Duration registryLossMargin) {
+			if (registryLossMargin != null) {
+				if (registryLossMargin.isNegative()) {
+					throw new InvalidSettingException("registryLossMargin", registryLossMargin,
+							"use a duration of zero or more, for example 15s");
+				}
+				this.registryLossMargin = registryLossMargin;
+			}
+			return this;
+		}
+
+		/**
+		 * Sets the identity under which this instance claims, so a restart gets its previous worker ID back;
+		 * {@code host:port} (or {@code host:pid<n>} without a port) by default.
+		 * @param instanceId the instance ID
+		 * @return this builder
+		 */
+		public Builder instanceId(String instanceId) {
+			if (instanceId != null && instanceId.isBlank()) {
+				throw new InvalidSettingException("instanceId", instanceId, "use a non-blank instance ID");
+			}
+			this.instanceId = instanceId;
+			return this;
+		}
+
+		/**
+		 * Sets the port used in the default instance ID.
+		 * @param port the port the application serves on
+		 * @return this builder
+		 */
+		public Builder port(String port) {
+			this.port = (port == null || port.isBlank()) ? null : port.trim();
+			return this;
+		}
+
+		/**
+		 * Builds the assigner; it talks to Redis only when a worker ID is claimed.
+		 * @return the assigner
+		 */
+		public RedisWorkerIdAssigner build() {
+			if (this.heartbeatInterval != null && (this.heartbeatInterval.isNegative()
+					|| this.heartbeatInterval.isZero() || this.heartbeatInterval.compareTo(this.leaseDuration) >= 0)) {
+				throw new InvalidSettingException("heartbeatInterval", this.heartbeatInterval,
+						"use a positive duration shorter than the lease duration (" + this.leaseDuration
+								+ "), for example a third of it");
+			}
+			return new RedisWorkerIdAssigner(this);
+		}
+
+	}
+
+}

@@ -1,0 +1,31 @@
+-- Tables of the uid db worker ID assigner, for MySQL 5.7+ and MariaDB 10.3+.
+-- The assigner substitutes configured table names for UID_WORKER_LEASE and WORKER_NODE.
+
+-- Lease mode: one row per worker ID ever handed out; a worker ID is free when its lease was released
+-- (lease_token is NULL) or has expired by the database clock. high_water_mark is the latest time, in
+-- epoch milliseconds, the worker may have issued IDs for; it only ever grows.
+CREATE TABLE IF NOT EXISTS UID_WORKER_LEASE (
+	worker_id        BIGINT       NOT NULL,
+	instance_id      VARCHAR(255) NOT NULL,
+	lease_token      VARCHAR(64)  NULL,
+	host_name        VARCHAR(255) NOT NULL,
+	port             VARCHAR(64)  NULL,
+	lease_expires_at DATETIME(3)  NOT NULL,
+	high_water_mark  BIGINT       NULL,
+	created          DATETIME(3)  NOT NULL,
+	modified         DATETIME(3)  NOT NULL,
+	PRIMARY KEY (worker_id)
+) ENGINE = InnoDB;
+
+-- Disposable mode: one row per start, the new ID is the worker ID; the columns match the reference
+-- UidGenerator's table so an existing one keeps working. TYPE: 1 = container, 2 = actual machine.
+CREATE TABLE IF NOT EXISTS WORKER_NODE (
+	ID          BIGINT      NOT NULL AUTO_INCREMENT,
+	HOST_NAME   VARCHAR(64) NOT NULL,
+	PORT        VARCHAR(64) NOT NULL,
+	TYPE        INT         NOT NULL,
+	LAUNCH_DATE DATE        NOT NULL,
+	MODIFIED    TIMESTAMP   NOT NULL,
+	CREATED     TIMESTAMP   NOT NULL,
+	PRIMARY KEY (ID)
+) ENGINE = InnoDB;

@@ -1,0 +1,157 @@
+package io.github.uidgen.testsupport;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.github.uidgen.testsupport.TestDatabases.Database;
+import io.github.uidgen.worker.StaticWorkerIdAssigner;
+import io.github.uidgen.worker.WorkerAssignment;
+import io.github.uidgen.worker.WorkerIdAssigner;
+import io.github.uidgen.worker.jdbc.JdbcWorkerIdAssigner;
+import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * One real store behind assigners, with a table or namespace of its own, so generator tests can run the same
+ * scenario on every kind of assigner.
+ */
+public abstract class AssignerBackend implements AutoCloseable {
+
+	private final String name;
+
+	private final Duration leaseDuration;
+
+	AssignerBackend(String name, Duration leaseDuration) {
+		this.name = name;
+		this.leaseDuration = leaseDuration;
+	}
+
+	/**
+	 * Creates an assigner as a (re)started instance would.
+	 * @param instanceId the instance's identity, the same after a restart
+	 * @return the assigner
+	 */
+	public abstract WorkerIdAssigner newAssigner(String instanceId);
+
+	/**
+	 * Does what the operating system does for a killed process; nothing for stores that only forget a holder when
+	 * its lease expires.
+	 * @param assigner the crashed instance's assigner
+	 * @param workerId its worker ID
+	 */
+	public void afterCrash(WorkerIdAssigner assigner, long workerId) {
+	}
+
+	/**
+	 * Returns how long a crashed holder keeps its worker ID.
+	 * @return the lease duration, zero without leases
+	 */
+	public Duration leaseDuration() {
+		return this.leaseDuration;
+	}
+
+	@Override
+	public abstract void close();
+
+	@Override
+	public String toString() {
+		return this.name;
+	}
+
+	/**
+	 * A static worker ID with its state file in a folder.
+	 * @param folder where the state file goes
+	 * @param workerId the configured worker ID
+	 * @return the backend
+	 */
+	public static AssignerBackend staticFile(Path folder, long workerId) {
+		return new AssignerBackend("static", Duration.ZERO) {
+
+			@Override
+			public WorkerIdAssigner newAssigner(String instanceId) {
+				return new StaticWorkerIdAssigner(workerId, folder.resolve("worker-" + workerId + ".state"));
+			}
+
+			@Override
+			public void afterCrash(WorkerIdAssigner assigner, long crashedWorkerId) {
+				// The process is gone, so is its file lock; releasing without a mark writes nothing.
+				assigner.release(crashedWorkerId, WorkerAssignment.NO_MARK);
+			}
+
+			@Override
+			public void close() {
+			}
+
+		};
+	}
+
+	/**
+	 * The database assigner on a table of its own.
+	 * @param database the server
+	 * @param mode lease or disposable
+	 * @param leaseDuration the lease duration
+	 * @return the backend
+	 */
+	public static AssignerBackend jdbc(Database database, JdbcWorkerIdAssigner.Mode mode, Duration leaseDuration) {
+		HikariDataSource dataSource = database.open();
+		String table = TestDatabases.uniqueTable("uid_gen_" + mode.name().toLowerCase());
+		return new AssignerBackend("db-" + mode.name().toLowerCase() + "-" + database.name().toLowerCase(),
+				leaseDuration) {
+
+			@Override
+			public WorkerIdAssigner newAssigner(String instanceId) {
+				return JdbcWorkerIdAssigner.builder(dataSource)
+					.mode(mode)
+					.leaseTable(table)
+					.workerNodeTable(table)
+					.leaseDuration(leaseDuration)
+					.heartbeatInterval(leaseDuration.dividedBy(4))
+					.instanceId(instanceId)
+					.initializeSchema(true)
+					.build();
+			}
+
+			@Override
+			public void close() {
+				TestDatabases.dropTable(dataSource, table);
+				dataSource.close();
+			}
+
+		};
+	}
+
+	/**
+	 * The Redis assigner on a namespace of its own.
+	 * @param leaseDuration the lease duration
+	 * @return the backend
+	 */
+	public static AssignerBackend redis(Duration leaseDuration) {
+		LettuceConnectionFactory factory = TestRedis.connectionFactory();
+		String namespace = TestRedis.uniqueNamespace("gen");
+		String hashTag = "{uid-test:" + namespace + "}";
+		TestRedis.markNewRegistry(factory, hashTag);
+		return new AssignerBackend("redis", leaseDuration) {
+
+			@Override
+			public WorkerIdAssigner newAssigner(String instanceId) {
+				return RedisWorkerIdAssigner.builder(factory)
+					.keyPrefix("uid-test")
+					.namespace(namespace)
+					.leaseDuration(leaseDuration)
+					.heartbeatInterval(leaseDuration.dividedBy(4))
+					.instanceId(instanceId)
+					.build();
+			}
+
+			@Override
+			public void close() {
+				TestRedis.wipe(factory, hashTag);
+				factory.destroy();
+			}
+
+		};
+	}
+
+}

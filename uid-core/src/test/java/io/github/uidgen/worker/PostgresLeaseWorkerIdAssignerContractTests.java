@@ -1,0 +1,15 @@
+package io.github.uidgen.worker;
+
+import io.github.uidgen.testsupport.TestDatabases.Database;
+
+/**
+ * The lease contract on PostgreSQL.
+ */
+class PostgresLeaseWorkerIdAssignerContractTests extends AbstractJdbcLeaseWorkerIdAssignerContractTests {
+
+	@Override
+	Database database() {
+		return Database.POSTGRESQL;
+	}
+
+}

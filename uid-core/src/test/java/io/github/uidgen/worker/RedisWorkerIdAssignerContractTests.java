@@ -1,0 +1,58 @@
+package io.github.uidgen.worker;
+
+import io.github.uidgen.testsupport.TestRedis;
+import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.TestInstance;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * The lease contract on Redis, each test in a fresh namespace of its own.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RedisWorkerIdAssignerContractTests extends AbstractLeaseWorkerIdAssignerContractTests {
+
+	private LettuceConnectionFactory connectionFactory;
+
+	private String namespace;
+
+	@BeforeAll
+	void connect() {
+		this.connectionFactory = TestRedis.connectionFactory();
+	}
+
+	@BeforeEach
+	void newNamespace() {
+		this.namespace = TestRedis.uniqueNamespace("contract");
+		TestRedis.markNewRegistry(this.connectionFactory, hashTag());
+	}
+
+	@AfterEach
+	void wipeNamespace() {
+		TestRedis.wipe(this.connectionFactory, hashTag());
+	}
+
+	@AfterAll
+	void disconnect() {
+		this.connectionFactory.destroy();
+	}
+
+	private String hashTag() {
+		return "{uid-test:" + this.namespace + "}";
+	}
+
+	@Override
+	WorkerIdAssigner newAssigner(String instanceId) {
+		return RedisWorkerIdAssigner.builder(this.connectionFactory)
+			.keyPrefix("uid-test")
+			.namespace(this.namespace)
+			.leaseDuration(LEASE)
+			.instanceId(instanceId)
+			.build();
+	}
+
+}

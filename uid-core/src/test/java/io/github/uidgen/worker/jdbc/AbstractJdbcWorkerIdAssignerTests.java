@@ -1,0 +1,250 @@
+package io.github.uidgen.worker.jdbc;
+
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.github.uidgen.testsupport.TestDatabases;
+import io.github.uidgen.testsupport.TestDatabases.Database;
+import io.github.uidgen.worker.HostEnvironment;
+import io.github.uidgen.worker.WorkerAssignment;
+import io.github.uidgen.worker.WorkerIdOutOfRangeException;
+import io.github.uidgen.worker.WorkerStoreUnavailableException;
+import io.github.uidgen.worker.WorkerTableMissingException;
+import io.github.uidgen.worker.jdbc.JdbcWorkerIdAssigner.Mode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Disposable mode, and what both modes do about tables: missing ones, created ones, qualified names, and a
+ * database that cannot be reached. Each test on tables of its own.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class AbstractJdbcWorkerIdAssignerTests {
+
+	private HikariDataSource dataSource;
+
+	private String table;
+
+	abstract Database database();
+
+	/** A reference-style {@code WORKER_NODE} table as a user migrating from the reference already has it. */
+	abstract String referenceWorkerNodeDdl(String table);
+
+	/** The database or schema name that qualifies a table name. */
+	abstract String qualifier();
+
+	/** A data source of the same kind on a port where nothing listens. */
+	abstract DataSource unreachableDataSource();
+
+	@BeforeAll
+	void openPool() {
+		this.dataSource = database().open();
+	}
+
+	@BeforeEach
+	void newTable() {
+		this.table = TestDatabases.uniqueTable("uid_jdbc");
+	}
+
+	@AfterEach
+	void dropTable() {
+		TestDatabases.dropTable(this.dataSource, this.table);
+	}
+
+	@AfterAll
+	void closePool() {
+		this.dataSource.close();
+	}
+
+	private JdbcWorkerIdAssigner.Builder disposable() {
+		return JdbcWorkerIdAssigner.builder(this.dataSource)
+			.mode(Mode.DISPOSABLE)
+			.workerNodeTable(this.table)
+			.hostName("node-host")
+			.port("9090");
+	}
+
+	@Test
+	void disposableModeInsertsOneRowPerStartAndNeverReusesAnId() {
+		JdbcWorkerIdAssigner assigner = disposable().initializeSchema(true).build();
+		WorkerAssignment first = assigner.assign(1023);
+		assigner.renew(first.workerId(), 1_760_000_000_000L);
+		assigner.release(first.workerId(), 1_760_000_000_000L);
+		WorkerAssignment second = assigner.assign(1023);
+
+		assertThat(first.hasMark()).isFalse();
+		assertThat(second.hasMark()).isFalse();
+		assertThat(second.workerId()).isGreaterThan(first.workerId());
+		assertThat(assigner.renewInterval()).isZero();
+		assertThat(assigner.name()).isEqualTo("db");
+		List<List<Object>> rows = TestDatabases.query(this.dataSource, "SELECT ID, HOST_NAME, PORT, TYPE, LAUNCH_DATE, "
+				+ "CASE WHEN CREATED IS NOT NULL AND MODIFIED IS NOT NULL THEN 1 ELSE 0 END FROM " + this.table
+				+ " ORDER BY ID");
+		String type = Integer.toString(HostEnvironment.current().isContainer() ? 1 : 2);
+		String today = TestDatabases.query(this.dataSource, "SELECT CURRENT_DATE").get(0).get(0).toString();
+		assertThat(rows).hasSize(2);
+		assertThat(rows).allSatisfy((row) -> assertThat(row.subList(1, 6)).extracting(String::valueOf)
+			.containsExactly("node-host", "9090", type, today, "1"));
+		assertThat(((Number) rows.get(0).get(0)).longValue()).isEqualTo(first.workerId());
+		assertThat(((Number) rows.get(1).get(0)).longValue()).isEqualTo(second.workerId());
+		assertThat(LocalDate.parse(today)).isNotNull();
+	}
+
+	@Test
+	void disposableModeRecordsTheProcessIdWithoutAPortAndTruncatesLongHostNames() {
+		JdbcWorkerIdAssigner assigner = JdbcWorkerIdAssigner.builder(this.dataSource)
+			.mode(Mode.DISPOSABLE)
+			.workerNodeTable(this.table)
+			.hostName("h".repeat(100))
+			.initializeSchema(true)
+			.build();
+		long id = assigner.assign(1023).workerId();
+		List<Object> row = TestDatabases.query(this.dataSource, "SELECT HOST_NAME, PORT FROM " + this.table
+				+ " WHERE ID = ?", id).get(0);
+		assertThat(row.get(0)).isEqualTo("h".repeat(64));
+		assertThat(row.get(1)).isEqualTo("pid" + ProcessHandle.current().pid());
+	}
+
+	@Test
+	void disposableModeGivesSixteenConcurrentStartsDistinctIds() throws Exception {
+		JdbcWorkerIdAssigner assigner = disposable().initializeSchema(true).build();
+		assigner.assign(1023);
+		ExecutorService pool = Executors.newFixedThreadPool(16);
+		CountDownLatch start = new CountDownLatch(1);
+		List<Future<Long>> claims = new ArrayList<>();
+		for (int i = 0; i < 16; i++) {
+			claims.add(pool.submit(() -> {
+				start.await();
+				return disposable().build().assign(1023).workerId();
+			}));
+		}
+		start.countDown();
+		List<Long> ids = new ArrayList<>();
+		for (Future<Long> claim : claims) {
+			ids.add(claim.get(60, TimeUnit.SECONDS));
+		}
+		pool.shutdown();
+		assertThat(new HashSet<>(ids)).hasSize(16);
+	}
+
+	@Test
+	void disposableModeFailsOnceTheTableHandedOutMoreIdsThanTheLayoutHolds() {
+		JdbcWorkerIdAssigner assigner = disposable().initializeSchema(true).build();
+		long last = 0;
+		while (last < 3) {
+			last = assigner.assign(3).workerId();
+		}
+		assertThatExceptionOfType(WorkerIdOutOfRangeException.class).isThrownBy(() -> assigner.assign(3))
+			.satisfies((ex) -> assertThat(ex.getWorkerId()).isEqualTo(4))
+			.withMessageContaining("has handed out 4 worker IDs, one per start and never reused")
+			.withMessageContaining("more worker bits")
+			.withMessageContaining("lease mode");
+	}
+
+	@Test
+	void disposableModeKeepsWorkingOnTheReferenceTable() {
+		TestDatabases.execute(this.dataSource, referenceWorkerNodeDdl(this.table));
+		TestDatabases.execute(this.dataSource, "INSERT INTO " + this.table + " (HOST_NAME, PORT, TYPE, LAUNCH_DATE, "
+				+ "MODIFIED, CREATED) VALUES ('10.0.0.8', '1700000000000-12345', 2, CURRENT_DATE, CURRENT_TIMESTAMP, "
+				+ "CURRENT_TIMESTAMP)");
+		long id = disposable().build().assign(1023).workerId();
+		assertThat(id).isEqualTo(2);
+		assertThat(TestDatabases.query(this.dataSource, "SELECT COUNT(*) FROM " + this.table).get(0).get(0))
+			.hasToString("2");
+	}
+
+	@Test
+	void aMissingWorkerNodeTableFailsWithTheDdlThatCreatesIt() {
+		assertThatExceptionOfType(WorkerTableMissingException.class).isThrownBy(() -> disposable().build().assign(1023))
+			.satisfies((ex) -> {
+				assertThat(ex.getTable()).isEqualTo(this.table);
+				assertThat(ex.getDdl()).contains("CREATE TABLE IF NOT EXISTS " + this.table, "HOST_NAME", "LAUNCH_DATE")
+					.doesNotContain("WORKER_NODE");
+				assertThat(ex.getMessage()).contains(ex.getDdl(), "initializeSchema");
+				TestDatabases.execute(this.dataSource, ex.getDdl());
+			});
+		assertThat(disposable().build().assign(1023).workerId()).isEqualTo(1);
+	}
+
+	@Test
+	void aMissingLeaseTableFailsWithTheDdlThatCreatesIt() {
+		JdbcWorkerIdAssigner assigner = JdbcWorkerIdAssigner.builder(this.dataSource).leaseTable(this.table).build();
+		assertThat(assigner.isInitializeSchema()).isFalse();
+		assertThatExceptionOfType(WorkerTableMissingException.class).isThrownBy(() -> assigner.assign(1023))
+			.satisfies((ex) -> {
+				assertThat(ex.getTable()).isEqualTo(this.table);
+				assertThat(ex.getDdl()).contains("CREATE TABLE IF NOT EXISTS " + this.table, "high_water_mark",
+						"lease_expires_at");
+				TestDatabases.execute(this.dataSource, ex.getDdl());
+			});
+		assertThat(assigner.assign(1023).workerId()).isZero();
+	}
+
+	@Test
+	void schemaInitialisationCreatesTheLeaseTableAndLeavesAnExistingOneAlone() {
+		JdbcWorkerIdAssigner first = JdbcWorkerIdAssigner.builder(this.dataSource)
+			.leaseTable(this.table)
+			.initializeSchema(true)
+			.instanceId("first")
+			.build();
+		long id = first.assign(1023).workerId();
+		first.renew(id, 1_760_000_000_000L);
+		JdbcWorkerIdAssigner second = JdbcWorkerIdAssigner.builder(this.dataSource)
+			.leaseTable(this.table)
+			.initializeSchema(true)
+			.instanceId("second")
+			.build();
+		assertThat(second.assign(1023).workerId()).isEqualTo(id + 1);
+		assertThat(TestDatabases.query(this.dataSource, "SELECT COUNT(*) FROM " + this.table).get(0).get(0))
+			.hasToString("2");
+	}
+
+	@Test
+	void aQualifiedTableNameWorks() {
+		String qualified = qualifier() + "." + this.table;
+		JdbcWorkerIdAssigner assigner = JdbcWorkerIdAssigner.builder(this.dataSource)
+			.leaseTable(qualified)
+			.initializeSchema(true)
+			.build();
+		long id = assigner.assign(1023).workerId();
+		assigner.renew(id, 1_760_000_000_000L);
+		assigner.release(id, 1_760_000_000_001L);
+		assertThat(assigner.assign(1023).highWaterMarkMillis()).isEqualTo(1_760_000_000_001L);
+	}
+
+	@Test
+	void anUnreachableDatabaseFailsAsStoreUnavailable() {
+		assertThatExceptionOfType(WorkerStoreUnavailableException.class)
+			.isThrownBy(() -> JdbcWorkerIdAssigner.builder(unreachableDataSource()).build().assign(1023))
+			.withMessageContaining("Cannot reach the database");
+	}
+
+	@Test
+	void anUnreachableDatabaseBehindAPoolFailsAsStoreUnavailable() {
+		try (HikariDataSource pool = new HikariDataSource()) {
+			pool.setDataSource(unreachableDataSource());
+			pool.setConnectionTimeout(500);
+			assertThatExceptionOfType(WorkerStoreUnavailableException.class)
+				.isThrownBy(() -> JdbcWorkerIdAssigner.builder(pool).build().assign(1023))
+				.withMessageContaining("Cannot reach the database");
+		}
+	}
+
+}

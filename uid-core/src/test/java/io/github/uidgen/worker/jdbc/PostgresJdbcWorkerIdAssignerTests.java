@@ -1,0 +1,39 @@
+package io.github.uidgen.worker.jdbc;
+
+import javax.sql.DataSource;
+
+import io.github.uidgen.testsupport.TestDatabases.Database;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * The database assigner's disposable mode and table handling on PostgreSQL.
+ */
+class PostgresJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTests {
+
+	@Override
+	Database database() {
+		return Database.POSTGRESQL;
+	}
+
+	@Override
+	String referenceWorkerNodeDdl(String table) {
+		return "CREATE TABLE " + table + " (ID BIGSERIAL PRIMARY KEY, HOST_NAME VARCHAR(64) NOT NULL, "
+				+ "PORT VARCHAR(64) NOT NULL, TYPE INT NOT NULL, LAUNCH_DATE DATE NOT NULL, "
+				+ "MODIFIED TIMESTAMP NOT NULL, CREATED TIMESTAMP NOT NULL)";
+	}
+
+	@Override
+	String qualifier() {
+		return "public";
+	}
+
+	@Override
+	DataSource unreachableDataSource() {
+		PGSimpleDataSource dataSource = new PGSimpleDataSource();
+		dataSource.setUrl("jdbc:postgresql://127.0.0.1:1/test");
+		dataSource.setUser("postgres");
+		dataSource.setConnectTimeout(2);
+		return dataSource;
+	}
+
+}

@@ -1,0 +1,206 @@
+package io.github.uidgen.worker.redis;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import io.github.uidgen.InvalidSettingException;
+import io.github.uidgen.testsupport.TestRedis;
+import io.github.uidgen.worker.WorkerAssignment;
+import io.github.uidgen.worker.WorkerLeaseLostException;
+import io.github.uidgen.worker.WorkerStoreUnavailableException;
+import io.lettuce.core.cluster.SlotHash;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * What only the Redis assigner has: its keys and their cluster slot, and what it does when the registry is new
+ * or Redis lost its data.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RedisWorkerIdAssignerTests {
+
+	private static final long MARK = 1_760_000_000_000L;
+
+	private LettuceConnectionFactory connectionFactory;
+
+	private StringRedisTemplate redis;
+
+	private String namespace;
+
+	@BeforeAll
+	void connect() {
+		this.connectionFactory = TestRedis.connectionFactory();
+		this.redis = new StringRedisTemplate(this.connectionFactory);
+	}
+
+	@BeforeEach
+	void newNamespace() {
+		this.namespace = TestRedis.uniqueNamespace("redis");
+	}
+
+	@AfterEach
+	void wipe() {
+		TestRedis.wipe(this.connectionFactory, hashTag());
+	}
+
+	@AfterAll
+	void disconnect() {
+		this.connectionFactory.destroy();
+	}
+
+	private String hashTag() {
+		return "{uid-test:" + this.namespace + "}";
+	}
+
+	private RedisWorkerIdAssigner.Builder assigner(String instanceId) {
+		return RedisWorkerIdAssigner.builder(this.connectionFactory)
+			.keyPrefix("uid-test")
+			.namespace(this.namespace)
+			.leaseDuration(Duration.ofSeconds(5))
+			.instanceId(instanceId);
+	}
+
+	@Test
+	void everyKeySharesTheNamespaceHashTagAndSoOneClusterSlotAndNoneExpires() {
+		TestRedis.markNewRegistry(this.connectionFactory, hashTag());
+		RedisWorkerIdAssigner assigner = assigner("keys").build();
+		assertThat(assigner.getKeyTag()).isEqualTo(hashTag());
+		long workerId = assigner.assign(1023).workerId();
+		assigner.renew(workerId, MARK);
+
+		Set<String> keys = this.redis.keys(hashTag() + "*");
+		assertThat(keys).containsExactlyInAnyOrder(hashTag() + ":leases", hashTag() + ":tokens",
+				hashTag() + ":holders", hashTag() + ":instances", hashTag() + ":marks", hashTag() + ":generation");
+		assertThat(keys.stream().map(SlotHash::getSlot).collect(Collectors.toSet())).hasSize(1);
+		assertThat(keys).allSatisfy((key) -> assertThat(this.redis.getExpire(key)).isEqualTo(-1L));
+		assertThat(this.redis.<String, String>opsForHash().get(hashTag() + ":marks", Long.toString(workerId)))
+			.isEqualTo(Long.toString(MARK));
+	}
+
+	@Test
+	void namespacesHandOutWorkerIdsIndependently() {
+		TestRedis.markNewRegistry(this.connectionFactory, hashTag());
+		String other = TestRedis.uniqueNamespace("other");
+		String otherTag = "{uid-test:" + other + "}";
+		TestRedis.markNewRegistry(this.connectionFactory, otherTag);
+		try {
+			assertThat(assigner("a").build().assign(1023).workerId()).isZero();
+			assertThat(assigner("a").namespace(other).build().assign(1023).workerId()).isZero();
+			assertThat(assigner("b").build().assign(1023).workerId()).isOne();
+		}
+		finally {
+			TestRedis.wipe(this.connectionFactory, otherTag);
+		}
+	}
+
+	@Test
+	void theFirstClaimOfABrandNewRegistryWaitsOutTheMarginByTheRedisClock() {
+		long before = System.currentTimeMillis();
+		WorkerAssignment assignment = assigner("first-ever").registryLossMargin(Duration.ofMillis(700))
+			.build()
+			.assign(1023);
+		long after = System.currentTimeMillis();
+
+		long floor = Long.parseLong(this.redis.opsForValue().get(hashTag() + ":generation"));
+		assertThat(floor).isGreaterThanOrEqualTo(before + 700);
+		assertThat(after).as("claimed only once the margin had passed").isGreaterThanOrEqualTo(floor);
+		assertThat(assignment.workerId()).isZero();
+		if (assignment.hasMark()) {
+			assertThat(assignment.highWaterMarkMillis()).isEqualTo(floor);
+		}
+	}
+
+	@Test
+	void whenRedisLosesItsDataTheHolderLosesItsLeaseAndNothingIsRecreated() {
+		TestRedis.markNewRegistry(this.connectionFactory, hashTag());
+		RedisWorkerIdAssigner holder = assigner("holder").build();
+		long workerId = holder.assign(1023).workerId();
+		holder.renew(workerId, MARK);
+
+		assertThat(TestRedis.wipe(this.connectionFactory, hashTag())).isNotEmpty();
+		assertThatExceptionOfType(WorkerLeaseLostException.class).isThrownBy(() -> holder.renew(workerId, MARK + 1))
+			.withMessageContaining("data was lost");
+		assertThat(this.redis.keys(hashTag() + "*")).isEmpty();
+		holder.release(workerId, MARK + 2);
+		assertThat(this.redis.keys(hashTag() + "*")).isEmpty();
+	}
+
+	@Test
+	void afterADataLossTheNextClaimStartsNoEarlierThanTheMarginEvenForItsOwnPreviousWorkerId() {
+		TestRedis.markNewRegistry(this.connectionFactory, hashTag());
+		RedisWorkerIdAssigner before = assigner("survivor").build();
+		long workerId = before.assign(1023).workerId();
+		long borrowedAhead = System.currentTimeMillis() + 400;
+		before.renew(workerId, borrowedAhead);
+		TestRedis.wipe(this.connectionFactory, hashTag());
+
+		long wipedAt = System.currentTimeMillis();
+		WorkerAssignment after = assigner("survivor").registryLossMargin(Duration.ofMillis(600))
+			.build()
+			.assign(1023);
+		assertThat(after.workerId()).isEqualTo(workerId);
+		assertThat(System.currentTimeMillis()).isGreaterThanOrEqualTo(wipedAt + 600).isGreaterThan(borrowedAhead);
+		if (after.hasMark()) {
+			assertThat(after.highWaterMarkMillis()).isGreaterThanOrEqualTo(wipedAt + 600);
+		}
+	}
+
+	@Test
+	void unreachableRedisFailsAsStoreUnavailable() {
+		LettuceConnectionFactory nowhere = TestRedis.connectionFactory(1);
+		try {
+			assertThatExceptionOfType(WorkerStoreUnavailableException.class)
+				.isThrownBy(() -> RedisWorkerIdAssigner.builder(nowhere).build().assign(1023))
+				.withMessageContaining("Cannot reach Redis");
+		}
+		finally {
+			nowhere.destroy();
+		}
+	}
+
+	@Test
+	void defaults() {
+		RedisWorkerIdAssigner assigner = RedisWorkerIdAssigner.builder(this.connectionFactory).build();
+		assertThat(assigner.getKeyTag()).isEqualTo("{uid:default}");
+		assertThat(assigner.getLeaseDuration()).isEqualTo(Duration.ofSeconds(30));
+		assertThat(assigner.renewInterval()).isEqualTo(Duration.ofSeconds(10));
+		assertThat(assigner.getRegistryLossMargin()).isEqualTo(Duration.ofSeconds(15));
+		assertThat(assigner.getInstanceId()).contains(":pid" + ProcessHandle.current().pid());
+		assertThat(assigner.name()).isEqualTo("redis");
+	}
+
+	@Test
+	void keyPartsThatWouldBreakTheHashTagAreRefused() {
+		assertThatExceptionOfType(InvalidSettingException.class)
+			.isThrownBy(() -> RedisWorkerIdAssigner.builder(this.connectionFactory).keyPrefix("uid}{x"))
+			.satisfies((ex) -> assertThat(ex.getSetting()).isEqualTo("keyPrefix"))
+			.withMessageContaining("hash tag");
+		assertThatExceptionOfType(InvalidSettingException.class)
+			.isThrownBy(() -> RedisWorkerIdAssigner.builder(this.connectionFactory).namespace("a b"))
+			.satisfies((ex) -> assertThat(ex.getSetting()).isEqualTo("namespace"));
+		assertThatExceptionOfType(InvalidSettingException.class)
+			.isThrownBy(() -> RedisWorkerIdAssigner.builder(this.connectionFactory).namespace(""));
+	}
+
+	@Test
+	void aHeartbeatThatIsNotShorterThanTheLeaseIsRefused() {
+		assertThatExceptionOfType(InvalidSettingException.class)
+			.isThrownBy(() -> RedisWorkerIdAssigner.builder(this.connectionFactory)
+				.leaseDuration(Duration.ofSeconds(3))
+				.heartbeatInterval(Duration.ofSeconds(4))
+				.build())
+			.withMessageContaining("shorter than the lease duration");
+	}
+
+}

@@ -1,0 +1,59 @@
+package io.github.uidgen.autoconfigure;
+
+import io.github.uidgen.InvalidSettingException;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.core.env.Environment;
+
+/**
+ * Explains an {@link InvalidSettingException} of a generator or assigner builder by the {@code uid.*} property
+ * that set it.
+ */
+class InvalidSettingFailureAnalyzer extends UidFailureAnalyzer<InvalidSettingException> {
+
+	private final Environment environment;
+
+	InvalidSettingFailureAnalyzer(Environment environment) {
+		this.environment = environment;
+	}
+
+	@Override
+	protected FailureAnalysis analyze(Throwable rootFailure, InvalidSettingException cause) {
+		String property = property(cause.getSetting());
+		String description = describe("The uid setting " + property + " is refused: " + cause.getMessage(), property,
+				cause.getValue());
+		return new FailureAnalysis(description, "Change " + property + ": " + cause.getFix() + ".", cause);
+	}
+
+	/** Maps a builder setting name to the property that sets it. */
+	String property(String setting) {
+		return switch (setting) {
+			case "boostPower" -> "uid.cached.boost-power";
+			case "paddingFactor" -> "uid.cached.padding-factor";
+			case "scheduleInterval" -> "uid.cached.schedule-interval";
+			case "maxAhead" -> "uid.cached.max-ahead";
+			case "takeTimeout" -> "uid.cached.take-timeout";
+			case "markReservation" -> "uid.mark.reservation";
+			case "markTimeout" -> "uid.mark.timeout";
+			case "maxStartupWait" -> "uid.mark.max-startup-wait";
+			case "clockBackwardsTolerance" -> "uid.clock-backwards-tolerance";
+			case "rejectedPutHandler" -> "uid.cached.put-policy";
+			case "rejectedTakeHandler" -> "uid.cached.take-policy";
+			case "leaseDuration" -> assignerPrefix() + "lease-duration";
+			case "heartbeatInterval" -> assignerPrefix() + "heartbeat-interval";
+			case "leaseTable" -> "uid.worker.db.lease-table";
+			case "workerNodeTable" -> "uid.worker.db.worker-node-table";
+			case "instanceId" -> "uid.worker.instance-id";
+			case "keyPrefix" -> "uid.worker.redis.key-prefix";
+			case "namespace" -> "uid.worker.redis.namespace";
+			case "registryLossMargin" -> "uid.worker.redis.registry-loss-margin";
+			case "workerId" -> "uid.worker.id";
+			case "stateFile" -> "uid.worker.static.state-file";
+			default -> "uid." + setting;
+		};
+	}
+
+	private String assignerPrefix() {
+		return "redis".equals(assigner(this.environment)) ? "uid.worker.redis." : "uid.worker.db.";
+	}
+
+}

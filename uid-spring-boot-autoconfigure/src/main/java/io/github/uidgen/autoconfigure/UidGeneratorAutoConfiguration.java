@@ -1,0 +1,28 @@
+package io.github.uidgen.autoconfigure;
+
+import io.github.uidgen.UidGenerator;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Auto-configures the {@link io.github.uidgen.UidGenerator} chosen by {@code uid.generator}, built at start-up so
+ * a bad setting or an unreachable worker-ID store fails fast, and closed on shutdown so its threads stop and its
+ * worker ID is released.
+ */
+@AutoConfiguration(after = { StaticWorkerIdAssignerAutoConfiguration.class,
+		JdbcWorkerIdAssignerAutoConfiguration.class, RedisWorkerIdAssignerAutoConfiguration.class })
+@ConditionalOnBooleanProperty(name = "uid.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(UidProperties.class)
+@Import({ DefaultUidGeneratorConfiguration.class, CachedUidGeneratorConfiguration.class })
+public final class UidGeneratorAutoConfiguration {
+
+	@Bean
+	UidGeneratorLifecycle uidGeneratorLifecycle(ObjectProvider<UidGenerator> generator) {
+		return new UidGeneratorLifecycle(generator);
+	}
+
+}

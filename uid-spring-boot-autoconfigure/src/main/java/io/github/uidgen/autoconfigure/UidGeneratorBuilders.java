@@ -1,0 +1,68 @@
+package io.github.uidgen.autoconfigure;
+
+import io.github.uidgen.UidClock;
+import io.github.uidgen.UidLayout;
+import io.github.uidgen.autoconfigure.UidProperties.Worker.Assigner;
+import io.github.uidgen.impl.AbstractUidGenerator;
+import io.github.uidgen.worker.WorkerIdAssigner;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Applies the {@code uid.*} settings both generators share to a generator builder.
+ */
+final class UidGeneratorBuilders {
+
+	private UidGeneratorBuilders() {
+	}
+
+	static <B extends AbstractUidGenerator.Builder<B>> B configure(B builder, UidProperties properties,
+			ObjectProvider<WorkerIdAssigner> workerIdAssigner, ObjectProvider<UidClock> clock) {
+		UidClock uidClock = clock.getIfAvailable(() -> UidClock.SYSTEM);
+		UidProperties.Mark mark = properties.getMark();
+		builder.markReservation(mark.getReservation())
+			.markTimeout(mark.getTimeout())
+			.maxStartupWait(mark.getMaxStartupWait());
+		UidLayout layout = new UidLayout(properties.getTimeUnit(), properties.getEpoch(), properties.getTimeBits(),
+				properties.getWorkerBits(), properties.getSeqBits(), uidClock.currentTimeMillis());
+		WorkerIdAssigner assigner = workerIdAssigner.getIfAvailable(() -> {
+			throw noAssigner(properties.getWorker());
+		});
+		return builder.layout(layout).clock(uidClock).workerIdAssigner(assigner);
+	}
+
+	/** Explains why no assigner bean exists for the configured choice. */
+	private static UidPropertyException noAssigner(UidProperties.Worker worker) {
+		Assigner assigner = worker.getAssigner();
+		String property = "uid.worker.assigner";
+		if (assigner == Assigner.DB && !isPresent("org.springframework.jdbc.core.JdbcTemplate")) {
+			return new UidPropertyException(property, "db",
+					"The db worker-ID assigner needs spring-jdbc, which is not on the classpath.",
+					"Add spring-boot-starter-jdbc and a JDBC driver, or choose another uid.worker.assigner.");
+		}
+		if (assigner == Assigner.REDIS
+				&& !isPresent("org.springframework.data.redis.connection.RedisConnectionFactory")) {
+			return new UidPropertyException(property, "redis",
+					"The redis worker-ID assigner needs Spring Data Redis, which is not on the classpath.",
+					"Add spring-boot-starter-data-redis, or choose another uid.worker.assigner.");
+		}
+		if (assigner != null) {
+			return new UidPropertyException(property, assigner.name().toLowerCase(),
+					"No worker-ID assigner bean was created for uid.worker.assigner.",
+					"Check the condition evaluation report (--debug) for why its auto-configuration did not match, "
+							+ "or declare a WorkerIdAssigner bean.");
+		}
+		return new UidPropertyException(property, null,
+				"No worker-ID assigner is chosen: uid.worker.assigner is not set, and neither is uid.worker.id. "
+						+ "Starting anyway would make every instance issue IDs as the same worker, repeating each "
+						+ "other's IDs.",
+				"Set uid.worker.assigner to db or redis to have worker IDs handed out through the application's "
+						+ "DataSource or Redis, or to static together with a uid.worker.id unique to this instance.");
+	}
+
+	/** Looks the class up through the context class loader, the one the application's classes come from. */
+	private static boolean isPresent(String className) {
+		return ClassUtils.isPresent(className, null);
+	}
+
+}

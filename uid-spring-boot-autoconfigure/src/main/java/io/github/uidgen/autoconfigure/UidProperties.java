@@ -1,0 +1,644 @@
+package io.github.uidgen.autoconfigure;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+
+import io.github.uidgen.UidTimeUnit;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.format.annotation.DateTimeFormat;
+
+/**
+ * Configuration of the auto-configured {@link io.github.uidgen.UidGenerator}, under {@code uid.*}.
+ */
+@ConfigurationProperties(UidProperties.PREFIX)
+public class UidProperties {
+
+	/** The prefix of every property here. */
+	public static final String PREFIX = "uid";
+
+	/**
+	 * Whether to auto-configure a UidGenerator.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Which generator to use: default computes each ID on the call, cached hands IDs out of a ring buffer that a
+	 * background thread fills ahead of demand.
+	 */
+	private Generator generator = Generator.DEFAULT;
+
+	/**
+	 * Unit the time part of an ID counts in.
+	 */
+	private UidTimeUnit timeUnit = UidTimeUnit.MILLISECONDS;
+
+	/**
+	 * Date (UTC) the time part of an ID counts from. It may not lie in the future; never change it for a
+	 * running system, or new IDs may repeat old ones.
+	 */
+	@DateTimeFormat(iso = DateTimeFormat.ISO.DATE)
+	private LocalDate epoch = LocalDate.of(2025, 1, 1);
+
+	/**
+	 * Number of bits of the time part. With the epoch and the time unit it decides when the layout runs out;
+	 * 41 bits of milliseconds last 69 years.
+	 */
+	private int timeBits = 41;
+
+	/**
+	 * Number of bits of the worker ID: 2^workerBits instances can issue IDs at the same time.
+	 */
+	private int workerBits = 10;
+
+	/**
+	 * Number of bits of the sequence: each worker issues up to 2^seqBits IDs per time unit. Time, worker and
+	 * sequence bits together may use at most 63 bits.
+	 */
+	private int seqBits = 12;
+
+	/**
+	 * How far back the clock may step while the default generator carries on from the last time unit; a larger
+	 * step fails ID issue until the clock catches up. The cached generator is not affected by steps back.
+	 */
+	private Duration clockBackwardsTolerance = Duration.ofSeconds(1);
+
+	private final Mark mark = new Mark();
+
+	private final Cached cached = new Cached();
+
+	private final Worker worker = new Worker();
+
+	private final Health health = new Health();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public Generator getGenerator() {
+		return this.generator;
+	}
+
+	public void setGenerator(Generator generator) {
+		this.generator = generator;
+	}
+
+	public UidTimeUnit getTimeUnit() {
+		return this.timeUnit;
+	}
+
+	public void setTimeUnit(UidTimeUnit timeUnit) {
+		this.timeUnit = timeUnit;
+	}
+
+	public LocalDate getEpoch() {
+		return this.epoch;
+	}
+
+	public void setEpoch(LocalDate epoch) {
+		this.epoch = epoch;
+	}
+
+	public int getTimeBits() {
+		return this.timeBits;
+	}
+
+	public void setTimeBits(int timeBits) {
+		this.timeBits = timeBits;
+	}
+
+	public int getWorkerBits() {
+		return this.workerBits;
+	}
+
+	public void setWorkerBits(int workerBits) {
+		this.workerBits = workerBits;
+	}
+
+	public int getSeqBits() {
+		return this.seqBits;
+	}
+
+	public void setSeqBits(int seqBits) {
+		this.seqBits = seqBits;
+	}
+
+	public Duration getClockBackwardsTolerance() {
+		return this.clockBackwardsTolerance;
+	}
+
+	public void setClockBackwardsTolerance(Duration clockBackwardsTolerance) {
+		this.clockBackwardsTolerance = clockBackwardsTolerance;
+	}
+
+	public Mark getMark() {
+		return this.mark;
+	}
+
+	public Cached getCached() {
+		return this.cached;
+	}
+
+	public Worker getWorker() {
+		return this.worker;
+	}
+
+	public Health getHealth() {
+		return this.health;
+	}
+
+	/**
+	 * The kinds of generator.
+	 */
+	public enum Generator {
+
+		/** Computes each ID on the call. */
+		DEFAULT,
+
+		/** Hands IDs out of a ring buffer filled ahead of demand. */
+		CACHED
+
+	}
+
+	/**
+	 * How the worker's high-water mark (the latest time it may have issued IDs for) is kept ahead of issue.
+	 */
+	public static class Mark {
+
+		/**
+		 * How far past the time in use each recorded high-water mark reaches. Longer means fewer writes to the
+		 * worker-ID store; shorter means less waiting after a crash and restart on the same worker ID.
+		 */
+		private Duration reservation = Duration.ofSeconds(3);
+
+		/**
+		 * How long ID issue may wait for the high-water mark to be recorded before it fails.
+		 */
+		private Duration timeout = Duration.ofSeconds(5);
+
+		/**
+		 * How long start-up may wait for the clock to pass the worker's high-water mark before it refuses to
+		 * start.
+		 */
+		private Duration maxStartupWait = Duration.ofSeconds(10);
+
+		public Duration getReservation() {
+			return this.reservation;
+		}
+
+		public void setReservation(Duration reservation) {
+			this.reservation = reservation;
+		}
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
+		}
+
+		public Duration getMaxStartupWait() {
+			return this.maxStartupWait;
+		}
+
+		public void setMaxStartupWait(Duration maxStartupWait) {
+			this.maxStartupWait = maxStartupWait;
+		}
+
+	}
+
+	/**
+	 * Settings of the cached generator.
+	 */
+	public static class Cached {
+
+		/**
+		 * Size of the ring buffer as a power of two times the IDs of one time unit: the ring holds
+		 * 2^seqBits << boostPower IDs.
+		 */
+		private int boostPower = 3;
+
+		/**
+		 * Fill percentage (1 to 99) under which a take asks for a refill.
+		 */
+		private int paddingFactor = 50;
+
+		/**
+		 * Interval of the scheduled refill, which also replaces IDs that have grown stale; 0 refills on demand
+		 * only.
+		 */
+		private Duration scheduleInterval = Duration.ofSeconds(1);
+
+		/**
+		 * How far ahead of the clock the filler may borrow time when demand outruns 2^seqBits IDs per time unit;
+		 * takers wait beyond it.
+		 */
+		private Duration maxAhead = Duration.ofSeconds(10);
+
+		/**
+		 * How long a caller waits for an ID when the ring is empty, with the wait take policy.
+		 */
+		private Duration takeTimeout = Duration.ofSeconds(5);
+
+		/**
+		 * What a caller does when the ring is empty: wait for the refill (up to the take timeout), or fail at
+		 * once.
+		 */
+		private TakePolicy takePolicy = TakePolicy.WAIT;
+
+		/**
+		 * What happens when the filler finds the ring full: keep the rest for the next fill, or also log each
+		 * rejection at debug level. No ID is lost either way.
+		 */
+		private PutPolicy putPolicy = PutPolicy.KEEP;
+
+		public int getBoostPower() {
+			return this.boostPower;
+		}
+
+		public void setBoostPower(int boostPower) {
+			this.boostPower = boostPower;
+		}
+
+		public int getPaddingFactor() {
+			return this.paddingFactor;
+		}
+
+		public void setPaddingFactor(int paddingFactor) {
+			this.paddingFactor = paddingFactor;
+		}
+
+		public Duration getScheduleInterval() {
+			return this.scheduleInterval;
+		}
+
+		public void setScheduleInterval(Duration scheduleInterval) {
+			this.scheduleInterval = scheduleInterval;
+		}
+
+		public Duration getMaxAhead() {
+			return this.maxAhead;
+		}
+
+		public void setMaxAhead(Duration maxAhead) {
+			this.maxAhead = maxAhead;
+		}
+
+		public Duration getTakeTimeout() {
+			return this.takeTimeout;
+		}
+
+		public void setTakeTimeout(Duration takeTimeout) {
+			this.takeTimeout = takeTimeout;
+		}
+
+		public TakePolicy getTakePolicy() {
+			return this.takePolicy;
+		}
+
+		public void setTakePolicy(TakePolicy takePolicy) {
+			this.takePolicy = takePolicy;
+		}
+
+		public PutPolicy getPutPolicy() {
+			return this.putPolicy;
+		}
+
+		public void setPutPolicy(PutPolicy putPolicy) {
+			this.putPolicy = putPolicy;
+		}
+
+		/**
+		 * What a take does on an empty ring.
+		 */
+		public enum TakePolicy {
+
+			/** Wait for the refill, up to the take timeout. */
+			WAIT,
+
+			/** Throw at once. */
+			FAIL_FAST
+
+		}
+
+		/**
+		 * What a put does on a full ring.
+		 */
+		public enum PutPolicy {
+
+			/** Keep the IDs that did not fit for the next fill. */
+			KEEP,
+
+			/** Keep them, and log the rejection at debug level. */
+			LOG
+
+		}
+
+	}
+
+	/**
+	 * Where this instance's worker ID comes from.
+	 */
+	public static class Worker {
+
+		/**
+		 * Where the worker ID comes from: static (uid.worker.id), db (a table in the application's DataSource)
+		 * or redis (the application's Redis). When not set, static is chosen only if uid.worker.id is set;
+		 * otherwise start-up fails, as every instance would silently share one worker ID.
+		 */
+		private Assigner assigner;
+
+		/**
+		 * The worker ID of this instance, for the static assigner. It must differ between all instances running
+		 * at the same time and lie between 0 and 2^workerBits - 1.
+		 */
+		private Long id;
+
+		/**
+		 * Name of this instance in the db or redis worker-ID store, so a restart claims its previous worker ID.
+		 * Defaults to one derived from the host name and port.
+		 */
+		private String instanceId;
+
+		private final Static staticAssigner = new Static();
+
+		private final Db db = new Db();
+
+		private final Redis redis = new Redis();
+
+		public Assigner getAssigner() {
+			return this.assigner;
+		}
+
+		public void setAssigner(Assigner assigner) {
+			this.assigner = assigner;
+		}
+
+		public Long getId() {
+			return this.id;
+		}
+
+		public void setId(Long id) {
+			this.id = id;
+		}
+
+		public String getInstanceId() {
+			return this.instanceId;
+		}
+
+		public void setInstanceId(String instanceId) {
+			this.instanceId = instanceId;
+		}
+
+		public Static getStatic() {
+			return this.staticAssigner;
+		}
+
+		public Db getDb() {
+			return this.db;
+		}
+
+		public Redis getRedis() {
+			return this.redis;
+		}
+
+		/**
+		 * The worker-ID assigners.
+		 */
+		public enum Assigner {
+
+			/** The worker ID set in uid.worker.id, its high-water mark kept in a local state file. */
+			STATIC,
+
+			/** Worker IDs handed out through a table of the application's DataSource. */
+			DB,
+
+			/** Worker IDs handed out through the application's Redis. */
+			REDIS
+
+		}
+
+		/**
+		 * Settings of the static assigner.
+		 */
+		public static class Static {
+
+			/**
+			 * File that keeps the worker's high-water mark across restarts. Defaults to
+			 * uid-state/worker-{id}.state under the working directory.
+			 */
+			private Path stateFile;
+
+			public Path getStateFile() {
+				return this.stateFile;
+			}
+
+			public void setStateFile(Path stateFile) {
+				this.stateFile = stateFile;
+			}
+
+		}
+
+		/**
+		 * Settings of the db assigner.
+		 */
+		public static class Db {
+
+			/**
+			 * How worker IDs are handed out: lease reuses expired worker IDs (a lease renewed by heartbeat);
+			 * disposable inserts a row into the worker-node table at every start, compatible with Baidu's
+			 * UidGenerator, and never reuses an ID.
+			 */
+			private Mode mode = Mode.LEASE;
+
+			/**
+			 * Table of worker-ID leases, for the lease mode.
+			 */
+			private String leaseTable = "UID_WORKER_LEASE";
+
+			/**
+			 * Table of worker nodes, one row per start, for the disposable mode.
+			 */
+			private String workerNodeTable = "WORKER_NODE";
+
+			/**
+			 * Whether to create the table when it does not exist.
+			 */
+			private boolean initializeSchema = false;
+
+			/**
+			 * How long a worker ID stays claimed without a heartbeat, for the lease mode.
+			 */
+			private Duration leaseDuration = Duration.ofSeconds(30);
+
+			/**
+			 * Interval of the lease heartbeat. Defaults to a third of the lease duration.
+			 */
+			private Duration heartbeatInterval;
+
+			public Mode getMode() {
+				return this.mode;
+			}
+
+			public void setMode(Mode mode) {
+				this.mode = mode;
+			}
+
+			public String getLeaseTable() {
+				return this.leaseTable;
+			}
+
+			public void setLeaseTable(String leaseTable) {
+				this.leaseTable = leaseTable;
+			}
+
+			public String getWorkerNodeTable() {
+				return this.workerNodeTable;
+			}
+
+			public void setWorkerNodeTable(String workerNodeTable) {
+				this.workerNodeTable = workerNodeTable;
+			}
+
+			public boolean isInitializeSchema() {
+				return this.initializeSchema;
+			}
+
+			public void setInitializeSchema(boolean initializeSchema) {
+				this.initializeSchema = initializeSchema;
+			}
+
+			public Duration getLeaseDuration() {
+				return this.leaseDuration;
+			}
+
+			public void setLeaseDuration(Duration leaseDuration) {
+				this.leaseDuration = leaseDuration;
+			}
+
+			public Duration getHeartbeatInterval() {
+				return this.heartbeatInterval;
+			}
+
+			public void setHeartbeatInterval(Duration heartbeatInterval) {
+				this.heartbeatInterval = heartbeatInterval;
+			}
+
+			/**
+			 * How the db assigner hands out worker IDs.
+			 */
+			public enum Mode {
+
+				/** Claim a worker ID under a lease and reuse expired ones. */
+				LEASE,
+
+				/** Insert a worker-node row at every start and use its new ID. */
+				DISPOSABLE
+
+			}
+
+		}
+
+		/**
+		 * Settings of the redis assigner.
+		 */
+		public static class Redis {
+
+			/**
+			 * Prefix of every Redis key the assigner uses.
+			 */
+			private String keyPrefix = "uid";
+
+			/**
+			 * Name of the group of instances that share one worker-ID space; separate applications use separate
+			 * namespaces.
+			 */
+			private String namespace = "default";
+
+			/**
+			 * How long a worker ID stays claimed without a heartbeat.
+			 */
+			private Duration leaseDuration = Duration.ofSeconds(30);
+
+			/**
+			 * Interval of the lease heartbeat. Defaults to a third of the lease duration.
+			 */
+			private Duration heartbeatInterval;
+
+			/**
+			 * How long claims wait after the registry is found new or wiped (Redis lost its data), so that no worker
+			 * ID is reused while IDs issued before the loss may still lie ahead of the clock. Must cover
+			 * uid.cached.max-ahead plus uid.mark.reservation plus the clock skew between instances.
+			 */
+			private Duration registryLossMargin = Duration.ofSeconds(15);
+
+			public String getKeyPrefix() {
+				return this.keyPrefix;
+			}
+
+			public void setKeyPrefix(String keyPrefix) {
+				this.keyPrefix = keyPrefix;
+			}
+
+			public String getNamespace() {
+				return this.namespace;
+			}
+
+			public void setNamespace(String namespace) {
+				this.namespace = namespace;
+			}
+
+			public Duration getLeaseDuration() {
+				return this.leaseDuration;
+			}
+
+			public void setLeaseDuration(Duration leaseDuration) {
+				this.leaseDuration = leaseDuration;
+			}
+
+			public Duration getHeartbeatInterval() {
+				return this.heartbeatInterval;
+			}
+
+			public void setHeartbeatInterval(Duration heartbeatInterval) {
+				this.heartbeatInterval = heartbeatInterval;
+			}
+
+			public Duration getRegistryLossMargin() {
+				return this.registryLossMargin;
+			}
+
+			public void setRegistryLossMargin(Duration registryLossMargin) {
+				this.registryLossMargin = registryLossMargin;
+			}
+
+		}
+
+	}
+
+	/**
+	 * Settings of the uid health indicator.
+	 */
+	public static class Health {
+
+		/**
+		 * How long before the layout runs out the health details start warning about it.
+		 */
+		private Duration expiryWarning = Duration.ofDays(365);
+
+		public Duration getExpiryWarning() {
+			return this.expiryWarning;
+		}
+
+		public void setExpiryWarning(Duration expiryWarning) {
+			this.expiryWarning = expiryWarning;
+		}
+
+	}
+
+}

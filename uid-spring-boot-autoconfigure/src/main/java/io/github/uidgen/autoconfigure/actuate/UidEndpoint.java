@@ -1,0 +1,201 @@
+package io.github.uidgen.autoconfigure.actuate;
+
+import java.time.Instant;
+import java.util.Locale;
+
+import io.github.uidgen.DecodedUid;
+import io.github.uidgen.UidException;
+import io.github.uidgen.UidGenerator;
+import io.github.uidgen.UidLayout;
+import io.github.uidgen.buffer.RingBuffer;
+import io.github.uidgen.impl.AbstractUidGenerator;
+import io.github.uidgen.impl.CachedUidGenerator;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+
+/**
+ * The {@code uid} actuator endpoint: {@code GET /actuator/uid} describes the running generator and
+ * {@code GET /actuator/uid/parse?uid=<id>} decodes an ID. Bad input answers 400 with a message, never 500.
+ */
+@Endpoint(id = "uid")
+public class UidEndpoint {
+
+	/** The only operation under the endpoint's path. */
+	static final String PARSE = "parse";
+
+	private static final int MAX_ECHO = 40;
+
+	private final UidGenerator generator;
+
+	public UidEndpoint(UidGenerator generator) {
+		this.generator = generator;
+	}
+
+	/**
+	 * Describes the generator: its kind, layout, worker, high-water mark, lead over the clock and ring fill.
+	 * @return the description
+	 */
+	@ReadOperation
+	public UidDescriptor describe() {
+		UidLayout layout = this.generator.layout();
+		LayoutDescriptor layoutDescriptor = new LayoutDescriptor(layout.getTimeUnit().name().toLowerCase(Locale.ROOT),
+				layout.getEpoch().toString(), layout.getTimeBits(), layout.getWorkerBits(), layout.getSeqBits(),
+				layout.getMaxWorkerId(), layout.getMaxSequence() + 1, layout.getExpiry().toString());
+		if (!(this.generator instanceof AbstractUidGenerator running)) {
+			return new UidDescriptor(this.generator.getClass().getName(), layoutDescriptor, null, null, null, null,
+					null, null, null);
+		}
+		Instant mark = running.getHighWaterMark();
+		UidException failure = running.getFailure();
+		return new UidDescriptor(running.kind(), layoutDescriptor, running.getWorkerId(), running.getAssignerName(),
+				(mark != null) ? mark.toString() : null, running.getAheadOfClock().toMillis(),
+				running.getIssuedCount(), (running instanceof CachedUidGenerator cached) ? ring(cached) : null,
+				(failure != null) ? failure.getMessage() : null);
+	}
+
+	private static RingDescriptor ring(CachedUidGenerator cached) {
+		RingBuffer ring = cached.getRingBuffer();
+		int size = ring.size();
+		return new RingDescriptor(ring.capacity(), size, (int) (100L * size / ring.capacity()), ring.putRejections(),
+				ring.takeRejections(), cached.getFillErrorCount());
+	}
+
+	/**
+	 * Decodes an ID of this generator's layout.
+	 * @param operation the path segment after the endpoint, {@code parse}
+	 * @param uid the ID in decimal
+	 * @return 200 with the parts of the ID; 400 with a message for a missing, malformed, negative or out-of-range
+	 * ID; 404 for another operation
+	 */
+	@ReadOperation
+	public WebEndpointResponse<Object> parse(@Selector String operation, @Nullable String uid) {
+		if (!PARSE.equals(operation)) {
+			return error(WebEndpointResponse.STATUS_NOT_FOUND, "Not Found", "Unknown operation '" + echo(operation)
+					+ "'; to decode an ID, call /actuator/uid/parse?uid=<decimal ID>");
+		}
+		if (uid == null) {
+			return badRequest("The uid parameter is missing; call /actuator/uid/parse?uid=<decimal ID>");
+		}
+		String text = uid.strip();
+		if (text.isEmpty()) {
+			return badRequest("The uid parameter is empty; pass a decimal ID, such as ?uid=123456789");
+		}
+		long value;
+		try {
+			value = Long.parseLong(text);
+		}
+		catch (NumberFormatException ex) {
+			return badRequest(isInteger(text)
+					? "uid " + echo(text) + " is out of range: IDs of this layout lie between 0 and "
+							+ this.generator.layout().maxUid()
+					: "uid '" + echo(text) + "' is not a decimal number");
+		}
+		try {
+			DecodedUid decoded = this.generator.decode(value);
+			return new WebEndpointResponse<>(new ParsedUid(Long.toString(decoded.uid()),
+					decoded.timestamp().toString(), decoded.workerId(), decoded.sequence()));
+		}
+		catch (UidException ex) {
+			return badRequest(ex.getMessage());
+		}
+	}
+
+	private static boolean isInteger(String text) {
+		int start = (text.charAt(0) == '-' || text.charAt(0) == '+') ? 1 : 0;
+		if (start == text.length()) {
+			return false;
+		}
+		for (int i = start; i < text.length(); i++) {
+			if (!Character.isDigit(text.charAt(i))) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/** Repeats caller input in a message, cut short so a huge parameter does not make a huge answer. */
+	private static String echo(String text) {
+		return (text.length() <= MAX_ECHO) ? text : text.substring(0, MAX_ECHO) + "...";
+	}
+
+	private static WebEndpointResponse<Object> badRequest(String message) {
+		return error(WebEndpointResponse.STATUS_BAD_REQUEST, "Bad Request", message);
+	}
+
+	private static WebEndpointResponse<Object> error(int status, String error, String message) {
+		return new WebEndpointResponse<>(new ErrorDescriptor(status, error, message), status);
+	}
+
+	/**
+	 * The running generator, as {@code GET /actuator/uid} shows it.
+	 *
+	 * @param generator {@code default}, {@code cached}, or the class name of an application's own generator
+	 * @param layout the ID layout
+	 * @param workerId the worker ID
+	 * @param assigner the name of the worker-ID assigner
+	 * @param highWaterMark the latest time the worker may issue IDs for before recording a new mark, ISO-8601
+	 * @param aheadOfClockMillis how far the latest issued (cached: produced) ID lies ahead of the clock
+	 * @param issued how many IDs were handed out
+	 * @param ring the ring buffer of the cached generator
+	 * @param failure why no IDs can be issued, if that is so
+	 */
+	public record UidDescriptor(String generator, LayoutDescriptor layout, @Nullable Long workerId,
+			@Nullable String assigner, @Nullable String highWaterMark, @Nullable Long aheadOfClockMillis,
+			@Nullable Long issued, @Nullable RingDescriptor ring, @Nullable String failure) {
+	}
+
+	/**
+	 * The ID layout.
+	 *
+	 * @param timeUnit {@code milliseconds} or {@code seconds}
+	 * @param epoch the date time counts from, UTC
+	 * @param timeBits bits of the time part
+	 * @param workerBits bits of the worker ID
+	 * @param seqBits bits of the sequence
+	 * @param maxWorkerId the largest worker ID
+	 * @param idsPerUnit IDs one worker can issue per time unit
+	 * @param expiry the first instant the layout cannot encode, ISO-8601
+	 */
+	public record LayoutDescriptor(String timeUnit, String epoch, int timeBits, int workerBits, int seqBits,
+			long maxWorkerId, long idsPerUnit, String expiry) {
+	}
+
+	/**
+	 * The cached generator's ring buffer.
+	 *
+	 * @param capacity slots
+	 * @param size IDs waiting
+	 * @param fillPercent size as a percentage of capacity
+	 * @param putRejections puts that found the ring full
+	 * @param takeRejections takes that found the ring empty
+	 * @param fillErrors fills that failed and were retried
+	 */
+	public record RingDescriptor(int capacity, int size, int fillPercent, long putRejections, long takeRejections,
+			long fillErrors) {
+	}
+
+	/**
+	 * A decoded ID.
+	 *
+	 * @param uid the ID, as a string so JavaScript clients keep every digit
+	 * @param timestamp the start of the time unit it was issued in, ISO-8601
+	 * @param workerId the worker that issued it
+	 * @param sequence its sequence in that worker and time unit
+	 */
+	public record ParsedUid(String uid, String timestamp, long workerId, long sequence) {
+	}
+
+	/**
+	 * What a refused request answers.
+	 *
+	 * @param status the HTTP status
+	 * @param error the reason phrase
+	 * @param message what was wrong and how to call it instead
+	 */
+	public record ErrorDescriptor(int status, String error, String message) {
+	}
+
+}

@@ -1,0 +1,31 @@
+package io.github.uidgen.autoconfigure.actuate;
+
+import io.github.uidgen.UidGenerator;
+import io.github.uidgen.autoconfigure.UidGeneratorAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configures the {@code uid} actuator endpoint when the actuator is present and the endpoint is available
+ * (enabled and exposed).
+ */
+@AutoConfiguration(after = UidGeneratorAutoConfiguration.class)
+@ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
+@ConditionalOnBooleanProperty(name = "uid.enabled", matchIfMissing = true)
+@ConditionalOnBean(UidGenerator.class)
+@ConditionalOnAvailableEndpoint(UidEndpoint.class)
+public final class UidEndpointAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	UidEndpoint uidEndpoint(UidGenerator generator) {
+		return new UidEndpoint(generator);
+	}
+
+}

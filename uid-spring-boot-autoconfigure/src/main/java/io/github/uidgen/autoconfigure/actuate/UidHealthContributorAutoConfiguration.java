@@ -1,0 +1,37 @@
+package io.github.uidgen.autoconfigure.actuate;
+
+import io.github.uidgen.UidClock;
+import io.github.uidgen.UidGenerator;
+import io.github.uidgen.autoconfigure.UidGeneratorAutoConfiguration;
+import io.github.uidgen.autoconfigure.UidProperties;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configures the {@code uid} health component when Spring Boot's health support is present.
+ */
+@AutoConfiguration(after = UidGeneratorAutoConfiguration.class)
+@ConditionalOnClass({ HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })
+@ConditionalOnBooleanProperty(name = "uid.enabled", matchIfMissing = true)
+@ConditionalOnBean(UidGenerator.class)
+@ConditionalOnEnabledHealthIndicator("uid")
+@EnableConfigurationProperties(UidProperties.class)
+public final class UidHealthContributorAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean(name = "uidHealthIndicator")
+	UidHealthIndicator uidHealthIndicator(UidGenerator generator, UidProperties properties,
+			ObjectProvider<UidClock> clock) {
+		return new UidHealthIndicator(generator, clock.getIfAvailable(() -> UidClock.SYSTEM),
+				properties.getHealth().getExpiryWarning());
+	}
+
+}

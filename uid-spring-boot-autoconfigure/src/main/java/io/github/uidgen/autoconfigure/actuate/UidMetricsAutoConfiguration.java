@@ -1,0 +1,32 @@
+package io.github.uidgen.autoconfigure.actuate;
+
+import io.github.uidgen.UidGenerator;
+import io.github.uidgen.autoconfigure.UidGeneratorAutoConfiguration;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configures the uid Micrometer meters when Micrometer is present; Spring Boot binds them to every meter
+ * registry.
+ */
+@AutoConfiguration(after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+		UidGeneratorAutoConfiguration.class })
+@ConditionalOnClass(MeterBinder.class)
+@ConditionalOnBooleanProperty(name = "uid.enabled", matchIfMissing = true)
+@ConditionalOnBean(UidGenerator.class)
+public final class UidMetricsAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	UidMeterBinder uidMeterBinder(UidGenerator generator) {
+		return new UidMeterBinder(generator);
+	}
+
+}

@@ -1,0 +1,205 @@
+package io.github.uidgen.autoconfigure;
+
+import java.time.Instant;
+import java.util.function.Consumer;
+
+import io.github.uidgen.worker.FixedWorkerIdAssigner;
+import io.github.uidgen.worker.WorkerIdAssigner;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every invalid {@code uid.*} configuration ends start-up with a failure analysis that names the property, the
+ * value and the fix, end to end: the auto-configuration fails and the analyzers registered in
+ * {@code spring.factories} explain it.
+ */
+class InvalidConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(UidGeneratorAutoConfiguration.class));
+
+	private final ApplicationContextRunner withAssigner = this.contextRunner.withBean(WorkerIdAssigner.class,
+			() -> new FixedWorkerIdAssigner(3));
+
+	@Test
+	void bitsThatDoNotFit() {
+		assertFailure(this.withAssigner, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.time-bits, uid.worker-bits, uid.seq-bits")
+				.contains("Value: 42 + 10 + 12 = 64");
+			assertThat(analysis.getAction()).contains("Change uid.time-bits, uid.worker-bits, uid.seq-bits");
+		}, "uid.time-bits=42");
+	}
+
+	@Test
+	void fieldWithoutBits() {
+		assertFailure(this.withAssigner, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.seq-bits").contains("Value: 0");
+			assertThat(analysis.getAction()).contains("Change uid.seq-bits");
+		}, "uid.seq-bits=0");
+	}
+
+	@Test
+	void epochInTheFuture() {
+		assertFailure(this.withAssigner, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.epoch").contains("Value: 2999-01-01");
+			assertThat(analysis.getAction()).contains("Change uid.epoch");
+		}, "uid.epoch=2999-01-01");
+	}
+
+	@Test
+	void epochThatIsNotADate() {
+		assertFailure(this.withAssigner, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("uid.epoch").contains("2025-02-30");
+			assertThat(analysis.getAction()).contains("Update your application's configuration");
+		}, "uid.epoch=2025-02-30");
+	}
+
+	@Test
+	void expiredLayout() {
+		assertFailure(this.withAssigner, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("ran out on 2024-11-2")
+				.contains("Property: uid.time-bits, uid.epoch")
+				.contains("Value: 28 time bits of seconds from 2016-05-20");
+			assertThat(analysis.getAction()).contains("uid.time-bits, uid.epoch");
+		}, "uid.time-unit=seconds", "uid.epoch=2016-05-20", "uid.time-bits=28", "uid.worker-bits=22",
+				"uid.seq-bits=13");
+	}
+
+	@Test
+	void unknownGenerator() {
+		assertFailure(this.withAssigner, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.generator").contains("Value: turbo");
+			assertThat(analysis.getAction()).isEqualTo("Set uid.generator to one of: default, cached.");
+		}, "uid.generator=turbo");
+	}
+
+	@Test
+	void unknownAssigner() {
+		assertFailure(this.contextRunner, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.worker.assigner")
+				.contains("Value: zookeeper");
+			assertThat(analysis.getAction()).isEqualTo("Set uid.worker.assigner to one of: static, db, redis.");
+		}, "uid.worker.assigner=zookeeper");
+	}
+
+	@Test
+	void unknownTakePolicy() {
+		assertFailure(this.withAssigner, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.cached.take-policy").contains("Value: block");
+			assertThat(analysis.getAction()).isEqualTo("Set uid.cached.take-policy to one of: wait, fail-fast.");
+		}, "uid.generator=cached", "uid.cached.take-policy=block");
+	}
+
+	@Test
+	void unknownTimeUnit() {
+		assertFailure(this.withAssigner, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.time-unit").contains("Value: minutes");
+			assertThat(analysis.getAction()).isEqualTo("Set uid.time-unit to one of: seconds, milliseconds.");
+		}, "uid.time-unit=minutes");
+	}
+
+	@Test
+	void negativeBoostPower() {
+		assertFailure(this.withAssigner, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.cached.boost-power").contains("Value: -1");
+			assertThat(analysis.getAction()).contains("Change uid.cached.boost-power");
+		}, "uid.generator=cached", "uid.cached.boost-power=-1");
+	}
+
+	@Test
+	void boostPowerTooLargeForTheSequenceBits() {
+		assertFailure(this.withAssigner, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.cached.boost-power").contains("Value: 20");
+			assertThat(analysis.getAction()).contains("lower the boost power or the sequence bits");
+		}, "uid.generator=cached", "uid.cached.boost-power=20");
+	}
+
+	@Test
+	void paddingFactorOutOfRange() {
+		assertFailure(this.withAssigner, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.cached.padding-factor")
+				.contains("Value: 0");
+			assertThat(analysis.getAction()).contains("1 to 99");
+		}, "uid.generator=cached", "uid.cached.padding-factor=0");
+	}
+
+	@Test
+	void takeTimeoutNotPositive() {
+		assertFailure(this.withAssigner, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.cached.take-timeout")
+				.contains("Value: PT0S");
+			assertThat(analysis.getAction()).contains("positive duration");
+		}, "uid.generator=cached", "uid.cached.take-timeout=0s");
+	}
+
+	@Test
+	void markReservationNotPositive() {
+		assertFailure(this.withAssigner, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.mark.reservation");
+			assertThat(analysis.getAction()).contains("Change uid.mark.reservation");
+		}, "uid.mark.reservation=0ms");
+	}
+
+	@Test
+	void assignerNotChosen() {
+		assertFailure(this.contextRunner, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("No worker-ID assigner is chosen")
+				.contains("Property: uid.worker.assigner")
+				.contains("Value: (not set)");
+			assertThat(analysis.getAction()).contains("Set uid.worker.assigner to db or redis")
+				.contains("uid.worker.id");
+		});
+	}
+
+	@Test
+	void dbAssignerWithoutSpringJdbc() {
+		assertFailure(this.contextRunner.withClassLoader(new FilteredClassLoader(JdbcTemplate.class)), (analysis) -> {
+			assertThat(analysis.getDescription()).contains("needs spring-jdbc").contains("Value: db");
+			assertThat(analysis.getAction()).contains("spring-boot-starter-jdbc");
+		}, "uid.worker.assigner=db");
+	}
+
+	@Test
+	void redisAssignerWithoutSpringDataRedis() {
+		assertFailure(this.contextRunner.withClassLoader(new FilteredClassLoader(RedisConnectionFactory.class)),
+				(analysis) -> {
+					assertThat(analysis.getDescription()).contains("needs Spring Data Redis")
+						.contains("Value: redis");
+					assertThat(analysis.getAction()).contains("spring-boot-starter-data-redis");
+				}, "uid.worker.assigner=redis");
+	}
+
+	@Test
+	void clockFarBehindTheHighWaterMark() {
+		FixedWorkerIdAssigner assigner = new FixedWorkerIdAssigner(4);
+		assigner.renew(4, Instant.now().plusSeconds(3600).toEpochMilli());
+		assertFailure(this.contextRunner.withBean(WorkerIdAssigner.class, () -> assigner), (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Worker 4 may already have issued IDs up to")
+				.contains("Property: uid.mark.max-startup-wait");
+			assertThat(analysis.getAction()).contains("raise uid.mark.max-startup-wait");
+		}, "uid.mark.max-startup-wait=1s");
+	}
+
+	/**
+	 * Runs the context with the properties, expects start-up to fail, and hands the failure analysis to the
+	 * assertions.
+	 */
+	static void assertFailure(ApplicationContextRunner runner, Consumer<FailureAnalysis> assertions,
+			String... properties) {
+		runner.withPropertyValues(properties).run((context) -> {
+			assertThat(context).hasFailed();
+			FailureAnalysis analysis = StartupFailures.analyze(context.getStartupFailure(), properties);
+			assertThat(analysis).as("failure analysis of %s", context.getStartupFailure()).isNotNull();
+			assertions.accept(analysis);
+		});
+	}
+
+}

@@ -1,0 +1,139 @@
+package io.github.uidgen.autoconfigure;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.UUID;
+
+import io.github.uidgen.impl.AbstractUidGenerator;
+import io.github.uidgen.worker.FixedWorkerIdAssigner;
+import io.github.uidgen.worker.WorkerIdAssigner;
+import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static io.github.uidgen.autoconfigure.InvalidConfigurationTests.assertFailure;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link RedisWorkerIdAssignerAutoConfiguration} against the real Redis on 127.0.0.1:6379, through the
+ * application's auto-configured connection factory. Each run uses a key prefix of its own and deletes its keys.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RedisWorkerIdAssignerAutoConfigurationTests {
+
+	private final String keyPrefix = "uid-ac-" + UUID.randomUUID().toString().substring(0, 8);
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+				StaticWorkerIdAssignerAutoConfiguration.class, JdbcWorkerIdAssignerAutoConfiguration.class,
+				RedisWorkerIdAssignerAutoConfiguration.class, UidGeneratorAutoConfiguration.class))
+		.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=6379",
+				"uid.worker.assigner=redis", "uid.worker.redis.key-prefix=" + this.keyPrefix,
+				// The registry of a fresh key prefix is new; waiting out the default margin would only slow the test.
+				"uid.worker.redis.registry-loss-margin=0s");
+
+	@AfterAll
+	void deleteKeys() {
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration("127.0.0.1", 6379));
+		factory.afterPropertiesSet();
+		try {
+			StringRedisTemplate redis = new StringRedisTemplate(factory);
+			Set<String> keys = redis.keys("{" + this.keyPrefix + ":*");
+			assertThat(keys).isNotEmpty();
+			redis.delete(keys);
+		}
+		finally {
+			factory.destroy();
+		}
+	}
+
+	@Test
+	void instancesClaimDifferentWorkerIdsThroughTheApplicationsRedis() {
+		this.contextRunner.withPropertyValues("uid.worker.instance-id=first").run((first) -> {
+			assertThat(first).hasSingleBean(RedisWorkerIdAssigner.class);
+			AbstractUidGenerator one = first.getBean(AbstractUidGenerator.class);
+			assertThat(one.getAssignerName()).isEqualTo("redis");
+			assertThat(one.decode(one.getUID()).workerId()).isEqualTo(one.getWorkerId());
+			this.contextRunner.withPropertyValues("uid.worker.instance-id=second", "uid.generator=cached")
+				.run((second) -> {
+					AbstractUidGenerator two = second.getBean(AbstractUidGenerator.class);
+					assertThat(two.getWorkerId()).isNotEqualTo(one.getWorkerId());
+				});
+		});
+	}
+
+	@Test
+	void restartedInstanceGetsItsWorkerIdBack() {
+		long[] workerIds = new long[2];
+		for (int i = 0; i < 2; i++) {
+			int run = i;
+			this.contextRunner.withPropertyValues("uid.worker.instance-id=restarted", "uid.worker.redis.namespace=again")
+				.run((context) -> workerIds[run] = context.getBean(AbstractUidGenerator.class).getWorkerId());
+		}
+		assertThat(workerIds[1]).isEqualTo(workerIds[0]);
+	}
+
+	@Test
+	void settingsComeFromProperties() {
+		this.contextRunner
+			.withPropertyValues("uid.worker.redis.namespace=orders", "uid.worker.redis.lease-duration=12s",
+					"uid.worker.redis.heartbeat-interval=3s", "uid.worker.instance-id=configured")
+			.run((context) -> {
+				RedisWorkerIdAssigner assigner = context.getBean(RedisWorkerIdAssigner.class);
+				assertThat(assigner.getKeyPrefix()).isEqualTo(this.keyPrefix);
+				assertThat(assigner.getNamespace()).isEqualTo("orders");
+				assertThat(assigner.getKeyTag()).isEqualTo("{" + this.keyPrefix + ":orders}");
+				assertThat(assigner.getLeaseDuration()).isEqualTo(Duration.ofSeconds(12));
+				assertThat(assigner.getHeartbeatInterval()).isEqualTo(Duration.ofSeconds(3));
+				assertThat(assigner.getRegistryLossMargin()).isZero();
+				assertThat(assigner.getInstanceId()).isEqualTo("configured");
+			});
+	}
+
+	@Test
+	void applicationsAssignerWins() {
+		FixedWorkerIdAssigner own = new FixedWorkerIdAssigner(2);
+		this.contextRunner.withBean(WorkerIdAssigner.class, () -> own).run((context) -> {
+			assertThat(context).doesNotHaveBean(RedisWorkerIdAssigner.class);
+			assertThat(context.getBean(WorkerIdAssigner.class)).isSameAs(own);
+		});
+	}
+
+	@Test
+	void unreachableRedis() {
+		assertFailure(this.contextRunner, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.worker.assigner").contains("Value: redis");
+			assertThat(analysis.getAction()).contains("spring.data.redis.host");
+		}, "uid.worker.assigner=redis", "spring.data.redis.port=1", "spring.data.redis.connect-timeout=2s");
+	}
+
+	@Test
+	void noConnectionFactory() {
+		assertFailure(new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(RedisWorkerIdAssignerAutoConfiguration.class,
+					UidGeneratorAutoConfiguration.class))
+			.withPropertyValues("uid.worker.assigner=redis"), (analysis) -> {
+				assertThat(analysis.getDescription()).contains("needs a RedisConnectionFactory")
+					.contains("Value: redis");
+				assertThat(analysis.getAction()).contains("spring.data.redis");
+			});
+	}
+
+	@Test
+	void withoutSpringDataRedisTheRedisAssignerIsNotConfigured() {
+		assertFailure(this.contextRunner.withClassLoader(new FilteredClassLoader(RedisConnectionFactory.class)),
+				(analysis) -> assertThat(analysis.getDescription()).contains("needs Spring Data Redis"));
+	}
+
+}
