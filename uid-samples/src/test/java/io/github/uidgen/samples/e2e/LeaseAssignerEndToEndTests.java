@@ -177,7 +177,7 @@ abstract class LeaseAssignerEndToEndTests {
 		assertThat(workerId).as("the released worker ID is free again before its " + LEASE + " lease ran out")
 			.isEqualTo(releasedWorkerId);
 
-		IssuedIds newcomerIds = newcomer.client().takeBatches(BATCHES, BATCH_SIZE);
+		IssuedIds newcomerIds = newcomer.client().takeBatches(1, BATCH_SIZE);
 		assertAllOfWorker(newcomerIds, workerId);
 		assertThat(newcomerIds.commonWith(this.issued)).isZero();
 		this.issued.addAll(newcomerIds);

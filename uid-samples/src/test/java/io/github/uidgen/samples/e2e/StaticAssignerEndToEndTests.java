@@ -71,7 +71,7 @@ class StaticAssignerEndToEndTests {
 		JsonNode generator = client.generator();
 		assertThat(generator.path("workerId").asLong()).as(generator.toString()).isEqualTo(1);
 		assertThat(generator.path("assigner").asString()).as(generator.toString()).isEqualTo("static");
-		assertThat(generator.path("kind").asString()).as(generator.toString()).isEqualTo("cached");
+		assertThat(generator.path("generator").asString()).as(generator.toString()).isEqualTo("cached");
 
 		this.beforeKill.addAll(new long[] { client.uid(), client.uid() });
 		this.beforeKill.addAll(client.takeBatches(10, 10_000));
