@@ -151,8 +151,9 @@ abstract class LeaseAssignerEndToEndTests {
 		assertThat(killed.kill()).as("SIGKILL").isEqualTo(137);
 		Thread.sleep(SHORT_LEASE.plusSeconds(1).toMillis());
 
-		SampleProcess restarted = killed.relaunch().awaitReady(STARTUP);
+		SampleProcess restarted = killed.relaunch();
 		this.samples.set(0, restarted);
+		restarted.awaitReady(STARTUP);
 		long workerId = restarted.client().generator().path("workerId").asLong();
 		assertThat(workerId).as("same instance id, same worker ID").isEqualTo(this.workerIds.get(killed.name()));
 
@@ -171,8 +172,9 @@ abstract class LeaseAssignerEndToEndTests {
 		assertThat(stopped.stop()).as("SIGTERM").isEqualTo(143);
 		assertThat(stopped.log()).contains("Commencing graceful shutdown");
 
-		SampleProcess newcomer = launch(instanceName(INSTANCES), LEASE).awaitReady(STARTUP);
+		SampleProcess newcomer = launch(instanceName(INSTANCES), LEASE);
 		this.samples.add(newcomer);
+		newcomer.awaitReady(STARTUP);
 		long workerId = newcomer.client().generator().path("workerId").asLong();
 		assertThat(workerId).as("the released worker ID is free again before its " + LEASE + " lease ran out")
 			.isEqualTo(releasedWorkerId);

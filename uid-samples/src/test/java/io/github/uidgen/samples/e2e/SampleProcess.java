@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -20,6 +22,14 @@ final class SampleProcess implements AutoCloseable {
 
 	/** JVM options that make the sample start faster on a small machine. */
 	private static final List<String> JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Xmx256m");
+
+	/** Every process still running, killed when the test JVM exits however it exits, so none outlives a run. */
+	private static final Set<Process> running = ConcurrentHashMap.newKeySet();
+
+	static {
+		Runtime.getRuntime().addShutdownHook(new Thread(() -> running.forEach(Process::destroyForcibly),
+				"sample-process-reaper"));
+	}
 
 	private final String name;
 
@@ -73,6 +83,8 @@ final class SampleProcess implements AutoCloseable {
 				.redirectErrorStream(true)
 				.redirectOutput(log.toFile())
 				.start();
+			running.add(process);
+			process.onExit().thenRun(() -> running.remove(process));
 			return new SampleProcess(name, workDir, List.copyOf(args), port, log, process, launchedAt);
 		}
 		catch (IOException ex) {
