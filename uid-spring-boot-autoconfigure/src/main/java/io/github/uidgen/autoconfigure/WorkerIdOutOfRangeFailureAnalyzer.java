@@ -28,15 +28,27 @@ class WorkerIdOutOfRangeFailureAnalyzer extends UidFailureAnalyzer<WorkerIdOutOf
 							+ "from uid.seq-bits or uid.time-bits).",
 					cause);
 		}
-		String description = describe("The " + ((assigner != null) ? assigner : "configured")
-				+ " worker-ID assigner handed out worker ID " + cause.getWorkerId()
-				+ ", which does not fit the layout: uid.worker-bits hold worker IDs " + range + ".", "uid.worker-bits",
+		// The assigner's own message says why: every worker ID leased, or a disposable table used up.
+		String description = describe("The " + ((assigner != null) ? assigner + " " : "")
+				+ "worker-ID assigner found no worker ID from " + range + " for this instance: " + cause.getMessage(),
+				"uid.worker-bits",
 				(this.environment != null) ? this.environment.getProperty("uid.worker-bits", "10") : null);
-		String action = "db".equals(assigner)
-				? "Set uid.worker.db.mode to lease, which reuses the worker IDs of stopped instances, or raise "
-						+ "uid.worker-bits."
-				: "Raise uid.worker-bits, or free worker IDs in the assigner's store.";
+		String action;
+		if ("db".equals(assigner) && isDisposable()) {
+			action = "Set uid.worker.db.mode to lease, which reuses the worker IDs of stopped instances, or raise "
+					+ "uid.worker-bits.";
+		}
+		else {
+			action = "Raise uid.worker-bits (taking the bits from uid.seq-bits or uid.time-bits), or run fewer "
+					+ "instances at once: every worker ID the layout holds is in use.";
+		}
 		return new FailureAnalysis(description, action, cause);
+	}
+
+	private boolean isDisposable() {
+		String mode = (this.environment != null) ? this.environment.getProperty("uid.worker.db.mode", "lease")
+				: "lease";
+		return "disposable".equalsIgnoreCase(mode.strip());
 	}
 
 }

@@ -24,7 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class InvalidConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(UidGeneratorAutoConfiguration.class));
+		.withConfiguration(AutoConfigurations.of(StaticWorkerIdAssignerAutoConfiguration.class,
+				JdbcWorkerIdAssignerAutoConfiguration.class, RedisWorkerIdAssignerAutoConfiguration.class,
+				UidGeneratorAutoConfiguration.class));
 
 	private final ApplicationContextRunner withAssigner = this.contextRunner.withBean(WorkerIdAssigner.class,
 			() -> new FixedWorkerIdAssigner(3));

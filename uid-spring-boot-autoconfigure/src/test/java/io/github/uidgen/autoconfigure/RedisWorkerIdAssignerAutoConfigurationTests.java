@@ -111,6 +111,22 @@ class RedisWorkerIdAssignerAutoConfigurationTests {
 	}
 
 	@Test
+	void everyWorkerIdLeased() {
+		// One worker bit: two instances take both worker IDs, a third finds none.
+		ApplicationContextRunner small = this.contextRunner.withPropertyValues("uid.worker-bits=1",
+				"uid.worker.redis.namespace=small");
+		small.withPropertyValues("uid.worker.instance-id=a")
+			.run((a) -> small.withPropertyValues("uid.worker.instance-id=b")
+				.run((b) -> assertFailure(small, (analysis) -> {
+					assertThat(analysis.getDescription()).contains("found no worker ID from 0 to 1")
+						.contains("2 live leases")
+						.contains("Property: uid.worker-bits")
+						.contains("Value: 1");
+					assertThat(analysis.getAction()).contains("Raise uid.worker-bits");
+				}, "uid.worker.assigner=redis", "uid.worker-bits=1", "uid.worker.instance-id=c")));
+	}
+
+	@Test
 	void unreachableRedis() {
 		assertFailure(this.contextRunner, (analysis) -> {
 			assertThat(analysis.getDescription()).contains("Property: uid.worker.assigner").contains("Value: redis");

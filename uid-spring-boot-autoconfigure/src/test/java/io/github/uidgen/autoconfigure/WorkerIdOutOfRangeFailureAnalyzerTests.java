@@ -36,22 +36,30 @@ class WorkerIdOutOfRangeFailureAnalyzerTests {
 	}
 
 	@Test
-	void disposableDbWorkerIdSuggestsTheLeaseMode() {
+	void usedUpDisposableTableSuggestsTheLeaseMode() {
 		this.environment.setProperty("uid.worker.assigner", "db");
+		this.environment.setProperty("uid.worker.db.mode", "disposable");
 		this.environment.setProperty("uid.worker-bits", "2");
-		FailureAnalysis analysis = this.analyzer.analyze(this.cause);
-		assertThat(analysis.getDescription()).contains("db worker-ID assigner handed out worker ID 9")
+		WorkerIdOutOfRangeException usedUp = new WorkerIdOutOfRangeException(4, 3,
+				"WORKER_NODE has handed out 4 worker IDs, one per start and never reused.");
+		FailureAnalysis analysis = this.analyzer.analyze(usedUp);
+		assertThat(analysis.getDescription()).contains("db worker-ID assigner found no worker ID from 0 to 3")
+			.contains("WORKER_NODE has handed out 4 worker IDs")
 			.contains("Property: uid.worker-bits")
 			.contains("Value: 2");
 		assertThat(analysis.getAction()).contains("uid.worker.db.mode to lease").contains("uid.worker-bits");
 	}
 
 	@Test
-	void otherAssignersSuggestMoreWorkerBits() {
+	void everyLeasedWorkerIdSuggestsMoreWorkerBits() {
 		this.environment.setProperty("uid.worker.assigner", "redis");
-		FailureAnalysis analysis = this.analyzer.analyze(this.cause);
-		assertThat(analysis.getDescription()).contains("redis worker-ID assigner handed out worker ID 9");
-		assertThat(analysis.getAction()).contains("Raise uid.worker-bits");
+		WorkerIdOutOfRangeException full = new WorkerIdOutOfRangeException(4, 3,
+				"all 4 worker IDs are taken (4 live leases).");
+		FailureAnalysis analysis = this.analyzer.analyze(full);
+		assertThat(analysis.getDescription()).contains("redis worker-ID assigner found no worker ID from 0 to 3")
+			.contains("4 live leases")
+			.contains("Value: 10");
+		assertThat(analysis.getAction()).contains("Raise uid.worker-bits").contains("fewer instances");
 	}
 
 }

@@ -46,9 +46,8 @@ public class UidMeterBinder implements MeterBinder {
 			return;
 		}
 		Tags tags = Tags.of("generator", running.kind());
-		counter(registry, "uid.ids.issued", "IDs handed out", "ids", tags, running,
-				AbstractUidGenerator::getIssuedCount);
-		counter(registry, "uid.clock.backwards", "Times the clock was seen going backwards", "events", tags, running,
+		counter(registry, "uid.ids.issued", "IDs handed out", tags, running, AbstractUidGenerator::getIssuedCount);
+		counter(registry, "uid.clock.backwards", "Times the clock was seen going backwards", tags, running,
 				AbstractUidGenerator::getClockBackwardsCount);
 		TimeGauge.builder("uid.clock.ahead", running, TimeUnit.MILLISECONDS, (g) -> g.getAheadOfClock().toMillis())
 			.description("How far the latest issued or produced ID lies ahead of the clock")
@@ -58,28 +57,25 @@ public class UidMeterBinder implements MeterBinder {
 			RingBuffer ring = cached.getRingBuffer();
 			Gauge.builder("uid.ring.size", ring, RingBuffer::size)
 				.description("IDs waiting in the ring buffer")
-				.baseUnit("ids")
 				.tags(tags)
 				.register(registry);
 			Gauge.builder("uid.ring.capacity", ring, RingBuffer::capacity)
 				.description("Slots of the ring buffer")
-				.baseUnit("ids")
 				.tags(tags)
 				.register(registry);
-			counter(registry, "uid.ring.put.rejections", "Puts that found the ring buffer full", "events", tags, ring,
+			counter(registry, "uid.ring.put.rejections", "Puts that found the ring buffer full", tags, ring,
 					RingBuffer::putRejections);
-			counter(registry, "uid.ring.take.rejections", "Takes that found the ring buffer empty", "events", tags,
-					ring, RingBuffer::takeRejections);
-			counter(registry, "uid.ring.fill.errors", "Ring buffer fills that failed and were retried", "events",
-					tags, cached, CachedUidGenerator::getFillErrorCount);
+			counter(registry, "uid.ring.take.rejections", "Takes that found the ring buffer empty", tags, ring,
+					RingBuffer::takeRejections);
+			counter(registry, "uid.ring.fill.errors", "Ring buffer fills that failed and were retried", tags, cached,
+					CachedUidGenerator::getFillErrorCount);
 		}
 	}
 
-	private static <T> void counter(MeterRegistry registry, String name, String description, String unit, Tags tags,
-			T source, ToLongFunction<T> count) {
+	private static <T> void counter(MeterRegistry registry, String name, String description, Tags tags, T source,
+			ToLongFunction<T> count) {
 		FunctionCounter.builder(name, source, new Monotonic<>(count))
 			.description(description)
-			.baseUnit(unit)
 			.tags(tags)
 			.register(registry);
 	}
