@@ -1,0 +1,152 @@
+package io.github.uidgen.samples;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The HTTP contract of the sample in one running application (default profile, state file in a temp directory):
+ * IDs as text and as JSON strings, 400 with a message for every bad batch size, the actuator endpoints exposed.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+class UidControllerTests {
+
+	private static final JsonMapper json = JsonMapper.builder().build();
+
+	private final HttpClient http = HttpClient.newHttpClient();
+
+	@LocalServerPort
+	private int port;
+
+	@DynamicPropertySource
+	static void stateFileInTempDirectory(DynamicPropertyRegistry registry) throws IOException {
+		Path dir = Files.createTempDirectory("uid-samples-tests");
+		registry.add("uid.worker.static.state-file", () -> dir.resolve("worker-1.state").toString());
+	}
+
+	@Test
+	void uidIsOnePositiveDecimalAsPlainText() throws Exception {
+		HttpResponse<String> response = get("/uid");
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+				(type) -> assertThat(type).startsWith("text/plain"));
+		assertThat(response.body()).matches("[1-9][0-9]*");
+		assertThat(Long.parseLong(response.body())).isPositive();
+	}
+
+	@Test
+	void batchIsJsonArrayOfDistinctDecimalStrings() throws Exception {
+		HttpResponse<String> response = get("/uid/batch?size=3");
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+				(type) -> assertThat(type).startsWith("application/json"));
+		JsonNode array = json.readTree(response.body());
+		assertThat(array.isArray()).isTrue();
+		assertThat(array.size()).isEqualTo(3);
+		for (JsonNode id : array) {
+			assertThat(id.isString()).as("%s is a JSON string", id).isTrue();
+			assertThat(id.asString()).matches("[1-9][0-9]*");
+		}
+		assertThat(Arrays.stream(ids(array)).distinct().count()).isEqualTo(3);
+	}
+
+	@Test
+	void largestBatchHoldsTenThousandDistinctIds() throws Exception {
+		HttpResponse<String> response = get("/uid/batch?size=10000");
+		assertThat(response.statusCode()).isEqualTo(200);
+		long[] ids = ids(json.readTree(response.body()));
+		assertThat(ids).hasSize(10_000);
+		Arrays.sort(ids);
+		int duplicates = 0;
+		for (int i = 1; i < ids.length; i++) {
+			if (ids[i] == ids[i - 1]) {
+				duplicates++;
+			}
+		}
+		assertThat(duplicates).isZero();
+		assertThat(ids[0]).isPositive();
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "?size=0", "?size=-1", "?size=10001", "?size=2147483647", "?size=abc", "?size=1.5",
+			"?size=99999999999", "?size=", "", "?count=5" })
+	void badBatchSizeIsBadRequestNamingParameterAndRange(String query) throws Exception {
+		HttpResponse<String> response = get("/uid/batch" + query);
+		assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
+		assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+				(type) -> assertThat(type).startsWith("application/problem+json"));
+		JsonNode problem = json.readTree(response.body());
+		assertThat(problem.path("status").asInt()).isEqualTo(400);
+		assertThat(problem.path("parameter").asString()).isEqualTo("size");
+		assertThat(problem.path("allowed").asString()).isEqualTo("1..10000");
+		assertThat(problem.path("detail").asString()).contains("'size'").contains("1").contains("10000");
+	}
+
+	@Test
+	void outOfRangeAnswerRepeatsTheValue() throws Exception {
+		JsonNode problem = json.readTree(get("/uid/batch?size=10001").body());
+		assertThat(problem.path("value").asString()).isEqualTo("10001");
+		assertThat(problem.path("detail").asString())
+			.isEqualTo("Parameter 'size' must be between 1 and 10000 (inclusive), but was 10001.");
+	}
+
+	@Test
+	void nonNumericAnswerRepeatsTheValue() throws Exception {
+		JsonNode problem = json.readTree(get("/uid/batch?size=ten").body());
+		assertThat(problem.path("value").asString()).isEqualTo("ten");
+		assertThat(problem.path("detail").asString()).contains("whole number").contains("'ten'");
+	}
+
+	@Test
+	void healthShowsTheUidComponent() throws Exception {
+		HttpResponse<String> response = get("/actuator/health");
+		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+		JsonNode health = json.readTree(response.body());
+		assertThat(health.path("status").asString()).isEqualTo("UP");
+		assertThat(health.path("components").path("uid").path("status").asString()).isEqualTo("UP");
+	}
+
+	@Test
+	void actuatorExposesInfoMetricsAndUid() throws Exception {
+		for (String path : List.of("/actuator/info", "/actuator/metrics", "/actuator/uid")) {
+			HttpResponse<String> response = get(path);
+			assertThat(response.statusCode()).as(path + " " + response.body()).isEqualTo(200);
+		}
+		JsonNode info = json.readTree(get("/actuator/info").body());
+		assertThat(info.path("app").path("name").asString()).isEqualTo("uid-samples");
+	}
+
+	private HttpResponse<String> get(String path) throws IOException, InterruptedException {
+		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path)).build();
+		return this.http.send(request, HttpResponse.BodyHandlers.ofString());
+	}
+
+	private static long[] ids(JsonNode array) {
+		long[] ids = new long[array.size()];
+		for (int i = 0; i < ids.length; i++) {
+			ids[i] = Long.parseLong(array.get(i).asString());
+		}
+		return ids;
+	}
+
+}

@@ -1,0 +1,240 @@
+package io.github.uidgen.samples.e2e;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One running instance of the sample: the {@code java -jar} process itself (no shell in between, so a kill
+ * reaches the JVM), its port, its log file and the client that talks to it.
+ */
+final class SampleProcess implements AutoCloseable {
+
+	/** JVM options that make the sample start faster on a small machine. */
+	private static final List<String> JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Xmx256m");
+
+	/** Every process still running, killed when the test JVM exits however it exits, so none outlives a run. */
+	private static final Set<Process> running = ConcurrentHashMap.newKeySet();
+
+	static {
+		Runtime.getRuntime().addShutdownHook(new Thread(() -> running.forEach(Process::destroyForcibly),
+				"sample-process-reaper"));
+	}
+
+	private final String name;
+
+	private final Path workDir;
+
+	private final List<String> args;
+
+	private final int port;
+
+	private final Path log;
+
+	private final Process process;
+
+	private final Instant launchedAt;
+
+	private final SampleClient client;
+
+	private SampleProcess(String name, Path workDir, List<String> args, int port, Path log, Process process,
+			Instant launchedAt) {
+		this.name = name;
+		this.workDir = workDir;
+		this.args = args;
+		this.port = port;
+		this.log = log;
+		this.process = process;
+		this.launchedAt = launchedAt;
+		this.client = new SampleClient(port);
+	}
+
+	/**
+	 * Launches the sample jar on a free port; returns at once, see {@link #awaitReady(Duration)}.
+	 * @param name a short name for logs and messages
+	 * @param workDir the working directory (the static assigner keeps its state file under it)
+	 * @param args application arguments such as {@code --spring.profiles.active=redis}
+	 * @return the launched process
+	 */
+	static SampleProcess launch(String name, Path workDir, List<String> args) {
+		try {
+			Files.createDirectories(workDir.resolve("logs"));
+			int port = freePort();
+			Path log = workDir.resolve("logs").resolve(name + "-" + port + ".log");
+			List<String> command = new ArrayList<>();
+			command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+			command.addAll(JVM_OPTIONS);
+			command.add("-jar");
+			command.add(E2eSettings.jar().toString());
+			command.add("--server.port=" + port);
+			command.addAll(args);
+			Instant launchedAt = Instant.now();
+			Process process = new ProcessBuilder(command).directory(workDir.toFile())
+				.redirectErrorStream(true)
+				.redirectOutput(log.toFile())
+				.start();
+			running.add(process);
+			process.onExit().thenRun(() -> running.remove(process));
+			return new SampleProcess(name, workDir, List.copyOf(args), port, log, process, launchedAt);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not launch " + name, ex);
+		}
+	}
+
+	/**
+	 * Launches the same application again (same working directory and arguments, a new port), as an operator
+	 * would after a crash.
+	 * @return the new process
+	 */
+	SampleProcess relaunch() {
+		return launch(this.name, this.workDir, this.args);
+	}
+
+	/**
+	 * Waits until the actuator health endpoint answers 200.
+	 * @param timeout how long to wait
+	 * @return this process
+	 */
+	SampleProcess awaitReady(Duration timeout) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (System.nanoTime() < deadline) {
+			if (!this.process.isAlive()) {
+				throw new AssertionError(this.name + " exited with " + this.process.exitValue() + " before it was ready:\n"
+						+ logTail());
+			}
+			try {
+				HttpResponse<String> health = this.client.get("/actuator/health", Duration.ofSeconds(2));
+				if (health.statusCode() == 200) {
+					return this;
+				}
+			}
+			catch (IOException ex) {
+				// not listening yet
+			}
+			sleep(Duration.ofMillis(200));
+		}
+		throw new AssertionError(this.name + " was not ready within " + timeout + ":\n" + logTail());
+	}
+
+	/**
+	 * Kills the JVM with SIGKILL, as a crash or {@code kill -9} would: no shutdown hook, no lease release.
+	 * @return the exit code
+	 */
+	int kill() {
+		this.process.destroyForcibly();
+		return awaitExit();
+	}
+
+	/**
+	 * Asks the JVM to stop with SIGTERM, which runs Spring's graceful shutdown.
+	 * @return the exit code
+	 */
+	int stop() {
+		this.process.destroy();
+		return awaitExit();
+	}
+
+	private int awaitExit() {
+		try {
+			if (!this.process.waitFor(60, TimeUnit.SECONDS)) {
+				throw new AssertionError(this.name + " did not exit within 60 s:\n" + logTail());
+			}
+			return this.process.exitValue();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new AssertionError("Interrupted while waiting for " + this.name + " to exit", ex);
+		}
+	}
+
+	String name() {
+		return this.name;
+	}
+
+	long pid() {
+		return this.process.pid();
+	}
+
+	/** The command line of the OS process as the OS reports it. */
+	String osCommand() {
+		return this.process.info().command().orElse("");
+	}
+
+	Instant launchedAt() {
+		return this.launchedAt;
+	}
+
+	boolean isAlive() {
+		return this.process.isAlive();
+	}
+
+	SampleClient client() {
+		return this.client;
+	}
+
+	/** The last lines of the log, for failure messages. */
+	String logTail() {
+		try {
+			List<String> lines = Files.readAllLines(this.log);
+			return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
+		}
+		catch (IOException | UncheckedIOException ex) {
+			return "(no log at " + this.log + ": " + ex + ")";
+		}
+	}
+
+	String log() {
+		try {
+			return Files.readString(this.log);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	@Override
+	public void close() {
+		if (this.process.isAlive()) {
+			this.process.destroyForcibly();
+			try {
+				this.process.waitFor(30, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	@Override
+	public String toString() {
+		return this.name + " (pid " + this.process.pid() + ", port " + this.port + ")";
+	}
+
+	private static int freePort() throws IOException {
+		try (ServerSocket socket = new ServerSocket(0)) {
+			return socket.getLocalPort();
+		}
+	}
+
+	private static void sleep(Duration duration) {
+		try {
+			Thread.sleep(duration.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new AssertionError("Interrupted", ex);
+		}
+	}
+
+}
