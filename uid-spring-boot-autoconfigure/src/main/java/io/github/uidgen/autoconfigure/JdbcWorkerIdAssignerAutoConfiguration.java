@@ -14,6 +14,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -29,7 +30,8 @@ public final class JdbcWorkerIdAssignerAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(WorkerIdAssigner.class)
-	JdbcWorkerIdAssigner jdbcWorkerIdAssigner(UidProperties properties, ObjectProvider<DataSource> dataSource) {
+	JdbcWorkerIdAssigner jdbcWorkerIdAssigner(UidProperties properties, ObjectProvider<DataSource> dataSource,
+			Environment environment) {
 		DataSource source = dataSource.getIfAvailable(() -> {
 			throw new UidPropertyException("uid.worker.assigner", "db",
 					"The db worker-ID assigner needs a DataSource, and the application has none.",
@@ -43,7 +45,8 @@ public final class JdbcWorkerIdAssignerAutoConfiguration {
 			.leaseTable(db.getLeaseTable())
 			.workerNodeTable(db.getWorkerNodeTable())
 			.initializeSchema(db.isInitializeSchema())
-			.leaseDuration(db.getLeaseDuration());
+			.leaseDuration(db.getLeaseDuration())
+			.port(environment.getProperty("server.port"));
 		if (db.getHeartbeatInterval() != null) {
 			builder.heartbeatInterval(db.getHeartbeatInterval());
 		}

@@ -12,6 +12,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
@@ -29,7 +30,7 @@ public final class RedisWorkerIdAssignerAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(WorkerIdAssigner.class)
 	RedisWorkerIdAssigner redisWorkerIdAssigner(UidProperties properties,
-			ObjectProvider<RedisConnectionFactory> connectionFactory) {
+			ObjectProvider<RedisConnectionFactory> connectionFactory, Environment environment) {
 		RedisConnectionFactory factory = connectionFactory.getIfAvailable(() -> {
 			throw new UidPropertyException("uid.worker.assigner", "redis",
 					"The redis worker-ID assigner needs a RedisConnectionFactory, and the application has none.",
@@ -41,7 +42,8 @@ public final class RedisWorkerIdAssignerAutoConfiguration {
 			.keyPrefix(redis.getKeyPrefix())
 			.namespace(redis.getNamespace())
 			.leaseDuration(redis.getLeaseDuration())
-			.registryLossMargin(redis.getRegistryLossMargin());
+			.registryLossMargin(redis.getRegistryLossMargin())
+			.port(environment.getProperty("server.port"));
 		if (redis.getHeartbeatInterval() != null) {
 			builder.heartbeatInterval(redis.getHeartbeatInterval());
 		}

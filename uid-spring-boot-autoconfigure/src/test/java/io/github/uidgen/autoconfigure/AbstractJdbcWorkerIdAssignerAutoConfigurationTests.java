@@ -106,6 +106,16 @@ abstract class AbstractJdbcWorkerIdAssignerAutoConfigurationTests {
 	}
 
 	@Test
+	void defaultInstanceIdIncludesTheServerPortSoRestartsReclaimTheirWorkerId() {
+		String table = table("port");
+		this.contextRunner
+			.withPropertyValues("uid.worker.db.lease-table=" + table, "uid.worker.db.initialize-schema=true",
+					"server.port=8123")
+			.run((context) -> assertThat(context.getBean(JdbcWorkerIdAssigner.class).getInstanceId())
+				.endsWith(":8123"));
+	}
+
+	@Test
 	void disposableModeTakesANewRowAtEveryStart() {
 		String table = table("node");
 		long[] workerIds = new long[2];

@@ -102,6 +102,13 @@ class RedisWorkerIdAssignerAutoConfigurationTests {
 	}
 
 	@Test
+	void defaultInstanceIdIncludesTheServerPortSoRestartsReclaimTheirWorkerId() {
+		this.contextRunner.withPropertyValues("server.port=8124")
+			.run((context) -> assertThat(context.getBean(RedisWorkerIdAssigner.class).getInstanceId())
+				.endsWith(":8124"));
+	}
+
+	@Test
 	void applicationsAssignerWins() {
 		FixedWorkerIdAssigner own = new FixedWorkerIdAssigner(2);
 		this.contextRunner.withBean(WorkerIdAssigner.class, () -> own).run((context) -> {
