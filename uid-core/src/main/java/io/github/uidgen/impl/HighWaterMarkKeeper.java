@@ -226,16 +226,7 @@ final class HighWaterMarkKeeper {
 		if (this.closed) {
 			return;
 		}
-		this.closed = true;
-		this.reservedUntil = REVOKED;
-		this.refreshAt = REVOKED;
-		LockSupport.unpark(this.thread);
-		try {
-			this.thread.join(TimeUnit.SECONDS.toMillis(5));
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
+		halt();
 		if (!isRevoked()) {
 			try {
 				this.assigner.release(this.workerId, this.layout.startMillis(finalUnit));
@@ -247,8 +238,8 @@ final class HighWaterMarkKeeper {
 	}
 
 	/**
-	 * Stops the keeper thread without releasing the worker ID or recording anything more, as a killed process
-	 * would; for crash tests.
+	 * Stops the keeper thread without releasing the worker ID or recording anything more: the first half of
+	 * {@link #close(long)}, and on its own what a killed process does (for crash tests).
 	 */
 	void halt() {
 		this.closed = true;
