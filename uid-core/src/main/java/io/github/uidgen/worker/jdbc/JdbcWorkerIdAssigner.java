@@ -13,8 +13,9 @@ import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
-import io.github.uidgen.InvalidSettingException;
+import io.github.uidgen.worker.AbstractLeaseBuilder;
 import io.github.uidgen.worker.HostEnvironment;
+import io.github.uidgen.worker.LeaseSettings;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.WorkerIdAssigner;
@@ -69,7 +70,7 @@ public final class JdbcWorkerIdAssigner implements WorkerIdAssigner {
 	public static final String DEFAULT_WORKER_NODE_TABLE = SchemaScript.DEFAULT_WORKER_NODE_TABLE;
 
 	/** Default lease duration. */
-	public static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(30);
+	public static final Duration DEFAULT_LEASE_DURATION = LeaseSettings.DEFAULT_LEASE_DURATION;
 
 	private static final Logger logger = LoggerFactory.getLogger(JdbcWorkerIdAssigner.class);
 
@@ -86,11 +87,7 @@ public final class JdbcWorkerIdAssigner implements WorkerIdAssigner {
 
 	private final String workerNodeTableName;
 
-	private final Duration leaseDuration;
-
-	private final Duration heartbeatInterval;
-
-	private final String instanceId;
+	private final LeaseSettings lease;
 
 	private final String hostName;
 
@@ -107,19 +104,15 @@ public final class JdbcWorkerIdAssigner implements WorkerIdAssigner {
 
 	private volatile LeaseTable leaseTable;
 
-	private JdbcWorkerIdAssigner(Builder builder) {
+	private JdbcWorkerIdAssigner(Builder builder, LeaseSettings lease) {
 		this.runner = new ConnectionRunner(builder.dataSource);
 		this.mode = builder.mode;
 		this.leaseTableName = builder.leaseTable;
 		this.workerNodeTableName = builder.workerNodeTable;
-		this.leaseDuration = builder.leaseDuration;
-		this.heartbeatInterval = (builder.heartbeatInterval != null) ? builder.heartbeatInterval
-				: builder.leaseDuration.dividedBy(3);
+		this.lease = lease;
 		HostEnvironment host = HostEnvironment.current();
 		this.hostName = (builder.hostName != null) ? builder.hostName : host.hostName();
-		this.port = builder.port;
-		this.instanceId = (builder.instanceId != null) ? builder.instanceId
-				: truncate(host.defaultInstanceId(builder.port), MAX_INSTANCE_ID_LENGTH);
+		this.port = lease.port();
 		this.initializeSchema = builder.initializeSchema;
 		this.container = host.isContainer();
 	}
@@ -153,8 +146,8 @@ public final class JdbcWorkerIdAssigner implements WorkerIdAssigner {
 		LeaseTable table = leaseTable(this.dialect);
 		boolean held;
 		try {
-			held = this.runner.autoCommit((connection) -> table.renew(connection, workerId, this.instanceId, token,
-					highWaterMarkMillis, micros(this.leaseDuration)));
+			held = this.runner.autoCommit((connection) -> table.renew(connection, workerId,
+					this.lease.instanceId(), token, highWaterMarkMillis, micros(this.lease.leaseDuration())));
 		}
 		catch (SQLException ex) {
 			throw translate(ex, table.table(), DEFAULT_LEASE_TABLE);
@@ -176,8 +169,8 @@ public final class JdbcWorkerIdAssigner implements WorkerIdAssigner {
 		}
 		LeaseTable table = leaseTable(this.dialect);
 		try {
-			boolean held = this.runner.autoCommit((connection) -> table.release(connection, workerId, this.instanceId,
-					token, highWaterMarkMillis));
+			boolean held = this.runner.autoCommit((connection) -> table.release(connection, workerId,
+					this.lease.instanceId(), token, highWaterMarkMillis));
 			if (held) {
 				logger.info("uid worker ID {} released in {}", workerId, table.table());
 			}
@@ -192,7 +185,7 @@ public final class JdbcWorkerIdAssigner implements WorkerIdAssigner {
 
 	@Override
 	public Duration renewInterval() {
-		return (this.mode == Mode.LEASE) ? this.heartbeatInterval : Duration.ZERO;
+		return (this.mode == Mode.LEASE) ? this.lease.heartbeatInterval() : Duration.ZERO;
 	}
 
 	@Override
@@ -253,14 +246,14 @@ public final class JdbcWorkerIdAssigner implements WorkerIdAssigner {
 
 	private WorkerAssignment claimLease(SqlDialect current, long maxWorkerId) {
 		LeaseTable table = leaseTable(current);
-		long leaseMicros = micros(this.leaseDuration);
+		long leaseMicros = micros(this.lease.leaseDuration());
 		SQLException lastContention = null;
 		for (int attempt = 1; attempt <= MAX_CLAIM_ATTEMPTS; attempt++) {
 			String token = UUID.randomUUID().toString();
 			LeaseTable.Claim claim;
 			try {
 				claim = this.runner.inTransaction((connection) -> table.tryClaim(connection, maxWorkerId,
-						this.instanceId, token, this.hostName, this.port, leaseMicros));
+						this.lease.instanceId(), token, this.hostName, this.port, leaseMicros));
 			}
 			catch (SQLException ex) {
 				if (!SqlFailures.isContention(ex)) {
@@ -280,7 +273,7 @@ public final class JdbcWorkerIdAssigner implements WorkerIdAssigner {
 			this.tokens.put(claim.workerId(), token);
 			WorkerAssignment assignment = new WorkerAssignment(claim.workerId(), claim.highWaterMarkMillis());
 			logger.info("uid worker ID {} leased from {} for instance '{}' ({}, lease {})", claim.workerId(),
-					table.table(), this.instanceId, describeMark(assignment), this.leaseDuration);
+					table.table(), this.lease.instanceId(), describeMark(assignment), this.lease.leaseDuration());
 			return assignment;
 		}
 		throw new WorkerAssignmentException("Could not claim a uid worker ID from " + table.table() + " in "
@@ -296,10 +289,7 @@ public final class JdbcWorkerIdAssigner implements WorkerIdAssigner {
 		catch (SQLException ex) {
 			live = maxWorkerId + 1;
 		}
-		return new WorkerIdOutOfRangeException(maxWorkerId + 1, maxWorkerId, "all " + (maxWorkerId + 1)
-				+ " worker IDs are taken (" + live + " live leases in " + table.table() + "). Give the layout more "
-				+ "worker bits, or run fewer instances; leases of stopped instances free up " + this.leaseDuration
-				.toSeconds() + " s after their last heartbeat.");
+		return this.lease.allTaken(maxWorkerId, live + " live leases in " + table.table());
 	}
 
 	private WorkerAssignment insertWorkerNode(SqlDialect current, long maxWorkerId) {
@@ -378,10 +368,6 @@ public final class JdbcWorkerIdAssigner implements WorkerIdAssigner {
 		return assignment.hasMark() ? "mark " + Instant.ofEpochMilli(assignment.highWaterMarkMillis()) : "no mark";
 	}
 
-	private static String truncate(String value, int length) {
-		return (value.length() <= length) ? value : value.substring(0, length);
-	}
-
 	public Mode getMode() {
 		return this.mode;
 	}
@@ -395,15 +381,15 @@ public final class JdbcWorkerIdAssigner implements WorkerIdAssigner {
 	}
 
 	public Duration getLeaseDuration() {
-		return this.leaseDuration;
+		return this.lease.leaseDuration();
 	}
 
 	public Duration getHeartbeatInterval() {
-		return this.heartbeatInterval;
+		return this.lease.heartbeatInterval();
 	}
 
 	public String getInstanceId() {
-		return this.instanceId;
+		return this.lease.instanceId();
 	}
 
 	public String getHostName() {
@@ -422,13 +408,13 @@ public final class JdbcWorkerIdAssigner implements WorkerIdAssigner {
 	public String toString() {
 		return "JdbcWorkerIdAssigner[" + this.mode.name().toLowerCase() + ", table "
 				+ ((this.mode == Mode.LEASE) ? this.leaseTableName : this.workerNodeTableName) + ", instance '"
-				+ this.instanceId + "']";
+				+ this.lease.instanceId() + "']";
 	}
 
 	/**
 	 * Builds a {@link JdbcWorkerIdAssigner}; settings left unset (or set to {@code null}) keep their defaults.
 	 */
-	public static final class Builder {
+	public static final class Builder extends AbstractLeaseBuilder<Builder> {
 
 		private final DataSource dataSource;
 
@@ -438,19 +424,12 @@ public final class JdbcWorkerIdAssigner implements WorkerIdAssigner {
 
 		private String workerNodeTable = DEFAULT_WORKER_NODE_TABLE;
 
-		private Duration leaseDuration = DEFAULT_LEASE_DURATION;
-
-		private Duration heartbeatInterval;
-
-		private String instanceId;
-
 		private String hostName;
-
-		private String port;
 
 		private boolean initializeSchema;
 
 		private Builder(DataSource dataSource) {
+			super(MAX_INSTANCE_ID_LENGTH);
 			this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
 		}
 
@@ -491,64 +470,12 @@ public final class JdbcWorkerIdAssigner implements WorkerIdAssigner {
 		}
 
 		/**
-		 * Sets how long a lease lasts without a heartbeat; 30 s by default. A crashed instance's worker ID becomes
-		 * free this long after its last heartbeat.
-		 * @param leaseDuration a positive duration
-		 * @return this builder
-		 */
-		public Builder leaseDuration(Duration leaseDuration) {
-			if (leaseDuration != null) {
-				if (leaseDuration.isNegative() || leaseDuration.toMillis() < 1) {
-					throw new InvalidSettingException("leaseDuration", leaseDuration,
-							"use a duration of at least 1 ms, for example 30s");
-				}
-				this.leaseDuration = leaseDuration;
-			}
-			return this;
-		}
-
-		/**
-		 * Sets how often the lease is renewed; a third of the lease duration by default.
-		 * @param heartbeatInterval a positive duration shorter than the lease duration
-		 * @return this builder
-		 */
-		public Builder heartbeatInterval(Duration heartbeatInterval) {
-			this.heartbeatInterval = heartbeatInterval;
-			return this;
-		}
-
-		/**
-		 * Sets the identity under which this instance claims, so a restart gets its previous worker ID back;
-		 * {@code host:port} (or {@code host:pid<n>} without a port) by default.
-		 * @param instanceId up to 255 characters
-		 * @return this builder
-		 */
-		public Builder instanceId(String instanceId) {
-			if (instanceId != null && (instanceId.isBlank() || instanceId.length() > MAX_INSTANCE_ID_LENGTH)) {
-				throw new InvalidSettingException("instanceId", instanceId,
-						"use a non-blank instance ID of at most " + MAX_INSTANCE_ID_LENGTH + " characters");
-			}
-			this.instanceId = instanceId;
-			return this;
-		}
-
-		/**
 		 * Sets the host name recorded with the worker ID; detected by default.
 		 * @param hostName the host name
 		 * @return this builder
 		 */
 		public Builder hostName(String hostName) {
 			this.hostName = (hostName == null || hostName.isBlank()) ? null : hostName.trim();
-			return this;
-		}
-
-		/**
-		 * Sets the port recorded with the worker ID and used in the default instance ID.
-		 * @param port the port the application serves on
-		 * @return this builder
-		 */
-		public Builder port(String port) {
-			this.port = (port == null || port.isBlank()) ? null : port.trim();
 			return this;
 		}
 
@@ -567,13 +494,7 @@ public final class JdbcWorkerIdAssigner implements WorkerIdAssigner {
 		 * @return the assigner
 		 */
 		public JdbcWorkerIdAssigner build() {
-			if (this.heartbeatInterval != null && (this.heartbeatInterval.isNegative()
-					|| this.heartbeatInterval.isZero() || this.heartbeatInterval.compareTo(this.leaseDuration) >= 0)) {
-				throw new InvalidSettingException("heartbeatInterval", this.heartbeatInterval,
-						"use a positive duration shorter than the lease duration (" + this.leaseDuration
-								+ "), for example a third of it");
-			}
-			return new JdbcWorkerIdAssigner(this);
+			return new JdbcWorkerIdAssigner(this, leaseSettings());
 		}
 
 	}

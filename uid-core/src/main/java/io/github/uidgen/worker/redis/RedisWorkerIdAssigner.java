@@ -11,7 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 import io.github.uidgen.InvalidSettingException;
-import io.github.uidgen.worker.HostEnvironment;
+import io.github.uidgen.worker.AbstractLeaseBuilder;
+import io.github.uidgen.worker.LeaseSettings;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.WorkerIdAssigner;
@@ -68,7 +69,7 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 	public static final String DEFAULT_NAMESPACE = "default";
 
 	/** Default lease duration. */
-	public static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(30);
+	public static final Duration DEFAULT_LEASE_DURATION = LeaseSettings.DEFAULT_LEASE_DURATION;
 
 	/** Default wait after the registry was found new or wiped. */
 	public static final Duration DEFAULT_REGISTRY_LOSS_MARGIN = Duration.ofSeconds(15);
@@ -92,13 +93,9 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
 	private final String namespace;
 
-	private final Duration leaseDuration;
-
-	private final Duration heartbeatInterval;
+	private final LeaseSettings lease;
 
 	private final Duration registryLossMargin;
-
-	private final String instanceId;
 
 	private final String hashTag;
 
@@ -111,16 +108,12 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 	/** The token of each lease this assigner holds; a renewal only matches with it. */
 	private final Map<Long, String> tokens = new ConcurrentHashMap<>();
 
-	private RedisWorkerIdAssigner(Builder builder) {
+	private RedisWorkerIdAssigner(Builder builder, LeaseSettings lease) {
 		this.redis = new StringRedisTemplate(builder.connectionFactory);
 		this.keyPrefix = builder.keyPrefix;
 		this.namespace = builder.namespace;
-		this.leaseDuration = builder.leaseDuration;
-		this.heartbeatInterval = (builder.heartbeatInterval != null) ? builder.heartbeatInterval
-				: builder.leaseDuration.dividedBy(3);
+		this.lease = lease;
 		this.registryLossMargin = builder.registryLossMargin;
-		this.instanceId = (builder.instanceId != null) ? builder.instanceId
-				: HostEnvironment.current().defaultInstanceId(builder.port);
 		this.hashTag = "{" + this.keyPrefix + ":" + this.namespace + "}";
 		String leases = key("leases");
 		String tokensKey = key("tokens");
@@ -152,17 +145,15 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 	public WorkerAssignment assign(long maxWorkerId) {
 		for (int waits = 0;; waits++) {
 			String token = UUID.randomUUID().toString();
-			List<String> reply = call(CLAIM, this.claimKeys, this.instanceId, token, Long.toString(maxWorkerId),
-					Long.toString(this.leaseDuration.toMillis()), Long.toString(this.registryLossMargin.toMillis()));
+			List<String> reply = call(CLAIM, this.claimKeys, this.lease.instanceId(), token,
+					Long.toString(maxWorkerId), Long.toString(this.lease.leaseDuration().toMillis()),
+					Long.toString(this.registryLossMargin.toMillis()));
 			switch (reply.get(0)) {
 				case "ok" -> {
 					return claimed(reply, token);
 				}
-				case "full" -> throw new WorkerIdOutOfRangeException(maxWorkerId + 1, maxWorkerId, "all "
-						+ (maxWorkerId + 1) + " worker IDs are taken (" + reply.get(1) + " live leases under "
-						+ this.hashTag + "). Give the layout more worker bits, or run fewer instances; leases of "
-						+ "stopped instances free up " + this.leaseDuration.toSeconds()
-						+ " s after their last heartbeat.");
+				case "full" -> throw this.lease.allTaken(maxWorkerId,
+						reply.get(1) + " live leases under " + this.hashTag);
 				case "wait" -> awaitRegistry(Long.parseLong(reply.get(1)), Long.parseLong(reply.get(2)), waits);
 				default -> throw new WorkerAssignmentException("Unexpected reply from the uid claim script: " + reply);
 			}
@@ -182,8 +173,8 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		this.tokens.put(workerId, token);
 		WorkerAssignment assignment = new WorkerAssignment(workerId, mark);
 		logger.info("uid worker ID {} leased from Redis {} for instance '{}' ({}, lease {})", workerId,
-				this.hashTag, this.instanceId, assignment.hasMark() ? "mark " + Instant.ofEpochMilli(mark) : "no mark",
-				this.leaseDuration);
+				this.hashTag, this.lease.instanceId(),
+				assignment.hasMark() ? "mark " + Instant.ofEpochMilli(mark) : "no mark", this.lease.leaseDuration());
 		return assignment;
 	}
 
@@ -213,7 +204,7 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 			throw new WorkerLeaseLostException(workerId, "this assigner holds no lease on it");
 		}
 		List<String> reply = call(RENEW, this.renewKeys, Long.toString(workerId), token,
-				Long.toString(highWaterMarkMillis), Long.toString(this.leaseDuration.toMillis()));
+				Long.toString(highWaterMarkMillis), Long.toString(this.lease.leaseDuration().toMillis()));
 		String outcome = reply.get(0);
 		if ("ok".equals(outcome)) {
 			return;
@@ -223,7 +214,7 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		String detail = switch (outcome) {
 			case "wiped" -> "Redis no longer has the worker registry " + this.hashTag
 					+ ", so its data was lost; the lease is not re-created because it can no longer be proven";
-			case "released" -> this.instanceId.equals(holder) ? "it was released"
+			case "released" -> this.lease.instanceId().equals(holder) ? "it was released"
 					: "its lease is gone from Redis (data lost or changed by hand)";
 			default -> "the lease expired and instance '" + holder + "' holds it now";
 		};
@@ -248,7 +239,7 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
 	@Override
 	public Duration renewInterval() {
-		return this.heartbeatInterval;
+		return this.lease.heartbeatInterval();
 	}
 
 	@Override
@@ -306,11 +297,11 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 	}
 
 	public Duration getLeaseDuration() {
-		return this.leaseDuration;
+		return this.lease.leaseDuration();
 	}
 
 	public Duration getHeartbeatInterval() {
-		return this.heartbeatInterval;
+		return this.lease.heartbeatInterval();
 	}
 
 	public Duration getRegistryLossMargin() {
@@ -318,18 +309,18 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 	}
 
 	public String getInstanceId() {
-		return this.instanceId;
+		return this.lease.instanceId();
 	}
 
 	@Override
 	public String toString() {
-		return "RedisWorkerIdAssigner[" + this.hashTag + ", instance '" + this.instanceId + "']";
+		return "RedisWorkerIdAssigner[" + this.hashTag + ", instance '" + this.lease.instanceId() + "']";
 	}
 
 	/**
 	 * Builds a {@link RedisWorkerIdAssigner}; settings left unset (or set to {@code null}) keep their defaults.
 	 */
-	public static final class Builder {
+	public static final class Builder extends AbstractLeaseBuilder<Builder> {
 
 		private final RedisConnectionFactory connectionFactory;
 
@@ -337,17 +328,10 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
 		private String namespace = DEFAULT_NAMESPACE;
 
-		private Duration leaseDuration = DEFAULT_LEASE_DURATION;
-
-		private Duration heartbeatInterval;
-
 		private Duration registryLossMargin = DEFAULT_REGISTRY_LOSS_MARGIN;
 
-		private String instanceId;
-
-		private String port;
-
 		private Builder(RedisConnectionFactory connectionFactory) {
+			super(Integer.MAX_VALUE);
 			this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
 		}
 
@@ -385,32 +369,6 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		}
 
 		/**
-		 * Sets how long a lease lasts without a heartbeat; 30 s by default.
-		 * @param leaseDuration at least 1 ms
-		 * @return this builder
-		 */
-		public Builder leaseDuration(Duration leaseDuration) {
-			if (leaseDuration != null) {
-				if (leaseDuration.isNegative() || leaseDuration.toMillis() < 1) {
-					throw new InvalidSettingException("leaseDuration", leaseDuration,
-							"use a duration of at least 1 ms, for example 30s");
-				}
-				this.leaseDuration = leaseDuration;
-			}
-			return this;
-		}
-
-		/**
-		 * Sets how often the lease is renewed; a third of the lease duration by default.
-		 * @param heartbeatInterval a positive duration shorter than the lease duration
-		 * @return this builder
-		 */
-		public Builder heartbeatInterval(Duration heartbeatInterval) {
-			this.heartbeatInterval = heartbeatInterval;
-			return this;
-		}
-
-		/**
 		 * Sets how long claims wait after the registry is found new or wiped; 15 s by default. It must cover how
 		 * far ahead of the clock generators may reserve IDs ({@code maxAhead} plus the mark reservation) plus the
 		 * clock skew between instances.
@@ -429,41 +387,11 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		}
 
 		/**
-		 * Sets the identity under which this instance claims, so a restart gets its previous worker ID back;
-		 * {@code host:port} (or {@code host:pid<n>} without a port) by default.
-		 * @param instanceId the instance ID
-		 * @return this builder
-		 */
-		public Builder instanceId(String instanceId) {
-			if (instanceId != null && instanceId.isBlank()) {
-				throw new InvalidSettingException("instanceId", instanceId, "use a non-blank instance ID");
-			}
-			this.instanceId = instanceId;
-			return this;
-		}
-
-		/**
-		 * Sets the port used in the default instance ID.
-		 * @param port the port the application serves on
-		 * @return this builder
-		 */
-		public Builder port(String port) {
-			this.port = (port == null || port.isBlank()) ? null : port.trim();
-			return this;
-		}
-
-		/**
 		 * Builds the assigner; it talks to Redis only when a worker ID is claimed.
 		 * @return the assigner
 		 */
 		public RedisWorkerIdAssigner build() {
-			if (this.heartbeatInterval != null && (this.heartbeatInterval.isNegative()
-					|| this.heartbeatInterval.isZero() || this.heartbeatInterval.compareTo(this.leaseDuration) >= 0)) {
-				throw new InvalidSettingException("heartbeatInterval", this.heartbeatInterval,
-						"use a positive duration shorter than the lease duration (" + this.leaseDuration
-								+ "), for example a third of it");
-			}
-			return new RedisWorkerIdAssigner(this);
+			return new RedisWorkerIdAssigner(this, leaseSettings());
 		}
 
 	}

@@ -1,0 +1,114 @@
+package io.github.uidgen.worker;
+
+import java.time.Duration;
+
+import io.github.uidgen.InvalidSettingException;
+
+/**
+ * The settings every lease assigner's builder shares: lease duration, heartbeat interval, instance ID and port,
+ * with their checks and defaults. Settings left unset (or set to {@code null}) keep their defaults.
+ *
+ * @param <B> the concrete builder, returned by every setter so calls chain
+ */
+public abstract class AbstractLeaseBuilder<B extends AbstractLeaseBuilder<B>> {
+
+	private final int maxInstanceIdLength;
+
+	private Duration leaseDuration = LeaseSettings.DEFAULT_LEASE_DURATION;
+
+	private Duration heartbeatInterval;
+
+	private String instanceId;
+
+	private String port;
+
+	/**
+	 * Creates a builder whose store keeps instance IDs of up to the given length.
+	 * @param maxInstanceIdLength the longest instance ID the store keeps, {@link Integer#MAX_VALUE} for no limit
+	 */
+	protected AbstractLeaseBuilder(int maxInstanceIdLength) {
+		this.maxInstanceIdLength = maxInstanceIdLength;
+	}
+
+	/**
+	 * Sets how long a lease lasts without a heartbeat; 30 s by default. A crashed instance's worker ID becomes
+	 * free this long after its last heartbeat.
+	 * @param leaseDuration at least 1 ms
+	 * @return this builder
+	 */
+	public B leaseDuration(Duration leaseDuration) {
+		if (leaseDuration != null) {
+			if (leaseDuration.isNegative() || leaseDuration.toMillis() < 1) {
+				throw new InvalidSettingException("leaseDuration", leaseDuration,
+						"use a duration of at least 1 ms, for example 30s");
+			}
+			this.leaseDuration = leaseDuration;
+		}
+		return self();
+	}
+
+	/**
+	 * Sets how often the lease is renewed; a third of the lease duration by default.
+	 * @param heartbeatInterval a positive duration shorter than the lease duration
+	 * @return this builder
+	 */
+	public B heartbeatInterval(Duration heartbeatInterval) {
+		this.heartbeatInterval = heartbeatInterval;
+		return self();
+	}
+
+	/**
+	 * Sets the identity under which this instance claims, so a restart gets its previous worker ID back;
+	 * {@code host:port} (or {@code host:pid<n>} without a port) by default.
+	 * @param instanceId a non-blank instance ID (up to 255 characters for the database assigner)
+	 * @return this builder
+	 */
+	public B instanceId(String instanceId) {
+		if (instanceId != null && (instanceId.isBlank() || instanceId.length() > this.maxInstanceIdLength)) {
+			throw new InvalidSettingException("instanceId", instanceId, "use a non-blank instance ID"
+					+ ((this.maxInstanceIdLength < Integer.MAX_VALUE)
+							? " of at most " + this.maxInstanceIdLength + " characters" : ""));
+		}
+		this.instanceId = instanceId;
+		return self();
+	}
+
+	/**
+	 * Sets the port the application serves on, used in the default instance ID (and recorded with the worker ID
+	 * by the database assigner).
+	 * @param port the port the application serves on
+	 * @return this builder
+	 */
+	public B port(String port) {
+		this.port = (port == null || port.isBlank()) ? null : port.trim();
+		return self();
+	}
+
+	/**
+	 * Checks the settings against each other and resolves the defaults; for {@code build()}.
+	 * @return the settings
+	 * @throws InvalidSettingException when the heartbeat is not shorter than the lease
+	 */
+	protected LeaseSettings leaseSettings() {
+		if (this.heartbeatInterval != null && (this.heartbeatInterval.isNegative() || this.heartbeatInterval.isZero()
+				|| this.heartbeatInterval.compareTo(this.leaseDuration) >= 0)) {
+			throw new InvalidSettingException("heartbeatInterval", this.heartbeatInterval,
+					"use a positive duration shorter than the lease duration (" + this.leaseDuration
+							+ "), for example a third of it");
+		}
+		Duration heartbeat = (this.heartbeatInterval != null) ? this.heartbeatInterval
+				: this.leaseDuration.dividedBy(3);
+		String id = (this.instanceId != null) ? this.instanceId
+				: HostEnvironment.current().defaultInstanceId(this.port);
+		if (id.length() > this.maxInstanceIdLength) {
+			id = id.substring(0, this.maxInstanceIdLength);
+		}
+		return new LeaseSettings(this.leaseDuration, heartbeat, id, this.port);
+	}
+
+	@SuppressWarnings("unchecked")
+	private B self() {
+		return (B) this;
+	}
+
+}
