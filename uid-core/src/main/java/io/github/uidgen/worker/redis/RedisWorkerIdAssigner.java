@@ -4,15 +4,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.worker.AbstractLeaseBuilder;
 import io.github.uidgen.worker.LeaseSettings;
+import io.github.uidgen.worker.LeaseTokens;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.WorkerIdAssigner;
@@ -105,8 +103,7 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
 	private final List<String> releaseKeys;
 
-	/** The token of each lease this assigner holds; a renewal only matches with it. */
-	private final Map<Long, String> tokens = new ConcurrentHashMap<>();
+	private final LeaseTokens tokens = new LeaseTokens();
 
 	private RedisWorkerIdAssigner(Builder builder, LeaseSettings lease) {
 		this.redis = new StringRedisTemplate(builder.connectionFactory);
@@ -144,7 +141,7 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 	@Override
 	public WorkerAssignment assign(long maxWorkerId) {
 		for (int waits = 0;; waits++) {
-			String token = UUID.randomUUID().toString();
+			String token = LeaseTokens.newToken();
 			List<String> reply = call(CLAIM, this.claimKeys, this.lease.instanceId(), token,
 					Long.toString(maxWorkerId), Long.toString(this.lease.leaseDuration().toMillis()),
 					Long.toString(this.registryLossMargin.toMillis()));
@@ -170,7 +167,7 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 			// lags behind the Redis server's.
 			mark = Math.max(mark, floor);
 		}
-		this.tokens.put(workerId, token);
+		this.tokens.hold(workerId, token);
 		WorkerAssignment assignment = new WorkerAssignment(workerId, mark);
 		logger.info("uid worker ID {} leased from Redis {} for instance '{}' ({}, lease {})", workerId,
 				this.hashTag, this.lease.instanceId(),
@@ -199,17 +196,14 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
 	@Override
 	public void renew(long workerId, long highWaterMarkMillis) {
-		String token = this.tokens.get(workerId);
-		if (token == null) {
-			throw new WorkerLeaseLostException(workerId, "this assigner holds no lease on it");
-		}
+		String token = this.tokens.require(workerId);
 		List<String> reply = call(RENEW, this.renewKeys, Long.toString(workerId), token,
 				Long.toString(highWaterMarkMillis), Long.toString(this.lease.leaseDuration().toMillis()));
 		String outcome = reply.get(0);
 		if ("ok".equals(outcome)) {
 			return;
 		}
-		this.tokens.remove(workerId, token);
+		this.tokens.lost(workerId, token);
 		String holder = (reply.size() > 1) ? reply.get(1) : "";
 		String detail = switch (outcome) {
 			case "wiped" -> "Redis no longer has the worker registry " + this.hashTag
@@ -223,7 +217,7 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
 	@Override
 	public void release(long workerId, long highWaterMarkMillis) {
-		String token = this.tokens.remove(workerId);
+		String token = this.tokens.release(workerId);
 		if (token == null) {
 			return;
 		}
