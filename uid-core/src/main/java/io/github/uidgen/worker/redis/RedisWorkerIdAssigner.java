@@ -1,6 +1,5 @@
 package io.github.uidgen.worker.redis;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -16,17 +15,10 @@ import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.WorkerIdOutOfRangeException;
 import io.github.uidgen.worker.WorkerLeaseLostException;
-import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.core.io.ClassPathResource;
-import org.springframework.dao.DataAccessException;
-import org.springframework.dao.DataAccessResourceFailureException;
-import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.script.DefaultRedisScript;
 
 /**
  * Leases reusable worker IDs from Redis, through the application's Spring Data Redis connection factory
@@ -79,13 +71,7 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 	/** A claim waits at most this many margins, in case the registry keeps being wiped. */
 	private static final int MAX_WAITS = 5;
 
-	private static final DefaultRedisScript<List> CLAIM = script("claim.lua", List.class);
-
-	private static final DefaultRedisScript<List> RENEW = script("renew.lua", List.class);
-
-	private static final DefaultRedisScript<Long> RELEASE = script("release.lua", Long.class);
-
-	private final StringRedisTemplate redis;
+	private final RegistryScripts scripts;
 
 	private final String keyPrefix;
 
@@ -97,36 +83,15 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
 	private final String hashTag;
 
-	private final List<String> claimKeys;
-
-	private final List<String> renewKeys;
-
-	private final List<String> releaseKeys;
-
 	private final LeaseTokens tokens = new LeaseTokens();
 
 	private RedisWorkerIdAssigner(Builder builder, LeaseSettings lease) {
-		this.redis = new StringRedisTemplate(builder.connectionFactory);
 		this.keyPrefix = builder.keyPrefix;
 		this.namespace = builder.namespace;
 		this.lease = lease;
 		this.registryLossMargin = builder.registryLossMargin;
 		this.hashTag = "{" + this.keyPrefix + ":" + this.namespace + "}";
-		String leases = key("leases");
-		String tokensKey = key("tokens");
-		String holders = key("holders");
-		String marks = key("marks");
-		String generation = key("generation");
-		this.claimKeys = List.of(leases, tokensKey, holders, key("instances"), marks, generation);
-		this.renewKeys = List.of(leases, tokensKey, holders, marks, generation);
-		this.releaseKeys = List.of(leases, tokensKey, marks);
-	}
-
-	private static <T> DefaultRedisScript<T> script(String name, Class<T> resultType) {
-		DefaultRedisScript<T> script = new DefaultRedisScript<>();
-		script.setLocation(new ClassPathResource(name, RedisWorkerIdAssigner.class));
-		script.setResultType(resultType);
-		return script;
+		this.scripts = new RegistryScripts(builder.connectionFactory, this.hashTag);
 	}
 
 	/**
@@ -142,7 +107,7 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 	public WorkerAssignment assign(long maxWorkerId) {
 		for (int waits = 0;; waits++) {
 			String token = LeaseTokens.newToken();
-			List<String> reply = call(CLAIM, this.claimKeys, this.lease.instanceId(), token,
+			List<String> reply = this.scripts.claim(this.lease.instanceId(), token,
 					Long.toString(maxWorkerId), Long.toString(this.lease.leaseDuration().toMillis()),
 					Long.toString(this.registryLossMargin.toMillis()));
 			switch (reply.get(0)) {
@@ -197,7 +162,7 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 	@Override
 	public void renew(long workerId, long highWaterMarkMillis) {
 		String token = this.tokens.require(workerId);
-		List<String> reply = call(RENEW, this.renewKeys, Long.toString(workerId), token,
+		List<String> reply = this.scripts.renew(Long.toString(workerId), token,
 				Long.toString(highWaterMarkMillis), Long.toString(this.lease.leaseDuration().toMillis()));
 		String outcome = reply.get(0);
 		if ("ok".equals(outcome)) {
@@ -222,7 +187,7 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 			return;
 		}
 		String mark = (highWaterMarkMillis == WorkerAssignment.NO_MARK) ? "" : Long.toString(highWaterMarkMillis);
-		Long released = execute(RELEASE, this.releaseKeys, Long.toString(workerId), token, mark);
+		Long released = this.scripts.release(Long.toString(workerId), token, mark);
 		if (released != null && released == 1L) {
 			logger.info("uid worker ID {} released in Redis {}", workerId, this.hashTag);
 		}
@@ -239,39 +204,6 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 	@Override
 	public String name() {
 		return "redis";
-	}
-
-	@SuppressWarnings("unchecked")
-	private List<String> call(DefaultRedisScript<List> script, List<String> keys, String... args) {
-		List<Object> reply = execute(script, keys, args);
-		if (reply == null || reply.isEmpty()) {
-			throw new WorkerAssignmentException("Empty reply from a uid Redis script: " + reply);
-		}
-		return reply.stream().map(RedisWorkerIdAssigner::text).toList();
-	}
-
-	private static String text(Object value) {
-		return (value instanceof byte[] bytes) ? new String(bytes, StandardCharsets.UTF_8)
-				: String.valueOf(value);
-	}
-
-	@SuppressWarnings({ "rawtypes", "unchecked" })
-	private <T> T execute(DefaultRedisScript script, List<String> keys, String... args) {
-		try {
-			return (T) this.redis.execute(script, keys, (Object[]) args);
-		}
-		catch (DataAccessResourceFailureException | QueryTimeoutException ex) {
-			throw new WorkerStoreUnavailableException("Cannot reach Redis, which hands out uid worker IDs ("
-					+ ex.getMessage() + "); check that it runs and that the connection settings are right.", ex);
-		}
-		catch (DataAccessException ex) {
-			throw new WorkerAssignmentException("Redis refused a uid worker ID script under " + this.hashTag + ": "
-					+ ex.getMessage(), ex);
-		}
-	}
-
-	private String key(String name) {
-		return this.hashTag + ":" + name;
 	}
 
 	/**
