@@ -39,13 +39,7 @@ final class ConnectionRunner {
 			try {
 				connection.setAutoCommit(false);
 				connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-				T result = work.run(connection);
-				connection.commit();
-				return result;
-			}
-			catch (SQLException | RuntimeException ex) {
-				rollbackQuietly(connection, ex);
-				throw ex;
+				return runAndCommit(connection, work);
 			}
 			finally {
 				restore(connection, autoCommit, isolation);
@@ -64,15 +58,20 @@ final class ConnectionRunner {
 				return work.run(connection);
 			}
 			// A pool may hand out connections without auto-commit; commit explicitly then.
-			try {
-				T result = work.run(connection);
-				connection.commit();
-				return result;
-			}
-			catch (SQLException | RuntimeException ex) {
-				rollbackQuietly(connection, ex);
-				throw ex;
-			}
+			return runAndCommit(connection, work);
+		}
+	}
+
+	/** Runs the work and commits, or rolls back when it fails. */
+	private static <T> T runAndCommit(Connection connection, SqlWork<T> work) throws SQLException {
+		try {
+			T result = work.run(connection);
+			connection.commit();
+			return result;
+		}
+		catch (SQLException | RuntimeException ex) {
+			rollbackQuietly(connection, ex);
+			throw ex;
 		}
 	}
 
