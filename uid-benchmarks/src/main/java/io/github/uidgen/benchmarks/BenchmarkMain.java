@@ -15,7 +15,7 @@ import java.util.List;
  *
  * <pre>
  * java -jar uid-benchmarks.jar all                  # everything, about 15 minutes on 2 cores
- * java -jar uid-benchmarks.jar throughput --threads 1,2,8 --forks 2 --iterations 5
+ * java -jar uid-benchmarks.jar throughput --threads 1,2,8 --rounds 3 --iterations 3
  * java -jar uid-benchmarks.jar saturation --threads 1,2,8 --ids 24000000 --repeats 3
  * java -jar uid-benchmarks.jar jmh GetUidBenchmark -p contender=UID_CACHED -t 2 -prof stack
  * </pre>
@@ -34,7 +34,8 @@ public final class BenchmarkMain {
 			               --capped-ids, --repeats)
 			  memory       retained heap of the cached generators (--repeats)
 			  jmh          hands the remaining arguments to JMH's own command line (org.openjdk.jmh.Main)
-			JMH options: --forks (2) --warmup (3) --iterations (5) --log-dir (benchmark-logs)
+			JMH options: --rounds (3: each round is one fork of every generator in turn) --warmup (2)
+			  --iterations (3, of 1 s each) --log-dir (benchmark-logs)
 			contenders: %s
 			""";
 
@@ -60,11 +61,11 @@ public final class BenchmarkMain {
 			SaturationRunner.main(rest);
 			return;
 		}
-		Arguments arguments = new Arguments(rest, "forks", "warmup", "iterations", "log-dir", "threads",
+		Arguments arguments = new Arguments(rest, "rounds", "warmup", "iterations", "log-dir", "threads",
 				"contenders", "ids", "capped-ids", "repeats");
 		PrintStream out = System.out;
-		JmhSuite jmh = new JmhSuite(Path.of(arguments.get("log-dir", "benchmark-logs")), arguments.getInt("forks", 2),
-				arguments.getInt("warmup", 3), arguments.getInt("iterations", 5), out);
+		JmhSuite jmh = new JmhSuite(Path.of(arguments.get("log-dir", "benchmark-logs")), arguments.getInt("rounds", 3),
+				arguments.getInt("warmup", 2), arguments.getInt("iterations", 3), out);
 		switch (part) {
 			case "throughput" -> jmh.throughput(arguments.getContenders("contenders", THROUGHPUT_CONTENDERS),
 					arguments.getInts("threads", "1,2,8"));
@@ -94,18 +95,32 @@ public final class BenchmarkMain {
 	private static void all(Arguments arguments, JmhSuite jmh, PrintStream out) throws Exception {
 		Instant start = Instant.now();
 		String loadBefore = loadAverage();
-		printMachine(out);
+		String idleBefore = CpuSnapshot.sample(3000);
+		CpuSnapshot cpuAtStart = CpuSnapshot.take();
+		printMachine(out, idleBefore);
+		CpuSnapshot part = CpuSnapshot.take();
 		jmh.throughput(arguments.getContenders("contenders", THROUGHPUT_CONTENDERS),
 				arguments.getInts("threads", "1,2,8"));
+		part = printCpu(out, part);
 		SaturationRunner.run(arguments.getContenders("contenders", SaturationRunner.DEFAULT_CONTENDERS),
 				arguments.getInts("threads", "1,2,8"), arguments.getInt("ids", 24_000_000),
 				arguments.getInt("capped-ids", 8_000_000), arguments.getInt("repeats", 3), out);
+		part = printCpu(out, part);
 		jmh.latency(Contender.valueOfAll(THROUGHPUT_CONTENDERS), 1);
+		part = printCpu(out, part);
 		jmh.pacedCost(Contender.valueOfAll(PACED_CONTENDERS));
+		part = printCpu(out, part);
 		jmh.allocation(Contender.valueOfAll(ALLOCATION_CONTENDERS), 1);
 		memoryInChildJvm(out);
-		out.printf("Load average (1/5/15 min) before: %s, after: %s; total time %s.%n", loadBefore, loadAverage(),
+		out.printf("Load average (1/5/15 min) before: %s, after: %s. CPU over the whole run (ours included): %s. "
+				+ "Total time %s.%n", loadBefore, loadAverage(), CpuSnapshot.take().since(cpuAtStart),
 				Duration.between(start, Instant.now()).truncatedTo(ChronoUnit.SECONDS));
+	}
+
+	private static CpuSnapshot printCpu(PrintStream out, CpuSnapshot since) {
+		CpuSnapshot now = CpuSnapshot.take();
+		out.printf("CPU during this part: %s.%n%n", now.since(since));
+		return now;
 	}
 
 	private static void memoryInChildJvm(PrintStream out) throws IOException, InterruptedException {
@@ -120,7 +135,7 @@ public final class BenchmarkMain {
 		}
 	}
 
-	private static void printMachine(PrintStream out) throws IOException {
+	private static void printMachine(PrintStream out, String idleBefore) throws IOException {
 		out.printf("# uid benchmarks%n%n");
 		out.printf("- date: %s%n", Instant.now().truncatedTo(ChronoUnit.SECONDS));
 		out.printf("- machine: %d cores (availableProcessors), CPU %s%n", Runtime.getRuntime().availableProcessors(),
@@ -128,7 +143,8 @@ public final class BenchmarkMain {
 		out.printf("- JDK: %s %s (%s)%n", System.getProperty("java.vm.name"), System.getProperty("java.runtime.version"),
 				System.getProperty("java.vm.vendor"));
 		out.printf("- OS: %s %s%n", System.getProperty("os.name"), System.getProperty("os.version"));
-		out.printf("- load average at start (1/5/15 min): %s%n%n", loadAverage());
+		out.printf("- load average at start (1/5/15 min): %s; CPU in the 3 s before the run: %s%n%n", loadAverage(),
+				idleBefore);
 		out.println("Generators:");
 		for (Contender contender : Contender.values()) {
 			out.printf("- `%s`: %s%n", contender.label(), contender.description());

@@ -1,5 +1,6 @@
 package io.github.uidgen.benchmarks;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,15 +26,21 @@ import org.openjdk.jmh.util.Statistics;
 
 /**
  * Runs the JMH benchmarks through JMH's API and prints their results as tables with medians, spreads and the
- * ratios of ours to each peer, all from the same run. JMH's own detailed output goes to a log file.
+ * ratios of ours to each peer, all from the same run. JMH's own detailed output goes to log files.
+ *
+ * <p>The machine is shared, so load from elsewhere comes and goes. Instead of running all forks of one generator
+ * and then all forks of the next, each "round" runs one fork of every generator in turn, and the rounds repeat:
+ * a busy spell then lowers every generator's figures a little instead of one generator's a lot.
  */
 final class JmhSuite {
 
 	private static final String[] JVM_ARGS = { "-Xms1g", "-Xmx1g" };
 
+	private static final String GET_UID = "\\.GetUidBenchmark\\.getUid$";
+
 	private final Path logDir;
 
-	private final int forks;
+	private final int rounds;
 
 	private final int warmupIterations;
 
@@ -41,23 +48,18 @@ final class JmhSuite {
 
 	private final PrintStream out;
 
-	JmhSuite(Path logDir, int forks, int warmupIterations, int iterations, PrintStream out) {
+	JmhSuite(Path logDir, int rounds, int warmupIterations, int iterations, PrintStream out) {
 		this.logDir = logDir;
-		this.forks = forks;
+		this.rounds = rounds;
 		this.warmupIterations = warmupIterations;
 		this.iterations = iterations;
 		this.out = out;
 	}
 
-	private ChainedOptionsBuilder options(String include, String log) throws java.io.IOException {
-		return options(include, log, this.forks, this.iterations);
-	}
-
-	private ChainedOptionsBuilder options(String include, String log, int forkCount, int iterationCount)
-			throws java.io.IOException {
+	private ChainedOptionsBuilder options(String include, String log, int iterationCount) throws IOException {
 		Files.createDirectories(this.logDir);
 		return new OptionsBuilder().include(include)
-			.forks(forkCount)
+			.forks(1)
 			.warmupIterations(this.warmupIterations)
 			.warmupTime(TimeValue.seconds(1))
 			.measurementIterations(iterationCount)
@@ -71,31 +73,43 @@ final class JmhSuite {
 		return contenders.stream().map(Contender::name).toArray(String[]::new);
 	}
 
+	private String describeRepetition(int iterationCount) {
+		return String.format("%d rounds (each round one JMH fork of every generator in turn) × %d measured "
+				+ "iterations of 1 s after %d warm-up iterations", this.rounds, iterationCount,
+				this.warmupIterations);
+	}
+
 	/**
 	 * Throughput of every contender at each thread count, then the ratios of ours to each peer.
 	 */
 	void throughput(List<Contender> contenders, List<Integer> threadCounts) throws Exception {
-		Map<Contender, Map<Integer, Samples>> scores = new LinkedHashMap<>();
-		Map<Contender, Map<Integer, Long>> threw = new LinkedHashMap<>();
-		for (int threads : threadCounts) {
-			progress("throughput, " + threads + " thread(s)");
-			Collection<RunResult> results = new Runner(options("\\.GetUidBenchmark\\.getUid$", "throughput-" + threads
-					+ "t.log").param("contender", names(contenders))
-				.threads(threads)
-				.mode(Mode.Throughput)
-				.timeUnit(TimeUnit.SECONDS)
-				.build()).run();
-			for (RunResult result : results) {
-				Contender contender = contender(result.getParams());
-				scores.computeIfAbsent(contender, key -> new LinkedHashMap<>()).put(threads, iterationScores(result));
-				threw.computeIfAbsent(contender, key -> new LinkedHashMap<>())
-					.put(threads, (long) secondarySum(result, "threw"));
+		Map<Contender, Map<Integer, List<Double>>> scores = new LinkedHashMap<>();
+		Map<Contender, Map<Integer, Double>> threw = new LinkedHashMap<>();
+		for (Contender contender : contenders) {
+			scores.put(contender, new LinkedHashMap<>());
+			threw.put(contender, new LinkedHashMap<>());
+		}
+		for (int round = 1; round <= this.rounds; round++) {
+			for (int threads : threadCounts) {
+				progress("throughput, round " + round + " of " + this.rounds + ", " + threads + " thread(s)");
+				Collection<RunResult> results = new Runner(options(GET_UID,
+						"throughput-" + threads + "t-round" + round + ".log", this.iterations)
+					.param("contender", names(contenders))
+					.threads(threads)
+					.mode(Mode.Throughput)
+					.timeUnit(TimeUnit.SECONDS)
+					.build()).run();
+				for (RunResult result : results) {
+					Contender contender = contender(result.getParams());
+					scores.get(contender).computeIfAbsent(threads, key -> new ArrayList<>())
+						.addAll(iterationScores(result));
+					threw.get(contender).merge(threads, secondarySum(result, "threw"), Double::sum);
+				}
 			}
 		}
 		this.out.printf("## Throughput: getUID on one shared generator, IDs per second%n%n");
-		this.out.printf("JMH %s forks × %s measured iterations of 1 s (after %s warm-up iterations) per cell; the "
-				+ "cell is the median of those %d iterations, the spread is (max − min) / median.%n%n", this.forks,
-				this.iterations, this.warmupIterations, this.forks * this.iterations);
+		this.out.printf("%s; each cell is the median of its %d iterations, the spread is (max − min) / median.%n%n",
+				describeRepetition(this.iterations), this.rounds * this.iterations);
 		List<String> headers = new ArrayList<>(List.of("generator"));
 		for (int threads : threadCounts) {
 			headers.add(threads + " thread" + ((threads == 1) ? "" : "s"));
@@ -103,36 +117,36 @@ final class JmhSuite {
 		}
 		headers.add("calls that threw");
 		MarkdownTable figures = new MarkdownTable(headers.toArray(String[]::new));
-		for (Map.Entry<Contender, Map<Integer, Samples>> entry : scores.entrySet()) {
-			List<Object> row = new ArrayList<>(List.of(entry.getKey().label()));
-			long thrown = 0;
+		Map<Contender, Map<Integer, Samples>> medians = new LinkedHashMap<>();
+		for (Contender contender : contenders) {
+			List<Object> row = new ArrayList<>(List.of(contender.label()));
+			double thrown = 0;
 			for (int threads : threadCounts) {
-				Samples samples = entry.getValue().get(threads);
+				Samples samples = new Samples(scores.get(contender).get(threads));
+				medians.computeIfAbsent(contender, key -> new LinkedHashMap<>()).put(threads, samples);
 				row.add(MarkdownTable.millions(samples.median()));
 				row.add(String.format("%.0f%%", samples.spreadPercent()));
-				thrown += threw.get(entry.getKey()).get(threads);
+				thrown += threw.get(contender).getOrDefault(threads, 0.0);
 			}
-			row.add(String.format("%,d", thrown));
+			row.add(String.format("%,.0f", thrown));
 			figures.row(row.toArray());
 		}
 		figures.print(this.out);
-		printRatios(scores, threadCounts);
-		printCeilings(scores, threadCounts);
+		printRatios(medians, threadCounts);
+		printCeilings(medians, threadCounts);
 	}
 
 	private void printRatios(Map<Contender, Map<Integer, Samples>> scores, List<Integer> threadCounts) {
-		List<Contender> ours = List.of(Contender.UID_CACHED, Contender.UID_DEFAULT);
+		List<Contender> ours = new ArrayList<>(List.of(Contender.UID_CACHED, Contender.UID_DEFAULT));
+		ours.retainAll(scores.keySet());
+		if (ours.isEmpty()) {
+			return;
+		}
 		List<String> headers = new ArrayList<>(List.of("peer"));
 		for (Contender mine : ours) {
-			if (!scores.containsKey(mine)) {
-				continue;
-			}
 			for (int threads : threadCounts) {
 				headers.add(mine.label() + " ÷ peer, " + threads + "t");
 			}
-		}
-		if (headers.size() == 1) {
-			return;
 		}
 		this.out.printf("### Ratios of ours to each peer (medians of the same run)%n%n");
 		MarkdownTable ratios = new MarkdownTable(headers.toArray(String[]::new));
@@ -142,9 +156,6 @@ final class JmhSuite {
 			}
 			List<Object> row = new ArrayList<>(List.of(peer.label()));
 			for (Contender mine : ours) {
-				if (!scores.containsKey(mine)) {
-					continue;
-				}
 				for (int threads : threadCounts) {
 					row.add(MarkdownTable.ratio(scores.get(mine).get(threads).median(),
 							scores.get(peer).get(threads).median()));
@@ -157,7 +168,7 @@ final class JmhSuite {
 
 	private void printCeilings(Map<Contender, Map<Integer, Samples>> scores, List<Integer> threadCounts) {
 		MarkdownTable table = new MarkdownTable("generator", "ceiling (2^seqBits per ms)", "threads",
-				"median IDs/s", "of ceiling");
+				"median IDs/s", "best iteration", "median of ceiling");
 		boolean any = false;
 		for (Map.Entry<Contender, Map<Integer, Samples>> entry : scores.entrySet()) {
 			long ceiling = entry.getKey().ceilingPerSecond();
@@ -165,9 +176,10 @@ final class JmhSuite {
 				continue;
 			}
 			for (int threads : threadCounts) {
-				double median = entry.getValue().get(threads).median();
+				Samples samples = entry.getValue().get(threads);
 				table.row(entry.getKey().label(), MarkdownTable.millions(ceiling) + "/s", threads,
-						MarkdownTable.millions(median), String.format("%.1f%%", 100 * median / ceiling));
+						MarkdownTable.millions(samples.median()), MarkdownTable.millions(samples.max()),
+						String.format("%.1f%%", 100 * samples.median() / ceiling));
 				any = true;
 			}
 		}
@@ -181,68 +193,93 @@ final class JmhSuite {
 	 * Latency percentiles of single getUID calls (JMH sample mode).
 	 */
 	void latency(List<Contender> contenders, int threads) throws Exception {
-		progress("latency (sample mode), " + threads + " thread(s)");
-		int latencyIterations = Math.max(1, this.iterations - 2);
-		Collection<RunResult> results = new Runner(options("\\.GetUidBenchmark\\.getUid$", "latency-" + threads
-				+ "t.log", this.forks, latencyIterations).param("contender", names(contenders))
-			.threads(threads)
-			.mode(Mode.SampleTime)
-			.timeUnit(TimeUnit.NANOSECONDS)
-			.build()).run();
+		int latencyIterations = Math.max(2, this.iterations - 1);
+		Map<Contender, List<Statistics>> statistics = new LinkedHashMap<>();
+		for (int round = 1; round <= this.rounds; round++) {
+			progress("latency (sample mode), round " + round + " of " + this.rounds + ", " + threads + " thread(s)");
+			Collection<RunResult> results = new Runner(options(GET_UID,
+					"latency-" + threads + "t-round" + round + ".log", latencyIterations)
+				.param("contender", names(contenders))
+				.threads(threads)
+				.mode(Mode.SampleTime)
+				.timeUnit(TimeUnit.NANOSECONDS)
+				.build()).run();
+			for (RunResult result : results) {
+				statistics.computeIfAbsent(contender(result.getParams()), key -> new ArrayList<>())
+					.add(result.getPrimaryResult().getStatistics());
+			}
+		}
 		this.out.printf("## Latency of getUID, %d thread%s, nanoseconds (JMH sample mode)%n%n", threads,
 				(threads == 1) ? "" : "s");
-		this.out.printf("Samples of %d forks × %d iterations of 1 s pooled per row.%n%n", this.forks,
-				latencyIterations);
+		this.out.printf("%s; each percentile is the median of the rounds' percentiles.%n%n",
+				describeRepetition(latencyIterations));
 		MarkdownTable table = new MarkdownTable("generator", "samples", "p50", "p90", "p99", "p99.9", "p99.99",
 				"max");
-		for (RunResult result : results) {
-			Statistics stats = result.getPrimaryResult().getStatistics();
-			table.row(contender(result.getParams()).label(), String.format("%,d", stats.getN()),
-					ns(stats.getPercentile(50)), ns(stats.getPercentile(90)), ns(stats.getPercentile(99)),
-					ns(stats.getPercentile(99.9)), ns(stats.getPercentile(99.99)), ns(stats.getMax()));
+		for (Map.Entry<Contender, List<Statistics>> entry : statistics.entrySet()) {
+			List<Statistics> rounds = entry.getValue();
+			long samples = rounds.stream().mapToLong(Statistics::getN).sum();
+			table.row(entry.getKey().label(), String.format("%,d", samples), percentile(rounds, 50),
+					percentile(rounds, 90), percentile(rounds, 99), percentile(rounds, 99.9),
+					percentile(rounds, 99.99), ns(rounds.stream().mapToDouble(Statistics::getMax).max().orElse(0)));
 		}
 		table.print(this.out);
-		this.out.printf("Sample mode times single calls with System.nanoTime, so figures near 20–30 ns are "
-				+ "dominated by the timer itself; the cap of 4,096 IDs/ms shows as the tail of the Snowflakes.%n%n");
+		this.out.printf("Sample mode times single calls with System.nanoTime, so figures near 20–40 ns are "
+				+ "mostly the timer itself; the cap of 4,096 IDs/ms shows as the far tail of the Snowflakes and of "
+				+ "uid-default (one call in 4,096 waits for the next millisecond).%n%n");
+	}
+
+	private static String percentile(List<Statistics> rounds, double percentile) {
+		List<Double> values = new ArrayList<>();
+		for (Statistics statistics : rounds) {
+			values.add(statistics.getPercentile(percentile));
+		}
+		return ns(new Samples(values).median());
 	}
 
 	/**
 	 * The uncontended cost of one call for generators capped at 4,096 IDs/ms, paced under the cap.
 	 */
 	void pacedCost(List<Contender> contenders) throws Exception {
-		progress("paced uncontended cost per call");
-		Collection<RunResult> results = new Runner(options("\\.PacedCallBenchmark\\.", "paced.log")
-			.param("contender", names(contenders))
-			.threads(1)
-			.build()).run();
-		Samples baseline = null;
-		Map<Contender, Samples> paced = new LinkedHashMap<>();
-		for (RunResult result : results) {
-			if (result.getParams().getBenchmark().endsWith(".baseline")) {
-				baseline = iterationScores(result);
-			}
-			else {
-				paced.put(contender(result.getParams()), iterationScores(result));
+		List<Double> baseline = new ArrayList<>();
+		Map<Contender, List<Double>> paced = new LinkedHashMap<>();
+		for (int round = 1; round <= this.rounds; round++) {
+			progress("paced uncontended cost per call, round " + round + " of " + this.rounds);
+			Collection<RunResult> results = new Runner(options("\\.PacedCallBenchmark\\.",
+					"paced-round" + round + ".log", this.iterations)
+				.param("contender", names(contenders))
+				.threads(1)
+				.build()).run();
+			for (RunResult result : results) {
+				if (result.getParams().getBenchmark().endsWith(".baseline")) {
+					baseline.addAll(iterationScores(result));
+				}
+				else {
+					paced.computeIfAbsent(contender(result.getParams()), key -> new ArrayList<>())
+						.addAll(iterationScores(result));
+				}
 			}
 		}
-		if (baseline == null) {
+		if (baseline.isEmpty()) {
 			throw new IllegalStateException("The baseline of the paced benchmark did not run");
 		}
+		Samples base = new Samples(baseline);
 		this.out.printf("## Uncontended cost per call, paced under the 4,096 IDs/ms cap, nanoseconds%n%n");
-		this.out.printf("Each call follows %d tokens of Blackhole.consumeCPU (baseline below); cost = paced − "
-				+ "baseline, medians of %d iterations each.%n%n", PacedCallBenchmark.PACE_TOKENS,
-				this.forks * this.iterations);
-		Samples reference = paced.get(Contender.HUTOOL_SNOWFLAKE);
+		this.out.printf("Each call follows %d tokens of Blackhole.consumeCPU (the baseline row measures those "
+				+ "alone); cost = paced − baseline. %s; medians of %d iterations.%n%n", PacedCallBenchmark.PACE_TOKENS,
+				describeRepetition(this.iterations), this.rounds * this.iterations);
+		Samples hutool = paced.containsKey(Contender.HUTOOL_SNOWFLAKE)
+				? new Samples(paced.get(Contender.HUTOOL_SNOWFLAKE)) : null;
+		double hutoolCost = (hutool != null) ? hutool.median() - base.median() : 0;
 		MarkdownTable table = new MarkdownTable("generator", "paced ns/op", "spread", "cost of the call, ns",
 				"cost ÷ hutool-snowflake's");
-		table.row("baseline (busy work only)", String.format("%.1f", baseline.median()),
-				String.format("%.1f%%", baseline.spreadPercent()), "", "");
-		for (Map.Entry<Contender, Samples> entry : paced.entrySet()) {
-			double cost = entry.getValue().median() - baseline.median();
-			double referenceCost = (reference != null) ? reference.median() - baseline.median() : 0;
-			table.row(entry.getKey().label(), String.format("%.1f", entry.getValue().median()),
-					String.format("%.1f%%", entry.getValue().spreadPercent()), String.format("%.1f", cost),
-					(referenceCost > 0) ? String.format("%.2f", cost / referenceCost) : "n/a");
+		table.row("baseline (busy work only)", String.format("%.1f", base.median()),
+				String.format("%.1f%%", base.spreadPercent()), "", "");
+		for (Map.Entry<Contender, List<Double>> entry : paced.entrySet()) {
+			Samples samples = new Samples(entry.getValue());
+			double cost = samples.median() - base.median();
+			table.row(entry.getKey().label(), String.format("%.1f", samples.median()),
+					String.format("%.1f%%", samples.spreadPercent()), String.format("%.1f", cost),
+					(hutoolCost > 0) ? String.format("%.2f", cost / hutoolCost) : "n/a");
 		}
 		table.print(this.out);
 	}
@@ -252,23 +289,23 @@ final class JmhSuite {
 	 */
 	void allocation(List<Contender> contenders, int threads) throws Exception {
 		progress("allocation (-prof gc)");
-		List<RunResult> results = new ArrayList<>(new Runner(options("\\.GetUidBenchmark\\.getUid$", "alloc.log", 1,
-				this.iterations)
+		List<RunResult> results = new ArrayList<>(new Runner(options(GET_UID, "alloc.log", this.iterations)
 			.param("contender", names(contenders))
 			.threads(threads)
 			.addProfiler(GCProfiler.class)
 			.build()).run());
-		results.addAll(new Runner(options("\\.RingBufferBenchmark\\.", "alloc-ring.log", 1, this.iterations).threads(1)
+		results.addAll(new Runner(options("\\.RingBufferBenchmark\\.", "alloc-ring.log", this.iterations).threads(1)
 			.addProfiler(GCProfiler.class)
 			.build()).run());
-		this.out.printf("## Allocation per call (JMH -prof gc, %d thread%s)%n%n", threads, (threads == 1) ? "" : "s");
+		this.out.printf("## Allocation per call (JMH -prof gc, %d thread%s, one fork each)%n%n", threads,
+				(threads == 1) ? "" : "s");
 		MarkdownTable table = new MarkdownTable("benchmark", "ops/s", "gc.alloc.rate.norm (B/op)",
 				"gc.alloc.rate (MB/s)", "GCs during measurement");
 		for (RunResult result : results) {
 			BenchmarkParams params = result.getParams();
 			String name = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
-			String label = (params.getParam("contender") != null)
-					? "getUID, " + contender(params).label() : "RingBuffer." + name;
+			String label = (params.getParam("contender") != null) ? "getUID, " + contender(params).label()
+					: "RingBuffer." + name;
 			Map<String, Result> secondary = result.getAggregatedResult().getSecondaryResults();
 			table.row(label, MarkdownTable.millions(result.getPrimaryResult().getScore()),
 					score(secondary, "gc.alloc.rate.norm", "%.4f"), score(secondary, "gc.alloc.rate", "%.3f"),
@@ -288,14 +325,14 @@ final class JmhSuite {
 		return Contender.valueOf(params.getParam("contender"));
 	}
 
-	private static Samples iterationScores(RunResult result) {
+	private static List<Double> iterationScores(RunResult result) {
 		List<Double> scores = new ArrayList<>();
 		for (BenchmarkResult fork : result.getBenchmarkResults()) {
 			for (IterationResult iteration : fork.getIterationResults()) {
 				scores.add(iteration.getPrimaryResult().getScore());
 			}
 		}
-		return new Samples(scores);
+		return scores;
 	}
 
 	private static double secondarySum(RunResult result, String key) {

@@ -66,7 +66,7 @@ final class MarkdownTable {
 	}
 
 	static String ratio(double ours, double theirs) {
-		if (theirs <= 0) {
+		if (theirs <= 0 || ours <= 0) {
 			return "n/a";
 		}
 		double ratio = ours / theirs;

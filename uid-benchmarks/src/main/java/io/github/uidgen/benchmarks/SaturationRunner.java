@@ -16,7 +16,8 @@ import java.util.Map;
  *
  * <p>Each generator runs in a JVM of its own (started by this one, like a JMH fork) so that no generator's
  * threads, garbage or JIT profile can slow down the next. In that JVM one unmeasured warm-up run comes first, then
- * {@code --repeats} measured runs per thread count, each with a freshly started generator.
+ * one measured run per thread count, each with a freshly started generator; {@code --repeats} rounds of that,
+ * every generator in turn.
  */
 public final class SaturationRunner {
 
@@ -50,13 +51,18 @@ public final class SaturationRunner {
 	static void run(List<Contender> contenders, List<Integer> threadCounts, int ids, int cappedIds, int repeats,
 			PrintStream out) throws IOException, InterruptedException {
 		out.printf("## Saturation: T threads take IDs from one shared generator; every ID kept and checked%n%n");
-		out.printf("%d measured runs per row (fresh generator each), after one warm-up run; %,d IDs per run for "
-				+ "generators without a layout cap, %,d for those capped at 4,096 IDs/ms.%n%n", repeats, ids,
-				cappedIds);
+		out.printf("%d measured runs per row, in %d rounds that each run every generator once, in a JVM of its own "
+				+ "(a warm-up run first, then one run per thread count, each with a freshly started generator); %,d "
+				+ "IDs per run for generators without a layout cap, %,d for those capped at 4,096 IDs/ms.%n%n",
+				repeats, repeats, ids, cappedIds);
 		List<SaturationRun.Outcome> outcomes = new ArrayList<>();
-		for (Contender contender : contenders) {
-			int total = (contender.ceilingPerSecond() > 0) ? cappedIds : ids;
-			outcomes.addAll(fork(contender, threadCounts, total, repeats));
+		// Round-robin: one run of every generator, then the next round, so a busy spell on the shared machine
+		// lowers every generator's figures a little instead of one generator's a lot.
+		for (int round = 1; round <= repeats; round++) {
+			for (Contender contender : contenders) {
+				int total = (contender.ceilingPerSecond() > 0) ? cappedIds : ids;
+				outcomes.addAll(fork(contender, threadCounts, total, 1));
+			}
 		}
 		print(outcomes, threadCounts, out);
 	}
@@ -64,7 +70,7 @@ public final class SaturationRunner {
 	private static List<SaturationRun.Outcome> fork(Contender contender, List<Integer> threadCounts, int ids,
 			int repeats) throws IOException, InterruptedException {
 		String java = ProcessHandle.current().info().command().orElse("java");
-		List<String> command = new ArrayList<>(List.of(java, "-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch", "-cp",
+		List<String> command = new ArrayList<>(List.of(java, "-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch", "-cp",
 				System.getProperty("java.class.path"), SaturationRunner.class.getName(), "--" + CHILD,
 				contender.label(), "--threads", join(threadCounts), "--ids", Integer.toString(ids), "--repeats",
 				Integer.toString(repeats)));
