@@ -102,16 +102,13 @@ public final class SaturationRunner {
 
 	private static void runChild(Contender contender, List<Integer> threadCounts, int ids, int repeats)
 			throws InterruptedException {
-		int maxThreads = threadCounts.stream().mapToInt(Integer::intValue).max().orElse(1);
-		int minThreads = threadCounts.stream().mapToInt(Integer::intValue).min().orElse(1);
-		long[][] arrays = new long[maxThreads][];
-		for (int t = 0; t < maxThreads; t++) {
-			arrays[t] = new long[ids / minThreads];
-		}
 		// Warm-up: the same code paths, unmeasured.
-		int warmupThreads = Math.min(2, maxThreads);
-		new SaturationRun(contender, warmupThreads, Math.min(ids, 4_000_000) / warmupThreads).run(arrays);
+		int warmupIds = Math.min(ids, 4_000_000) / 2;
+		new SaturationRun(contender, 2, warmupIds).run(new long[][] { new long[warmupIds], new long[warmupIds] });
 		for (int threads : threadCounts) {
+			// Allocated (and so zeroed and paged in) before the run starts; the previous thread count's arrays are
+			// garbage by now and collected while allocating these, outside the measured time.
+			long[][] arrays = new long[threads][ids / threads];
 			for (int r = 0; r < repeats; r++) {
 				SaturationRun.Outcome outcome = new SaturationRun(contender, threads, ids / threads).run(arrays);
 				System.out.println(outcome.toLine());
