@@ -85,7 +85,7 @@ public final class BenchmarkMain {
 	}
 
 	static final String THROUGHPUT_CONTENDERS = "uid-cached,uid-default,baidu-cached,cosid-segment-chain,"
-			+ "cosid-snowflake,hutool-snowflake,atomic-long";
+			+ "cosid-snowflake,hutool-snowflake,atomic-long-cas,atomic-long";
 
 	static final String PACED_CONTENDERS = "uid-default,hutool-snowflake,cosid-snowflake";
 

@@ -109,6 +109,27 @@ public enum Contender {
 		}
 	},
 
+	/**
+	 * One shared counter advanced by read-then-compare-and-set, the way a ring take claims its slot: the floor for a
+	 * design that must check before it claims.
+	 */
+	ATOMIC_LONG_CAS("atomic-long-cas",
+			"java.util.concurrent.atomic.AtomicLong get() then compareAndSet(v, v + 1), one shared instance", 0) {
+		@Override
+		public IdSource open() {
+			AtomicLong counter = new AtomicLong();
+			return source(() -> {
+				for (;;) {
+					long current = counter.get();
+					if (counter.compareAndSet(current, current + 1)) {
+						return current + 1;
+					}
+				}
+			}, () -> {
+			});
+		}
+	},
+
 	/** One shared counter: the floor for anything that shares state between threads. */
 	ATOMIC_LONG("atomic-long", "java.util.concurrent.atomic.AtomicLong.incrementAndGet(), one shared instance", 0) {
 		@Override
