@@ -1,0 +1,178 @@
+package io.github.uidgen.benchmarks;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Entry point of the benchmark jar: runs one part of the suite, or all of it, and prints the tables.
+ *
+ * <pre>
+ * java -jar uid-benchmarks.jar all                  # everything, about 15 minutes on 2 cores
+ * java -jar uid-benchmarks.jar throughput --threads 1,2,8 --rounds 3 --iterations 3
+ * java -jar uid-benchmarks.jar saturation --threads 1,2,8 --ids 24000000 --repeats 3
+ * java -jar uid-benchmarks.jar jmh GetUidBenchmark -p contender=UID_CACHED -t 2 -prof stack
+ * </pre>
+ */
+public final class BenchmarkMain {
+
+	private static final String USAGE = """
+			usage: java -jar uid-benchmarks.jar <part> [--option value ...]
+			parts:
+			  all          every part below except jmh, with their defaults
+			  throughput   JMH throughput at --threads (1,2,8) of --contenders
+			  latency      JMH sample-mode percentiles of getUID at --threads (1)
+			  cost         uncontended cost per call of the Snowflake-like generators, paced under their cap
+			  alloc        bytes allocated per getUID and per ring take (JMH -prof gc)
+			  saturation   T threads x N IDs from one generator, all kept and checked (--threads, --ids,
+			               --capped-ids, --repeats)
+			  memory       retained heap of the cached generators (--repeats)
+			  jmh          hands the remaining arguments to JMH's own command line (org.openjdk.jmh.Main)
+			JMH options: --rounds (3: each round is one fork of every generator in turn) --warmup (2)
+			  --iterations (3, of 1 s each) --log-dir (benchmark-logs)
+			contenders: %s
+			""";
+
+	private BenchmarkMain() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		if (args.length == 0 || args[0].equals("-h") || args[0].equals("--help")) {
+			System.out.printf(USAGE, Contender.labels());
+			return;
+		}
+		String part = args[0];
+		String[] rest = Arrays.copyOfRange(args, 1, args.length);
+		if (part.equals("jmh")) {
+			org.openjdk.jmh.Main.main(rest);
+			return;
+		}
+		if (part.equals("memory")) {
+			MemoryFootprint.main(rest);
+			return;
+		}
+		if (part.equals("saturation")) {
+			SaturationRunner.main(rest);
+			return;
+		}
+		Arguments arguments = new Arguments(rest, "rounds", "warmup", "iterations", "log-dir", "threads",
+				"contenders", "ids", "capped-ids", "repeats");
+		PrintStream out = System.out;
+		JmhSuite jmh = new JmhSuite(Path.of(arguments.get("log-dir", "benchmark-logs")), arguments.getInt("rounds", 3),
+				arguments.getInt("warmup", 2), arguments.getInt("iterations", 3), out);
+		switch (part) {
+			case "throughput" -> jmh.throughput(arguments.getContenders("contenders", THROUGHPUT_CONTENDERS),
+					arguments.getInts("threads", "1,2,8"));
+			case "latency" -> jmh.latency(arguments.getContenders("contenders", THROUGHPUT_CONTENDERS),
+					arguments.getInt("threads", 1));
+			case "cost" -> jmh.pacedCost(arguments.getContenders("contenders", PACED_CONTENDERS));
+			case "alloc" -> jmh.allocation(arguments.getContenders("contenders", ALLOCATION_CONTENDERS),
+					arguments.getInt("threads", 1));
+			case "all" -> all(arguments, jmh, out);
+			default -> {
+				System.err.printf("Unknown part '%s'.%n", part);
+				System.err.printf(USAGE, Contender.labels());
+				System.exit(2);
+			}
+		}
+		System.exit(0);
+	}
+
+	static final String THROUGHPUT_CONTENDERS = "uid-cached,uid-default,baidu-cached,cosid-segment-chain,"
+			+ "cosid-snowflake,hutool-snowflake,atomic-long-cas,atomic-long";
+
+	static final String PACED_CONTENDERS = "uid-default,hutool-snowflake,cosid-snowflake";
+
+	static final String ALLOCATION_CONTENDERS = "uid-default,uid-cached,uid-cached-defaults,baidu-cached,"
+			+ "cosid-segment-chain";
+
+	private static void all(Arguments arguments, JmhSuite jmh, PrintStream out) throws Exception {
+		Instant start = Instant.now();
+		String loadBefore = loadAverage();
+		String idleBefore = CpuSnapshot.sample(3000);
+		CpuSnapshot cpuAtStart = CpuSnapshot.take();
+		printMachine(out, idleBefore);
+		CpuSnapshot part = CpuSnapshot.take();
+		jmh.throughput(arguments.getContenders("contenders", THROUGHPUT_CONTENDERS),
+				arguments.getInts("threads", "1,2,8"));
+		part = printCpu(out, part);
+		SaturationRunner.run(arguments.getContenders("contenders", SaturationRunner.DEFAULT_CONTENDERS),
+				arguments.getInts("threads", "1,2,8"), arguments.getInt("ids", 24_000_000),
+				arguments.getInt("capped-ids", 8_000_000), arguments.getInt("repeats", 3), out);
+		part = printCpu(out, part);
+		jmh.latency(Contender.valueOfAll(THROUGHPUT_CONTENDERS), 1);
+		part = printCpu(out, part);
+		jmh.pacedCost(Contender.valueOfAll(PACED_CONTENDERS));
+		part = printCpu(out, part);
+		jmh.allocation(Contender.valueOfAll(ALLOCATION_CONTENDERS), 1);
+		memoryInChildJvm(out);
+		out.printf("Load average (1/5/15 min) before: %s, after: %s. CPU over the whole run (ours included): %s. "
+				+ "Total time %s.%n", loadBefore, loadAverage(), CpuSnapshot.take().since(cpuAtStart),
+				Duration.between(start, Instant.now()).truncatedTo(ChronoUnit.SECONDS));
+	}
+
+	private static CpuSnapshot printCpu(PrintStream out, CpuSnapshot since) {
+		CpuSnapshot now = CpuSnapshot.take();
+		out.printf("CPU during this part: %s.%n%n", now.since(since));
+		return now;
+	}
+
+	private static void memoryInChildJvm(PrintStream out) throws IOException, InterruptedException {
+		String java = ProcessHandle.current().info().command().orElse("java");
+		Process process = new ProcessBuilder(java, "-Xms512m", "-Xmx512m", "-Djdk.attach.allowAttachSelf=true",
+				"-cp", System.getProperty("java.class.path"), MemoryFootprint.class.getName())
+			.redirectError(ProcessBuilder.Redirect.INHERIT)
+			.start();
+		out.print(new String(process.getInputStream().readAllBytes()));
+		if (process.waitFor() != 0) {
+			throw new IllegalStateException("The memory measurement failed");
+		}
+	}
+
+	private static void printMachine(PrintStream out, String idleBefore) throws IOException {
+		out.printf("# uid benchmarks%n%n");
+		out.printf("- date: %s%n", Instant.now().truncatedTo(ChronoUnit.SECONDS));
+		out.printf("- machine: %d cores (availableProcessors), CPU %s%n", Runtime.getRuntime().availableProcessors(),
+				cpuModel());
+		out.printf("- JDK: %s %s (%s)%n", System.getProperty("java.vm.name"), System.getProperty("java.runtime.version"),
+				System.getProperty("java.vm.vendor"));
+		out.printf("- OS: %s %s%n", System.getProperty("os.name"), System.getProperty("os.version"));
+		out.printf("- load average at start (1/5/15 min): %s; CPU in the 3 s before the run: %s%n%n", loadAverage(),
+				idleBefore);
+		out.println("Generators:");
+		for (Contender contender : Contender.values()) {
+			out.printf("- `%s`: %s%n", contender.label(), contender.description());
+		}
+		out.println();
+	}
+
+	private static String cpuModel() throws IOException {
+		Path cpuinfo = Path.of("/proc/cpuinfo");
+		if (!Files.isReadable(cpuinfo)) {
+			return System.getProperty("os.arch");
+		}
+		List<String> lines = Files.readAllLines(cpuinfo);
+		return lines.stream()
+			.filter(line -> line.startsWith("model name"))
+			.map(line -> line.substring(line.indexOf(':') + 1).trim())
+			.findFirst()
+			.orElse(System.getProperty("os.arch"));
+	}
+
+	private static String loadAverage() {
+		try {
+			String[] parts = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+			return parts[0] + " / " + parts[1] + " / " + parts[2];
+		}
+		catch (IOException | RuntimeException ex) {
+			return "unknown";
+		}
+	}
+
+}

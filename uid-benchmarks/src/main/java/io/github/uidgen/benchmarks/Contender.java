@@ -1,0 +1,290 @@
+package io.github.uidgen.benchmarks;
+
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.concurrent.atomic.AtomicLong;
+
+import cn.hutool.core.lang.Snowflake;
+import io.github.uidgen.UidLayout;
+import io.github.uidgen.UidTimeUnit;
+import io.github.uidgen.impl.CachedUidGenerator;
+import io.github.uidgen.impl.DefaultUidGenerator;
+import io.github.uidgen.worker.FixedWorkerIdAssigner;
+import me.ahoo.cosid.segment.IdSegmentDistributor;
+import me.ahoo.cosid.segment.SegmentChainId;
+import me.ahoo.cosid.snowflake.MillisecondSnowflakeId;
+
+/**
+ * Every generator the benchmarks compare, with the exact settings each figure was measured with.
+ */
+public enum Contender {
+
+	/** Ours, cached, with a layout roomy enough for the benchmark's rate. */
+	UID_CACHED("uid-cached", "ours: CachedUidGenerator, ms layout 41/" + Layouts.WIDE_WORKER_BITS + "/"
+			+ Layouts.WIDE_SEQ_BITS + " (" + Layouts.describeCeiling(Layouts.WIDE_SEQ_BITS) + "), boostPower "
+			+ Layouts.WIDE_BOOST_POWER + ", maxAhead " + Layouts.WIDE_MAX_AHEAD.toSeconds() + " s", 0) {
+		@Override
+		public IdSource open() {
+			CachedUidGenerator generator = CachedUidGenerator.builder()
+				.layout(Layouts.wide())
+				.boostPower(Layouts.WIDE_BOOST_POWER)
+				.maxAhead(Layouts.WIDE_MAX_AHEAD)
+				.workerIdAssigner(new FixedWorkerIdAssigner(1))
+				.build();
+			return source(generator::getUID, generator::close);
+		}
+	},
+
+	/** Ours, cached, every setting at its default (41/10/12 ms layout, 32,768 slots, maxAhead 10 s). */
+	UID_CACHED_DEFAULTS("uid-cached-defaults",
+			"ours: CachedUidGenerator, all defaults (ms 41/10/12, 32,768 slots, maxAhead 10 s: bursts borrow up to 10 s "
+					+ "of future time, sustained rate 4,096/ms)", 0) {
+		@Override
+		public IdSource open() {
+			CachedUidGenerator generator = CachedUidGenerator.builder()
+				.workerIdAssigner(new FixedWorkerIdAssigner(1))
+				.build();
+			return source(generator::getUID, generator::close);
+		}
+	},
+
+	/** Ours, computed on the call, default layout. */
+	UID_DEFAULT("uid-default", "ours: DefaultUidGenerator, default layout (ms 41/10/12, ceiling 4,096/ms)",
+			4_096_000) {
+		@Override
+		public IdSource open() {
+			DefaultUidGenerator generator = DefaultUidGenerator.builder()
+				.workerIdAssigner(new FixedWorkerIdAssigner(1))
+				.build();
+			return source(generator::getUID, generator::close);
+		}
+	},
+
+	/** Baidu's cached generator as republished on Maven Central, with a layout that has not run out. */
+	BAIDU_CACHED("baidu-cached", "reference: com.xfvape.uid CachedUidGenerator 0.0.4-RELEASE, seconds since "
+			+ Layouts.BAIDU_EPOCH + ", 31/20/12 bits, boostPower 3 (32,768 slots), paddingFactor 50", 0) {
+		@Override
+		public IdSource open() {
+			com.xfvape.uid.impl.CachedUidGenerator generator = Layouts.baiduCached();
+			return source(generator::getUID, () -> {
+				try {
+					generator.destroy();
+				}
+				catch (Exception ex) {
+					throw new IllegalStateException(ex);
+				}
+			});
+		}
+	},
+
+	/** CosId's segment chain fed by its in-memory distributor: not time-based, the fastest published peer. */
+	COSID_SEGMENT_CHAIN("cosid-segment-chain",
+			"me.ahoo.cosid 2.13.3 SegmentChainId, IdSegmentDistributor.Atomic, step " + Layouts.COSID_STEP, 0) {
+		@Override
+		public IdSource open() {
+			SegmentChainId generator = new SegmentChainId(new IdSegmentDistributor.Atomic(Layouts.COSID_STEP));
+			return source(generator::generate, () -> {
+			});
+		}
+	},
+
+	/** CosId's millisecond Snowflake, default layout. */
+	COSID_SNOWFLAKE("cosid-snowflake", "me.ahoo.cosid 2.13.3 MillisecondSnowflakeId, default 41/10/12 ms",
+			4_096_000) {
+		@Override
+		public IdSource open() {
+			MillisecondSnowflakeId generator = new MillisecondSnowflakeId(1);
+			return source(generator::generate, () -> {
+			});
+		}
+	},
+
+	/** Hutool's Snowflake, defaults (system clock, 12 sequence bits). */
+	HUTOOL_SNOWFLAKE("hutool-snowflake", "cn.hutool 5.8.38 Snowflake(1, 1), 41/5+5/12 ms", 4_096_000) {
+		@Override
+		public IdSource open() {
+			Snowflake generator = new Snowflake(1, 1);
+			return source(generator::nextId, () -> {
+			});
+		}
+	},
+
+	/**
+	 * One shared counter advanced by read-then-compare-and-set, the way a ring take claims its slot: the floor for a
+	 * design that must check before it claims.
+	 */
+	ATOMIC_LONG_CAS("atomic-long-cas",
+			"java.util.concurrent.atomic.AtomicLong get() then compareAndSet(v, v + 1), one shared instance", 0) {
+		@Override
+		public IdSource open() {
+			AtomicLong counter = new AtomicLong();
+			return source(() -> {
+				for (;;) {
+					long current = counter.get();
+					if (counter.compareAndSet(current, current + 1)) {
+						return current + 1;
+					}
+				}
+			}, () -> {
+			});
+		}
+	},
+
+	/** One shared counter: the floor for anything that shares state between threads. */
+	ATOMIC_LONG("atomic-long", "java.util.concurrent.atomic.AtomicLong.incrementAndGet(), one shared instance", 0) {
+		@Override
+		public IdSource open() {
+			AtomicLong counter = new AtomicLong();
+			return source(counter::incrementAndGet, () -> {
+			});
+		}
+	};
+
+	private final String label;
+
+	private final String description;
+
+	private final long ceilingPerSecond;
+
+	Contender(String label, String description, long ceilingPerSecond) {
+		this.label = label;
+		this.description = description;
+		this.ceilingPerSecond = ceilingPerSecond;
+	}
+
+	/**
+	 * Builds and starts the generator.
+	 * @return a ready source; close it when done
+	 */
+	public abstract IdSource open();
+
+	/**
+	 * Returns the short name used in tables and on the command line.
+	 * @return for example {@code uid-cached}
+	 */
+	public String label() {
+		return this.label;
+	}
+
+	/**
+	 * Returns the generator's exact settings.
+	 * @return a one-line description
+	 */
+	public String description() {
+		return this.description;
+	}
+
+	/**
+	 * Returns the most IDs per second the layout allows without borrowing future time.
+	 * @return IDs per second, or 0 when the figure is not bounded by a layout (or only by borrowing)
+	 */
+	public long ceilingPerSecond() {
+		return this.ceilingPerSecond;
+	}
+
+	/**
+	 * Finds a contender by its label or enum name.
+	 * @param name for example {@code uid-cached} or {@code UID_CACHED}
+	 * @return the contender
+	 */
+	public static Contender of(String name) {
+		for (Contender contender : values()) {
+			if (contender.label.equalsIgnoreCase(name) || contender.name().equalsIgnoreCase(name)) {
+				return contender;
+			}
+		}
+		throw new IllegalArgumentException("Unknown contender '" + name + "'; use one of " + labels());
+	}
+
+	/**
+	 * Finds several contenders.
+	 * @param names comma-separated labels or enum names
+	 * @return the contenders, in the order given
+	 */
+	public static java.util.List<Contender> valueOfAll(String names) {
+		java.util.List<Contender> contenders = new java.util.ArrayList<>();
+		for (String name : names.split(",")) {
+			contenders.add(of(name.trim()));
+		}
+		return contenders;
+	}
+
+	/**
+	 * Lists the labels of all contenders.
+	 * @return comma-separated labels
+	 */
+	public static String labels() {
+		StringBuilder labels = new StringBuilder();
+		for (Contender contender : values()) {
+			labels.append((labels.length() > 0) ? ", " : "").append(contender.label);
+		}
+		return labels.toString();
+	}
+
+	private static IdSource source(java.util.function.LongSupplier next, Runnable close) {
+		return new IdSource() {
+
+			@Override
+			public long nextId() {
+				return next.getAsLong();
+			}
+
+			@Override
+			public void close() {
+				close.run();
+			}
+
+		};
+	}
+
+	/**
+	 * The layouts and settings the contenders use.
+	 */
+	static final class Layouts {
+
+		/** Few worker bits, many sequence bits: 2^20 IDs per millisecond, so the benchmark never waits on time. */
+		static final int WIDE_WORKER_BITS = 2;
+
+		static final int WIDE_SEQ_BITS = 20;
+
+		static final int WIDE_BOOST_POWER = 0;
+
+		static final Duration WIDE_MAX_AHEAD = Duration.ofSeconds(60);
+
+		static final String BAIDU_EPOCH = "2025-01-01";
+
+		static final long COSID_STEP = 1000;
+
+		private Layouts() {
+		}
+
+		static UidLayout wide() {
+			return new UidLayout(UidTimeUnit.MILLISECONDS, LocalDate.of(2025, 1, 1), 41, WIDE_WORKER_BITS,
+					WIDE_SEQ_BITS);
+		}
+
+		static String describeCeiling(int seqBits) {
+			return String.format("%,d/ms", 1L << seqBits);
+		}
+
+		static com.xfvape.uid.impl.CachedUidGenerator baiduCached() {
+			com.xfvape.uid.impl.CachedUidGenerator generator = new com.xfvape.uid.impl.CachedUidGenerator();
+			// Its own default (28 time bits of seconds since 2016-05-20) ran out in 2024; 31 bits from 2025 last
+			// until 2093, and 12 sequence bits give the same ring size as ours at default settings.
+			generator.setTimeBits(31);
+			generator.setWorkerBits(20);
+			generator.setSeqBits(12);
+			generator.setEpochStr(BAIDU_EPOCH);
+			generator.setWorkerIdAssigner(() -> 1L);
+			try {
+				generator.afterPropertiesSet();
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException("The reference generator did not start: " + ex, ex);
+			}
+			return generator;
+		}
+
+	}
+
+}
