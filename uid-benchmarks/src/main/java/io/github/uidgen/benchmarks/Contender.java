@@ -48,6 +48,44 @@ public enum Contender {
 		}
 	},
 
+	/**
+	 * Ours, cached, as {@link #UID_CACHED} but with the starter's Micrometer meters bound and scraped every 10 ms,
+	 * far more often than any monitoring system would: the price of the meters.
+	 */
+	UID_CACHED_METERED("uid-cached-metered", "ours: as uid-cached, with the starter's meters bound to a registry "
+			+ "that a thread reads every 10 ms", 0) {
+		@Override
+		public IdSource open() {
+			CachedUidGenerator generator = CachedUidGenerator.builder()
+				.layout(Layouts.wide())
+				.boostPower(Layouts.WIDE_BOOST_POWER)
+				.maxAhead(Layouts.WIDE_MAX_AHEAD)
+				.workerIdAssigner(new FixedWorkerIdAssigner(1))
+				.build();
+			MeterScraper scraper = MeterScraper.start(generator);
+			return source(generator::getUID, () -> {
+				scraper.close();
+				generator.close();
+			});
+		}
+	},
+
+	/** Ours, computed on the call, default layout, with the starter's meters bound and scraped every 10 ms. */
+	UID_DEFAULT_METERED("uid-default-metered", "ours: as uid-default, with the starter's meters bound to a registry "
+			+ "that a thread reads every 10 ms", 4_096_000) {
+		@Override
+		public IdSource open() {
+			DefaultUidGenerator generator = DefaultUidGenerator.builder()
+				.workerIdAssigner(new FixedWorkerIdAssigner(1))
+				.build();
+			MeterScraper scraper = MeterScraper.start(generator);
+			return source(generator::getUID, () -> {
+				scraper.close();
+				generator.close();
+			});
+		}
+	},
+
 	/** Ours, computed on the call, default layout. */
 	UID_DEFAULT("uid-default", "ours: DefaultUidGenerator, default layout (ms 41/10/12, ceiling 4,096/ms)",
 			4_096_000) {
