@@ -25,12 +25,7 @@ public enum Contender {
 			+ Layouts.WIDE_BOOST_POWER + ", maxAhead " + Layouts.WIDE_MAX_AHEAD.toSeconds() + " s", 0) {
 		@Override
 		public IdSource open() {
-			CachedUidGenerator generator = CachedUidGenerator.builder()
-				.layout(Layouts.wide())
-				.boostPower(Layouts.WIDE_BOOST_POWER)
-				.maxAhead(Layouts.WIDE_MAX_AHEAD)
-				.workerIdAssigner(new FixedWorkerIdAssigner(1))
-				.build();
+			CachedUidGenerator generator = wideCachedGenerator();
 			return source(generator::getUID, generator::close);
 		}
 	},
@@ -56,12 +51,7 @@ public enum Contender {
 			+ "that a thread reads every 10 ms", 0) {
 		@Override
 		public IdSource open() {
-			CachedUidGenerator generator = CachedUidGenerator.builder()
-				.layout(Layouts.wide())
-				.boostPower(Layouts.WIDE_BOOST_POWER)
-				.maxAhead(Layouts.WIDE_MAX_AHEAD)
-				.workerIdAssigner(new FixedWorkerIdAssigner(1))
-				.build();
+			CachedUidGenerator generator = wideCachedGenerator();
 			MeterScraper scraper = MeterScraper.start(generator);
 			return source(generator::getUID, () -> {
 				scraper.close();
@@ -75,9 +65,7 @@ public enum Contender {
 			+ "that a thread reads every 10 ms", 4_096_000) {
 		@Override
 		public IdSource open() {
-			DefaultUidGenerator generator = DefaultUidGenerator.builder()
-				.workerIdAssigner(new FixedWorkerIdAssigner(1))
-				.build();
+			DefaultUidGenerator generator = defaultGenerator();
 			MeterScraper scraper = MeterScraper.start(generator);
 			return source(generator::getUID, () -> {
 				scraper.close();
@@ -91,9 +79,7 @@ public enum Contender {
 			4_096_000) {
 		@Override
 		public IdSource open() {
-			DefaultUidGenerator generator = DefaultUidGenerator.builder()
-				.workerIdAssigner(new FixedWorkerIdAssigner(1))
-				.build();
+			DefaultUidGenerator generator = defaultGenerator();
 			return source(generator::getUID, generator::close);
 		}
 	},
@@ -257,6 +243,21 @@ public enum Contender {
 			labels.append((labels.length() > 0) ? ", " : "").append(contender.label);
 		}
 		return labels.toString();
+	}
+
+	/** Our default generator on the default layout, shared by the bare and the metered contender. */
+	private static DefaultUidGenerator defaultGenerator() {
+		return DefaultUidGenerator.builder().workerIdAssigner(new FixedWorkerIdAssigner(1)).build();
+	}
+
+	/** Our cached generator on the wide layout, shared by the bare and the metered contender. */
+	private static CachedUidGenerator wideCachedGenerator() {
+		return CachedUidGenerator.builder()
+			.layout(Layouts.wide())
+			.boostPower(Layouts.WIDE_BOOST_POWER)
+			.maxAhead(Layouts.WIDE_MAX_AHEAD)
+			.workerIdAssigner(new FixedWorkerIdAssigner(1))
+			.build();
 	}
 
 	private static IdSource source(java.util.function.LongSupplier next, Runnable close) {
