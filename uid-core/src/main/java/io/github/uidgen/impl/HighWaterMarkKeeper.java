@@ -124,6 +124,10 @@ final class HighWaterMarkKeeper {
 	 * time
 	 */
 	void cover(long unit) {
+		if (unit <= this.refreshAt) {
+			// Well inside the reservation: nothing to ask for (waking the keeper costs a system call).
+			return;
+		}
 		request(unit);
 		if (unit <= this.reservedUntil) {
 			return;
