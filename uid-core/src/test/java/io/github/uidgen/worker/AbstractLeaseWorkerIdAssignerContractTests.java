@@ -50,8 +50,10 @@ abstract class AbstractLeaseWorkerIdAssignerContractTests extends AbstractWorker
 	@Test
 	void overflowMessageCountsTheLiveLeases() {
 		WorkerIdAssigner assigner = overflowingAssigner(1);
-		assertThatExceptionOfType(WorkerIdOutOfRangeException.class).isThrownBy(() -> assigner.assign(1))
+		assertThatExceptionOfType(AllWorkerIdsLeasedException.class).isThrownBy(() -> assigner.assign(1))
+			.withMessageContaining("All 2 worker IDs are leased")
 			.withMessageContaining("2 live leases")
+			.withMessageContaining("held by 'filler-0', 'filler-1'")
 			.withMessageContaining("more worker bits");
 	}
 

@@ -113,6 +113,11 @@ public final class JdbcWorkerIdAssigner implements WorkerIdAssigner {
 	}
 
 	@Override
+	public WorkerAssignment assign(long maxWorkerId, Duration maxMarkLead) {
+		return this.modeAssigner.assign(maxWorkerId, maxMarkLead);
+	}
+
+	@Override
 	public void renew(long workerId, long highWaterMarkMillis) {
 		this.modeAssigner.renew(workerId, highWaterMarkMillis);
 	}

@@ -105,17 +105,22 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
 	@Override
 	public WorkerAssignment assign(long maxWorkerId) {
+		return assign(maxWorkerId, LeaseSettings.DEFAULT_MAX_MARK_LEAD);
+	}
+
+	@Override
+	public WorkerAssignment assign(long maxWorkerId, Duration maxMarkLead) {
 		for (int waits = 0;; waits++) {
 			String token = LeaseTokens.newToken();
 			List<String> reply = this.scripts.claim(this.lease.instanceId(), token,
 					Long.toString(maxWorkerId), Long.toString(this.lease.leaseDuration().toMillis()),
-					Long.toString(this.registryLossMargin.toMillis()));
+					Long.toString(this.registryLossMargin.toMillis()), Long.toString(maxMarkLead.toMillis()));
 			switch (reply.get(0)) {
 				case "ok" -> {
 					return claimed(reply, token);
 				}
-				case "full" -> throw this.lease.allTaken(maxWorkerId,
-						reply.get(1) + " live leases under " + this.hashTag);
+				case "full" -> throw this.lease.allTaken(maxWorkerId, Long.parseLong(reply.get(1)),
+						reply.subList(2, reply.size()), "Redis under " + this.hashTag);
 				case "wait" -> awaitRegistry(Long.parseLong(reply.get(1)), Long.parseLong(reply.get(2)), waits);
 				default -> throw new WorkerAssignmentException("Unexpected reply from the uid claim script: " + reply);
 			}

@@ -3,13 +3,13 @@
 --       current claim), 3 holders (hash worker -> last instance), 4 instances (hash instance -> worker),
 --       5 marks (hash worker -> high-water mark ms), 6 generation (string: ms before which the registry
 --       is not trusted)
--- ARGV: 1 instance ID, 2 token, 3 max worker ID, 4 lease ms, 5 registry loss margin ms
--- Returns {'wait', floor, now} | {'ok', worker, mark or '', floor, now} | {'full', live leases}
+-- ARGV: 1 instance ID, 2 token, 3 max worker ID, 4 lease ms, 5 registry loss margin ms, 6 max mark lead ms
+-- Returns {'wait', floor, now} | {'ok', worker, mark or '', floor, now} | {'full', live leases, holder...}
 local function str(n) return string.format('%.0f', n) end
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local instance, token = ARGV[1], ARGV[2]
-local max, lease = tonumber(ARGV[3]), tonumber(ARGV[4])
+local max, lease, lead = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[6])
 
 -- No generation marker: the registry is new, or Redis lost it with every mark in it. Nobody may claim
 -- until the margin has passed, so that whatever a previous holder may have issued lies in the past.
@@ -30,6 +30,13 @@ local function free(id)
   return (not expires) or tonumber(expires) < now
 end
 
+-- A mark further ahead of the clock than the claimant may wait for was left by a host whose clock ran fast:
+-- handing that worker ID out would make a correct host refuse to start, so it comes last.
+local function sane(id)
+  local mark = redis.call('HGET', KEYS[5], id)
+  return (not mark) or tonumber(mark) <= now + lead
+end
+
 local function take(id)
   redis.call('ZADD', KEYS[1], str(now + lease), id)
   redis.call('HSET', KEYS[2], id, token)
@@ -45,15 +52,16 @@ end
 
 -- 1. This instance's previous worker ID, if nobody holds it.
 local own = redis.call('HGET', KEYS[4], instance)
-if own and tonumber(own) <= max and redis.call('HGET', KEYS[3], own) == instance and free(own) then
+if own and tonumber(own) <= max and redis.call('HGET', KEYS[3], own) == instance and free(own) and sane(own) then
   return take(own)
 end
 
 -- 2. The lowest released or expired worker ID.
+local expired = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. str(now))
 local lowest = nil
-for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. str(now))) do
+for _, id in ipairs(expired) do
   local n = tonumber(id)
-  if n <= max and (lowest == nil or n < lowest) and free(id) then lowest = n end
+  if n <= max and (lowest == nil or n < lowest) and free(id) and sane(id) then lowest = n end
 end
 if lowest then
   return take(str(lowest))
@@ -72,4 +80,30 @@ end
 if candidate then
   return take(str(candidate))
 end
-return {'full', str(redis.call('ZCOUNT', KEYS[1], str(now), '+inf'))}
+
+-- 4. Only fast-clock marks are left free: the nearest one, so the claimant waits least or says how far it is.
+local nearest, nearestMark = nil, nil
+for _, id in ipairs(expired) do
+  local n = tonumber(id)
+  if n <= max and free(id) then
+    local mark = tonumber(redis.call('HGET', KEYS[5], id) or '0')
+    if nearest == nil or mark < nearestMark or (mark == nearestMark and n < nearest) then
+      nearest, nearestMark = n, mark
+    end
+  end
+end
+if nearest then
+  return take(str(nearest))
+end
+
+-- Every worker ID up to max is leased: count the live leases and name some holders.
+local reply = {'full', '0'}
+local live = 0
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], str(now), '+inf')) do
+  if tonumber(id) <= max then
+    live = live + 1
+    if live <= 8 then table.insert(reply, redis.call('HGET', KEYS[3], id) or '') end
+  end
+end
+reply[2] = str(live)
+return reply
