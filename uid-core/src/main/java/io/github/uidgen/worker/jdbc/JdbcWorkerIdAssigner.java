@@ -88,12 +88,12 @@ public final class JdbcWorkerIdAssigner implements WorkerIdAssigner {
 		this.initializeSchema = builder.initializeSchema;
 		if (this.mode == Mode.LEASE) {
 			JdbcStore store = new JdbcStore(builder.dataSource, DEFAULT_LEASE_TABLE, this.leaseTableName,
-					this.initializeSchema);
+					this.initializeSchema, lease.heartbeatInterval());
 			this.modeAssigner = new LeaseModeAssigner(store, lease, this.hostName);
 		}
 		else {
 			JdbcStore store = new JdbcStore(builder.dataSource, DEFAULT_WORKER_NODE_TABLE, this.workerNodeTableName,
-					this.initializeSchema);
+					this.initializeSchema, lease.heartbeatInterval());
 			this.modeAssigner = new DisposableModeAssigner(store, this.hostName, lease.port(), host.isContainer());
 		}
 	}
