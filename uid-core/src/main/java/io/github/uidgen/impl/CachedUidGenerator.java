@@ -33,6 +33,9 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 	/** Default bound on how far ahead of the clock the filler may run. */
 	public static final Duration DEFAULT_MAX_AHEAD = Duration.ofSeconds(10);
 
+	/** How many takes at most pass between two checks that the lease was renewed recently. */
+	private static final int LEASE_CHECK_INTERVAL = 256;
+
 	/** The largest ring: 2^28 slots, 2 GiB of IDs. */
 	private static final int MAX_CAPACITY = 1 << 28;
 
@@ -48,8 +51,15 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 
 	private final Duration scheduleInterval;
 
+	/**
+	 * Takes whose ID has these low bits all zero (one in every 256, or every new time unit with fewer sequence bits)
+	 * check that the lease was renewed recently: a resumed process hands out at most that many IDs before it notices.
+	 */
+	private final long leaseCheckMask;
+
 	private CachedUidGenerator(Builder builder, int capacity) {
 		super(builder, builder.maxAhead);
+		this.leaseCheckMask = Math.min(this.layout.getMaxSequence(), LEASE_CHECK_INTERVAL - 1);
 		this.boostPower = builder.boostPower;
 		this.paddingFactor = builder.paddingFactor;
 		this.maxAhead = builder.maxAhead;
@@ -80,7 +90,21 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 
 	@Override
 	public long getUID() {
-		return this.ring.take();
+		long uid = this.ring.take();
+		if ((uid & this.leaseCheckMask) == 0 && this.keeper.isRenewalOverdue()) {
+			confirmLeaseAfterPause();
+		}
+		return uid;
+	}
+
+	/**
+	 * The mark keeper has not renewed for a while: the process was paused (a stopped or frozen JVM, a long GC) or the
+	 * store is out of reach, and the lease may be gone without this process knowing. Withdraws what the ring holds and
+	 * hands out nothing more until a renewal proves the worker ID is still this generator's.
+	 */
+	private void confirmLeaseAfterPause() {
+		this.ring.discardAll();
+		this.keeper.confirmLease();
 	}
 
 	@Override

@@ -96,6 +96,10 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 				if (now > this.keeper.refreshAt()) {
 					enterUnit(now);
 				}
+				else if (this.keeper.isRenewalOverdue()) {
+					// Resumed after a pause, or the store is out of reach: the lease may be gone.
+					this.keeper.confirmLease();
+				}
 				next = now << this.seqBits;
 			}
 			else if ((current & this.maxSequence) < this.maxSequence) {

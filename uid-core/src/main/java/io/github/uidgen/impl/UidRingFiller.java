@@ -180,7 +180,7 @@ final class UidRingFiller implements RingFiller {
 	 * @param mayWait whether to wait for the clock when the next unit lies too far ahead of it
 	 */
 	void fill(boolean mayWait) {
-		while (!this.closed) {
+		while (!this.closed && this.failure == null) {
 			if (!advance(mayWait)) {
 				return;
 			}
@@ -192,7 +192,12 @@ final class UidRingFiller implements RingFiller {
 			}
 			finally {
 				// Count from the ring itself, so a put handler that throws cannot make the next fill repeat IDs.
-				this.nextSequence += this.ring.publishedCount() - publishedBefore;
+				if (!this.ring.isSealed()) {
+					this.nextSequence += this.ring.publishedCount() - publishedBefore;
+				}
+			}
+			if (this.ring.isSealed()) {
+				return;
 			}
 			if (this.nextSequence <= this.maxSequence) {
 				return;
@@ -265,12 +270,12 @@ final class UidRingFiller implements RingFiller {
 
 	/**
 	 * Stops for good. IDs left in the ring are still valid when the layout ran out, but are withdrawn when the
-	 * lease was lost, so issue stops at once.
+	 * lease was lost, and the ring sealed, so issue stops at once, even if a fill is under way.
 	 */
 	private void stop(UidException reason, boolean withdraw) {
 		this.failure = reason;
 		if (withdraw) {
-			this.ring.discardAll();
+			this.ring.seal();
 		}
 	}
 
@@ -297,7 +302,7 @@ final class UidRingFiller implements RingFiller {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
-		this.ring.discardAll();
+		this.ring.seal();
 		return this.latestUnit;
 	}
 
