@@ -26,6 +26,18 @@ class UnsupportedSpringBootVersionTests {
 	}
 
 	@Test
+	void theBomBroughtEveryUidModule() throws Exception {
+		ClassLoader loader = getClass().getClassLoader();
+		for (String type : new String[] { "io.github.uidgen.UidGenerator",
+				"io.github.uidgen.autoconfigure.UidGeneratorAutoConfiguration", "io.github.uidgen.jackson.UidAsString",
+				"io.github.uidgen.persistence.UidId" }) {
+			Class<?> found = Class.forName(type, false, loader);
+			assertThat(found.getProtectionDomain().getCodeSource().getLocation().toString()).as(type)
+				.contains("uid-");
+		}
+	}
+
+	@Test
 	void startingStopsWithTheSupportedVersions(CapturedOutput output) {
 		SpringApplication application = new SpringApplication(Boot3Application.class);
 		application.setWebApplicationType(WebApplicationType.NONE);
