@@ -43,12 +43,12 @@ class UnsupportedSpringBootVersionTests {
 		application.setWebApplicationType(WebApplicationType.NONE);
 		assertThatExceptionOfType(UnsupportedSpringBootVersionException.class)
 			.isThrownBy(() -> application.run("--uid.worker.id=1"))
-			.withMessageContaining("uid needs Spring Boot 4.1.0 or later")
+			.withMessageContaining("uid needs Spring Boot 4.0.0 or later")
 			.withMessageContaining("runs on Spring Boot " + SpringBootVersion.getVersion())
 			.satisfies((ex) -> assertThat(ex.getVersion()).isEqualTo(SpringBootVersion.getVersion()));
 		assertThat(output).contains("APPLICATION FAILED TO START")
-			.contains("uid supports Spring Boot 4.1.0 and later 4.x versions")
-			.contains("Upgrade the application to Spring Boot 4.1.0 or later, or remove the uid starter")
+			.contains("uid supports Spring Boot 4.0.0 and later 4.x versions")
+			.contains("Upgrade the application to Spring Boot 4.0.0 or later, or remove the uid starter")
 			.doesNotContain("ClassNotFoundException")
 			.doesNotContain("NoClassDefFoundError");
 	}

@@ -18,7 +18,9 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
 class SpringBootVersionCheckTests {
 
 	@Test
-	void springBoot41AndLaterAreSupported() {
+	void springBoot4IsSupported() {
+		assertThat(SpringBootVersionCheck.isSupported("4.0.0", true)).isTrue();
+		assertThat(SpringBootVersionCheck.isSupported("4.0.6", true)).isTrue();
 		assertThat(SpringBootVersionCheck.isSupported("4.1.0", true)).isTrue();
 		assertThat(SpringBootVersionCheck.isSupported("4.1.1", true)).isTrue();
 		assertThat(SpringBootVersionCheck.isSupported("4.1.0-SNAPSHOT", true)).isTrue();
@@ -27,10 +29,11 @@ class SpringBootVersionCheckTests {
 	}
 
 	@Test
-	void springBoot3AndOlder4AreNot() {
+	void springBoot3AndOlderAreNot() {
 		assertThat(SpringBootVersionCheck.isSupported("3.5.7", false)).isFalse();
+		assertThat(SpringBootVersionCheck.isSupported("4.0.0-RC1", true)).isTrue();
+		assertThat(SpringBootVersionCheck.isSupported("3.99.0", false)).isFalse();
 		assertThat(SpringBootVersionCheck.isSupported("2.7.18", false)).isFalse();
-		assertThat(SpringBootVersionCheck.isSupported("4.0.3", true)).isFalse();
 	}
 
 	@Test
@@ -51,9 +54,9 @@ class SpringBootVersionCheckTests {
 	void theAnalysisNamesTheSupportedVersionsAndTheFix() {
 		FailureAnalysis analysis = new UnsupportedSpringBootVersionFailureAnalyzer()
 			.analyze(new UnsupportedSpringBootVersionException("3.5.7"));
-		assertThat(analysis.getDescription()).contains("uid supports Spring Boot 4.1.0 and later 4.x versions",
+		assertThat(analysis.getDescription()).contains("uid supports Spring Boot 4.0.0 and later 4.x versions",
 				"runs on Spring Boot 3.5.7");
-		assertThat(analysis.getAction()).contains("Upgrade the application to Spring Boot 4.1.0 or later",
+		assertThat(analysis.getAction()).contains("Upgrade the application to Spring Boot 4.0.0 or later",
 				"io.github.uidgen:uid-spring-boot-starter");
 	}
 
