@@ -3,9 +3,11 @@ package io.github.uidgen.autoconfigure;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
+import java.time.temporal.ChronoUnit;
 
 import io.github.uidgen.UidTimeUnit;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.convert.DurationUnit;
 import org.springframework.format.annotation.DateTimeFormat;
 
 /**
@@ -230,8 +232,9 @@ public class UidProperties {
 
 		/**
 		 * Interval of the scheduled refill, which also replaces IDs that have grown stale; 0 refills on demand
-		 * only.
+		 * only. A bare number means seconds, as Baidu's scheduleInterval did.
 		 */
+		@DurationUnit(ChronoUnit.SECONDS)
 		private Duration scheduleInterval = Duration.ofSeconds(1);
 
 		/**

@@ -71,7 +71,8 @@ class ConfigurationMetadataTests {
 				Map.entry("uid.worker.redis.namespace", "default"),
 				Map.entry("uid.worker.redis.lease-duration", "30s"),
 				Map.entry("uid.worker.redis.registry-loss-margin", "15s"),
-				Map.entry("uid.health.expiry-warning", "365d"));
+				Map.entry("uid.health.expiry-warning", "365d"), Map.entry("management.health.uid.enabled", "true"),
+				Map.entry("uid.jackson.write-longs-as-strings", "false"));
 		defaults.forEach((name, value) -> {
 			assertThat(properties).as(name).containsKey(name);
 			assertThat(properties.get(name).get("defaultValue")).as(name).isNotNull();

@@ -134,6 +134,16 @@ class UidGeneratorAutoConfigurationTests {
 	}
 
 	@Test
+	void aBareScheduleIntervalMeansSecondsAsInBaidusGenerator() {
+		this.contextRunner.withPropertyValues("uid.generator=cached", "uid.cached.schedule-interval=60")
+			.run((context) -> assertThat(context.getBean(CachedUidGenerator.class).getScheduleInterval())
+				.isEqualTo(Duration.ofSeconds(60)));
+		this.contextRunner.withPropertyValues("uid.generator=cached", "uid.cached.schedule-interval=250ms")
+			.run((context) -> assertThat(context.getBean(CachedUidGenerator.class).getScheduleInterval())
+				.isEqualTo(Duration.ofMillis(250)));
+	}
+
+	@Test
 	void applicationsClockIsUsed() {
 		this.contextRunner.withBean(UidClock.class, () -> new ManualClock(NOW)).run((context) -> {
 			UidGenerator generator = context.getBean(UidGenerator.class);

@@ -35,6 +35,8 @@ final class SampleProcess implements AutoCloseable {
 
 	private final Path workDir;
 
+	private final List<String> jvmOptions;
+
 	private final List<String> args;
 
 	private final int port;
@@ -47,10 +49,11 @@ final class SampleProcess implements AutoCloseable {
 
 	private final SampleClient client;
 
-	private SampleProcess(String name, Path workDir, List<String> args, int port, Path log, Process process,
-			Instant launchedAt) {
+	private SampleProcess(String name, Path workDir, List<String> jvmOptions, List<String> args, int port, Path log,
+			Process process, Instant launchedAt) {
 		this.name = name;
 		this.workDir = workDir;
+		this.jvmOptions = jvmOptions;
 		this.args = args;
 		this.port = port;
 		this.log = log;
@@ -67,6 +70,18 @@ final class SampleProcess implements AutoCloseable {
 	 * @return the launched process
 	 */
 	static SampleProcess launch(String name, Path workDir, List<String> args) {
+		return launch(name, workDir, List.of(), args);
+	}
+
+	/**
+	 * Launches the sample jar on a free port with extra JVM options; returns at once.
+	 * @param name a short name for logs and messages
+	 * @param workDir the working directory
+	 * @param jvmOptions options before {@code -jar}, such as {@code -Dspring.aot.enabled=true}
+	 * @param args application arguments
+	 * @return the launched process
+	 */
+	static SampleProcess launch(String name, Path workDir, List<String> jvmOptions, List<String> args) {
 		try {
 			Files.createDirectories(workDir.resolve("logs"));
 			int port = freePort();
@@ -74,6 +89,7 @@ final class SampleProcess implements AutoCloseable {
 			List<String> command = new ArrayList<>();
 			command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
 			command.addAll(JVM_OPTIONS);
+			command.addAll(jvmOptions);
 			command.add("-jar");
 			command.add(E2eSettings.jar().toString());
 			command.add("--server.port=" + port);
@@ -85,7 +101,8 @@ final class SampleProcess implements AutoCloseable {
 				.start();
 			running.add(process);
 			process.onExit().thenRun(() -> running.remove(process));
-			return new SampleProcess(name, workDir, List.copyOf(args), port, log, process, launchedAt);
+			return new SampleProcess(name, workDir, List.copyOf(jvmOptions), List.copyOf(args), port, log, process,
+					launchedAt);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not launch " + name, ex);
@@ -93,12 +110,12 @@ final class SampleProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Launches the same application again (same working directory and arguments, a new port), as an operator
+	 * Launches the same application again (same working directory, JVM options and arguments, a new port), as an operator
 	 * would after a crash.
 	 * @return the new process
 	 */
 	SampleProcess relaunch() {
-		return launch(this.name, this.workDir, this.args);
+		return launch(this.name, this.workDir, this.jvmOptions, this.args);
 	}
 
 	/**
