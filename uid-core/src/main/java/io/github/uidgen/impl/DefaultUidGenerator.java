@@ -168,6 +168,10 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 			if (last >= this.maxTime) {
 				throw new LayoutExhaustedException(this.layout.getExpiry());
 			}
+			if (Thread.currentThread().isInterrupted()) {
+				throw new UidUnavailableException("Interrupted while waiting for the next time unit of worker "
+						+ this.workerId);
+			}
 			if (left > 1) {
 				LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(left - 1));
 			}
