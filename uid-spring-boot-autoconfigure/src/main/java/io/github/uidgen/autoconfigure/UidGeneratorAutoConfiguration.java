@@ -17,7 +17,8 @@ import org.springframework.context.annotation.Import;
 		JdbcWorkerIdAssignerAutoConfiguration.class, RedisWorkerIdAssignerAutoConfiguration.class })
 @ConditionalOnBooleanProperty(name = "uid.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(UidProperties.class)
-@Import({ DefaultUidGeneratorConfiguration.class, CachedUidGeneratorConfiguration.class })
+@Import({ DefaultUidGeneratorConfiguration.class, CachedUidGeneratorConfiguration.class,
+		UnknownGeneratorConfiguration.class })
 public final class UidGeneratorAutoConfiguration {
 
 	@Bean
