@@ -198,6 +198,15 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 	}
 
 	/**
+	 * Returns how many times recording the high-water mark failed (store unreachable, an error in the assigner) and
+	 * was retried.
+	 * @return the count
+	 */
+	public long getMarkFailureCount() {
+		return this.keeper.failedRenewals();
+	}
+
+	/**
 	 * Returns how often the clock was seen going backwards.
 	 * @return the count of events
 	 */

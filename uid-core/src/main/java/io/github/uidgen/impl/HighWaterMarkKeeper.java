@@ -87,6 +87,9 @@ final class HighWaterMarkKeeper {
 	/** The number of the last renewal that succeeded. */
 	private volatile long lastRenewalSucceeded;
 
+	/** Renewals that failed and were retried; written by the keeper thread only. */
+	private volatile long failedRenewals;
+
 	private volatile boolean calling;
 
 	private volatile long callStartedNanos;
@@ -344,6 +347,7 @@ final class HighWaterMarkKeeper {
 	}
 
 	private void recordFailure(Throwable ex) {
+		this.failedRenewals++;
 		if (this.failure == null) {
 			if (ex instanceof Error) {
 				logger.error("uid worker {} could not record its high-water mark, retrying", this.workerId, ex);
@@ -355,6 +359,14 @@ final class HighWaterMarkKeeper {
 		}
 		this.failure = (ex instanceof UidException uidException) ? uidException
 				: new UidUnavailableException("Recording the high-water mark failed: " + ex, ex);
+	}
+
+	/**
+	 * Returns how many times recording the mark failed and was retried.
+	 * @return the count
+	 */
+	long failedRenewals() {
+		return this.failedRenewals;
 	}
 
 	/**

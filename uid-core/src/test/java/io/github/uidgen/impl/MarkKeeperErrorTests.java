@@ -35,6 +35,8 @@ class MarkKeeperErrorTests {
 				.hasMessageContaining("com/example/driver/Protocol");
 			long attemptsWhileFailing = assigner.attempts;
 			awaitTrue(() -> assigner.attempts >= attemptsWhileFailing + 3, "renew to be retried");
+			assertThat(generator.getMarkFailureCount()).as("each failed attempt counted for the meters")
+				.isGreaterThanOrEqualTo(3);
 
 			assigner.fault = null;
 			awaitTrue(() -> generator.getFailure() == null, "the failure to clear once renew works");

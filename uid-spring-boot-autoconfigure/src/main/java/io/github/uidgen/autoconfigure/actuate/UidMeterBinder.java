@@ -23,6 +23,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * <ul>
  * <li>{@code uid.ids.issued} IDs handed out (counter)</li>
  * <li>{@code uid.clock.backwards} times the clock was seen going back (counter)</li>
+ * <li>{@code uid.mark.failures} times recording the high-water mark failed and was retried (counter)</li>
  * <li>{@code uid.clock.ahead} how far the latest issued or produced ID lies ahead of the clock (time gauge)</li>
  * <li>{@code uid.ring.size}, {@code uid.ring.capacity} IDs waiting in the cached generator's ring, and its slots
  * (gauges)</li>
@@ -49,6 +50,8 @@ public class UidMeterBinder implements MeterBinder {
 		counter(registry, "uid.ids.issued", "IDs handed out", tags, running, AbstractUidGenerator::getIssuedCount);
 		counter(registry, "uid.clock.backwards", "Times the clock was seen going backwards", tags, running,
 				AbstractUidGenerator::getClockBackwardsCount);
+		counter(registry, "uid.mark.failures", "Times recording the high-water mark failed and was retried", tags,
+				running, AbstractUidGenerator::getMarkFailureCount);
 		TimeGauge.builder("uid.clock.ahead", running, TimeUnit.MILLISECONDS, (g) -> g.getAheadOfClock().toMillis())
 			.description("How far the latest issued or produced ID lies ahead of the clock")
 			.tags(tags)
