@@ -574,9 +574,10 @@ public class UidProperties {
 			private Duration heartbeatInterval;
 
 			/**
-			 * How long claims wait after the registry is found new or wiped (Redis lost its data), so that no worker
-			 * ID is reused while IDs issued before the loss may still lie ahead of the clock. Must cover
-			 * uid.cached.max-ahead plus uid.mark.reservation plus the clock skew between instances.
+			 * How long claims wait after the registry is found new, wiped (Redis lost its data) or written by
+			 * another Redis process (a restart or failover, perhaps from older data), so that no worker ID is reused
+			 * while IDs issued before may still lie ahead of the clock. Must cover uid.cached.max-ahead plus
+			 * uid.mark.reservation plus the clock skew between instances.
 			 */
 			private Duration registryLossMargin = Duration.ofSeconds(15);
 
