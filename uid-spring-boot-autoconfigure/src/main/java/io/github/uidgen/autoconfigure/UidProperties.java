@@ -445,12 +445,68 @@ public class UidProperties {
 			 */
 			private Path stateFile;
 
+			/**
+			 * Where the worker ID comes from instead of uid.worker.id: hostname takes the ordinal a Kubernetes
+			 * StatefulSet gives each pod, the number after the last dash of the host name (ids-3 is 3); env takes
+			 * it from the environment variable named by ordinal-env. Not set: uid.worker.id.
+			 */
+			private OrdinalSource ordinalFrom;
+
+			/**
+			 * Environment variable that holds the pod's ordinal, for ordinal-from=env; for example POD_INDEX filled
+			 * from the pod label apps.kubernetes.io/pod-index.
+			 */
+			private String ordinalEnv;
+
+			/**
+			 * Number added to the ordinal to make the worker ID, so that several StatefulSets can share one worker-ID
+			 * space without overlapping.
+			 */
+			private long ordinalOffset = 0;
+
 			public Path getStateFile() {
 				return this.stateFile;
 			}
 
 			public void setStateFile(Path stateFile) {
 				this.stateFile = stateFile;
+			}
+
+			public OrdinalSource getOrdinalFrom() {
+				return this.ordinalFrom;
+			}
+
+			public void setOrdinalFrom(OrdinalSource ordinalFrom) {
+				this.ordinalFrom = ordinalFrom;
+			}
+
+			public String getOrdinalEnv() {
+				return this.ordinalEnv;
+			}
+
+			public void setOrdinalEnv(String ordinalEnv) {
+				this.ordinalEnv = ordinalEnv;
+			}
+
+			public long getOrdinalOffset() {
+				return this.ordinalOffset;
+			}
+
+			public void setOrdinalOffset(long ordinalOffset) {
+				this.ordinalOffset = ordinalOffset;
+			}
+
+			/**
+			 * Where a pod's ordinal is read from.
+			 */
+			public enum OrdinalSource {
+
+				/** The number after the last dash of the host name, as a StatefulSet names its pods. */
+				HOSTNAME,
+
+				/** An environment variable, named by ordinal-env. */
+				ENV
+
 			}
 
 		}

@@ -67,6 +67,7 @@ class ConfigurationMetadataTests {
 				Map.entry("uid.worker.db.lease-table", "UID_WORKER_LEASE"),
 				Map.entry("uid.worker.db.worker-node-table", "WORKER_NODE"),
 				Map.entry("uid.worker.db.initialize-schema", "false"),
+				Map.entry("uid.worker.static.ordinal-offset", "0"),
 				Map.entry("uid.worker.db.lease-duration", "30s"), Map.entry("uid.worker.redis.key-prefix", "uid"),
 				Map.entry("uid.worker.redis.namespace", "default"),
 				Map.entry("uid.worker.redis.lease-duration", "30s"),
@@ -103,6 +104,7 @@ class ConfigurationMetadataTests {
 			.containsEntry("uid.time-unit", List.of("milliseconds", "seconds"))
 			.containsEntry("uid.worker.assigner", List.of("static", "db", "redis", "zookeeper"))
 			.containsEntry("uid.worker.db.mode", List.of("lease", "disposable"))
+			.containsEntry("uid.worker.static.ordinal-from", List.of("hostname", "env"))
 			.containsEntry("uid.cached.take-policy", List.of("wait", "fail-fast"))
 			.containsEntry("uid.cached.put-policy", List.of("keep", "log"));
 	}
