@@ -57,7 +57,9 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 		WorkerIdAssigner assigner = Objects.requireNonNull(builder.workerIdAssigner,
 				"workerIdAssigner: every generator needs one, for example new FixedWorkerIdAssigner(1)");
 		this.assignerName = assigner.name();
-		this.assignment = assigner.assign(this.layout.getMaxWorkerId());
+		// Prefer worker IDs this generator can start on without refusing: their mark, if any, lies no further ahead
+		// of the clock than it may wait at start plus how far ahead of the clock it may issue anyway.
+		this.assignment = assigner.assign(this.layout.getMaxWorkerId(), builder.maxStartupWait.plus(allowedAhead));
 		this.workerId = this.assignment.workerId();
 		this.shiftedWorkerId = this.workerId << this.layout.getSeqBits();
 		try {

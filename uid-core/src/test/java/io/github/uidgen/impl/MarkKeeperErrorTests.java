@@ -1,0 +1,107 @@
+package io.github.uidgen.impl;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import io.github.uidgen.UidClock;
+import io.github.uidgen.UidUnavailableException;
+import io.github.uidgen.impl.TestGenerators.Kind;
+import io.github.uidgen.worker.FixedWorkerIdAssigner;
+import io.github.uidgen.worker.WorkerAssignment;
+import io.github.uidgen.worker.WorkerIdAssigner;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * An {@link Error} thrown from the assigner's {@code renew} (a driver's {@code NoClassDefFoundError}, an
+ * {@code AssertionError}) is a failure like any other: reported at once, retried, and gone once renew works again.
+ */
+class MarkKeeperErrorTests {
+
+	@ParameterizedTest
+	@EnumSource(Kind.class)
+	void anErrorInRenewIsReportedRetriedAndRecoveredFrom(Kind kind) throws InterruptedException {
+		FaultyAssigner assigner = new FaultyAssigner();
+		AbstractUidGenerator generator = TestGenerators.build(kind, assigner, UidClock.SYSTEM);
+		try {
+			generator.getUID();
+			assigner.fault = new NoClassDefFoundError("com/example/driver/Protocol");
+			awaitTrue(() -> generator.getFailure() != null, "the failure to be reported");
+			assertThat(generator.getFailure()).isInstanceOf(UidUnavailableException.class)
+				.hasMessageContaining("NoClassDefFoundError")
+				.hasMessageContaining("com/example/driver/Protocol");
+			long attemptsWhileFailing = assigner.attempts;
+			awaitTrue(() -> assigner.attempts >= attemptsWhileFailing + 3, "renew to be retried");
+
+			assigner.fault = null;
+			awaitTrue(() -> generator.getFailure() == null, "the failure to clear once renew works");
+			long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(600);
+			long issued = 0;
+			while (System.nanoTime() < deadline) {
+				generator.getUID();
+				issued++;
+			}
+			assertThat(issued).isPositive();
+			assertThat(assigner.recorded).as("marks recorded again, past the reservation held when renew failed")
+				.isGreaterThan(System.currentTimeMillis());
+		}
+		finally {
+			generator.close();
+		}
+	}
+
+	private static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		while (!condition.getAsBoolean()) {
+			assertThat(System.nanoTime() - deadline).as("waited 5 s for " + what).isNegative();
+			Thread.sleep(10);
+		}
+	}
+
+	/** A fixed worker whose renewals throw whatever {@link #fault} holds. */
+	private static final class FaultyAssigner implements WorkerIdAssigner {
+
+		private final FixedWorkerIdAssigner delegate = new FixedWorkerIdAssigner(5);
+
+		volatile Throwable fault;
+
+		volatile long attempts;
+
+		volatile long recorded = Long.MIN_VALUE;
+
+		@Override
+		public WorkerAssignment assign(long maxWorkerId) {
+			return this.delegate.assign(maxWorkerId);
+		}
+
+		@Override
+		public void renew(long workerId, long highWaterMarkMillis) {
+			this.attempts++;
+			Throwable current = this.fault;
+			if (current instanceof Error error) {
+				throw error;
+			}
+			this.delegate.renew(workerId, highWaterMarkMillis);
+			this.recorded = Math.max(this.recorded, highWaterMarkMillis);
+		}
+
+		@Override
+		public void release(long workerId, long highWaterMarkMillis) {
+		}
+
+		@Override
+		public Duration renewInterval() {
+			return Duration.ofMillis(50);
+		}
+
+		@Override
+		public String name() {
+			return "faulty";
+		}
+
+	}
+
+}
