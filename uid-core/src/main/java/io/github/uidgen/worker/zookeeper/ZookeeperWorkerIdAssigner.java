@@ -12,12 +12,12 @@ import java.util.regex.Pattern;
 
 import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.worker.AbstractLeaseBuilder;
+import io.github.uidgen.worker.AllWorkerIdsLeasedException;
 import io.github.uidgen.worker.LeaseSettings;
 import io.github.uidgen.worker.LeaseTokens;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.WorkerIdAssigner;
-import io.github.uidgen.worker.WorkerIdOutOfRangeException;
 import io.github.uidgen.worker.WorkerLeaseLostException;
 import io.github.uidgen.worker.zookeeper.WorkerRegistry.Conflict;
 import io.github.uidgen.worker.zookeeper.WorkerRegistry.Snapshot;
@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * renewed it for its lease duration. A claim takes this instance's previous worker ID if it is free, else the lowest
  * free one, else the lowest never used; among those it prefers worker IDs whose mark is not far ahead of the clock
  * (see {@link #assign(long, Duration)}). A live lease is never taken. When every ID up to the layout's maximum is
- * leased the claim fails with {@link WorkerIdOutOfRangeException}.
+ * leased the claim fails with {@link AllWorkerIdsLeasedException}.
  *
  * <p>Every claim, renewal and release is one ZooKeeper transaction ({@code multi}) that names the version of the
  * worker znode it read, so two claimants can never both win, and a holder that lost its lease can never write the
@@ -59,12 +59,6 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 
 	/** Default lease duration. */
 	public static final Duration DEFAULT_LEASE_DURATION = LeaseSettings.DEFAULT_LEASE_DURATION;
-
-	/**
-	 * How far ahead of the store's clock a mark may lie for {@link #assign(long)} to prefer its worker ID: the
-	 * generators' default start-up wait, so a restart soon after a crash still gets its own worker ID back.
-	 */
-	public static final Duration DEFAULT_MAX_MARK_LEAD = Duration.ofSeconds(10);
 
 	/** Default wait for the client to connect before a claim gives up. */
 	public static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(10);
@@ -109,12 +103,13 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 	}
 
 	/**
-	 * Claims a worker ID, preferring those whose mark lies at most {@link #DEFAULT_MAX_MARK_LEAD} ahead of the
-	 * store's clock; see {@link #assign(long, Duration)}.
+	 * Claims a worker ID, preferring those whose mark lies at most {@link LeaseSettings#DEFAULT_MAX_MARK_LEAD} ahead
+	 * of the store's clock, so a restart soon after a crash still gets its own worker ID back; see
+	 * {@link #assign(long, Duration)}.
 	 */
 	@Override
 	public WorkerAssignment assign(long maxWorkerId) {
-		return assign(maxWorkerId, DEFAULT_MAX_MARK_LEAD);
+		return assign(maxWorkerId, LeaseSettings.DEFAULT_MAX_MARK_LEAD);
 	}
 
 	/**
@@ -125,9 +120,10 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 	 * @param maxWorkerId the largest worker ID the layout holds
 	 * @param maxMarkLead how far past the store's clock a mark may lie for its worker ID to be preferred
 	 * @return the worker ID and its high-water mark
-	 * @throws WorkerIdOutOfRangeException when every worker ID up to {@code maxWorkerId} is leased
+	 * @throws AllWorkerIdsLeasedException when every worker ID up to {@code maxWorkerId} is leased
 	 * @throws WorkerAssignmentException when no ID can be claimed
 	 */
+	@Override
 	public WorkerAssignment assign(long maxWorkerId, Duration maxMarkLead) {
 		Objects.requireNonNull(maxMarkLead, "maxMarkLead");
 		this.registry.awaitConnected(this.connectionTimeout);
@@ -135,8 +131,16 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 			Snapshot snapshot = this.registry.snapshot(maxWorkerId);
 			List<Candidate> candidates = candidates(snapshot, maxWorkerId, maxMarkLead);
 			if (candidates.isEmpty()) {
-				long live = snapshot.nodes().stream().filter((node) -> !node.free(snapshot.storeMillis())).count();
-				throw this.lease.allTaken(maxWorkerId, live + " live leases under " + this.registry.basePath());
+				List<WorkerNode> live = snapshot.nodes()
+					.stream()
+					.filter((node) -> !node.free(snapshot.storeMillis()))
+					.toList();
+				List<String> holders = live.stream()
+					.limit(CANDIDATES_PER_ROUND)
+					.map((node) -> (node.record() != null) ? node.record().instanceId() : "(unreadable znode)")
+					.toList();
+				throw this.lease.allTaken(maxWorkerId, live.size(), holders,
+						"ZooKeeper under " + this.registry.basePath());
 			}
 			for (Candidate candidate : candidates) {
 				WorkerAssignment assignment = tryTake(candidate);
