@@ -86,8 +86,11 @@ class ThrowawayRedisTopologiesTests {
 				assertThat(third).isEqualTo(first);
 				assertThat(set.server(second).isAlive()).isFalse();
 				assertThat(writeWithin(redis, "after-crash", Duration.ofSeconds(20))).isTrue();
-				assertThat(set.cli(first, "GET", "after-demotion")).isEqualTo("1");
-				assertThat(set.cli(first, "GET", "after-crash")).isEqualTo("1");
+				assertThat(redis.opsForValue().get("after-demotion")).isEqualTo("1");
+				assertThat(redis.opsForValue().get("after-crash")).isEqualTo("1");
+				set.server(first)
+					.awaitTrue(Duration.ofSeconds(10), () -> "1".equals(set.cli(first, "GET", "after-crash")),
+							"serve the key written after the crash");
 			}
 			finally {
 				before.destroy();
