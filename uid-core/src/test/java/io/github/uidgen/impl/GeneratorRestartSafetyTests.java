@@ -52,6 +52,7 @@ class GeneratorRestartSafetyTests {
 			scenarios.add(Arguments.of(kind, "db-mariadb"));
 			scenarios.add(Arguments.of(kind, "db-postgresql"));
 			scenarios.add(Arguments.of(kind, "redis"));
+			scenarios.add(Arguments.of(kind, "zookeeper"));
 		}
 		return scenarios.build();
 	}
@@ -62,6 +63,7 @@ class GeneratorRestartSafetyTests {
 			case "db-mariadb" -> (folder) -> AssignerBackend.jdbc(Database.MARIADB, Mode.LEASE, LEASE);
 			case "db-postgresql" -> (folder) -> AssignerBackend.jdbc(Database.POSTGRESQL, Mode.LEASE, LEASE);
 			case "redis" -> (folder) -> AssignerBackend.redis(LEASE);
+			case "zookeeper" -> (folder) -> AssignerBackend.zookeeper(LEASE);
 			default -> throw new IllegalArgumentException(name);
 		};
 	}

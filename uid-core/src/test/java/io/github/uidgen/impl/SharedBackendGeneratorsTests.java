@@ -49,7 +49,8 @@ class SharedBackendGeneratorsTests {
 				Arguments.of("db disposable on PostgreSQL",
 						(Supplier<AssignerBackend>) () -> AssignerBackend.jdbc(Database.POSTGRESQL, Mode.DISPOSABLE,
 								LEASE)),
-				Arguments.of("redis", (Supplier<AssignerBackend>) () -> AssignerBackend.redis(LEASE)));
+				Arguments.of("redis", (Supplier<AssignerBackend>) () -> AssignerBackend.redis(LEASE)),
+				Arguments.of("zookeeper", (Supplier<AssignerBackend>) () -> AssignerBackend.zookeeper(LEASE)));
 	}
 
 	@ParameterizedTest(name = "{0}")

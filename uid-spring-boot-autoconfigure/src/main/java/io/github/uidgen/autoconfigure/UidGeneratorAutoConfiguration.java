@@ -14,7 +14,8 @@ import org.springframework.context.annotation.Import;
  * worker ID is released.
  */
 @AutoConfiguration(after = { StaticWorkerIdAssignerAutoConfiguration.class,
-		JdbcWorkerIdAssignerAutoConfiguration.class, RedisWorkerIdAssignerAutoConfiguration.class })
+		JdbcWorkerIdAssignerAutoConfiguration.class, RedisWorkerIdAssignerAutoConfiguration.class,
+		ZookeeperWorkerIdAssignerAutoConfiguration.class })
 @ConditionalOnBooleanProperty(name = "uid.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(UidProperties.class)
 @Import({ DefaultUidGeneratorConfiguration.class, CachedUidGeneratorConfiguration.class,

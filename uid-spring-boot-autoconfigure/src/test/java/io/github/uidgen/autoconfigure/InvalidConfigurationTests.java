@@ -111,9 +111,10 @@ class InvalidConfigurationTests {
 	void unknownAssigner() {
 		assertFailure(this.contextRunner, (analysis) -> {
 			assertThat(analysis.getDescription()).contains("Property: uid.worker.assigner")
-				.contains("Value: zookeeper");
-			assertThat(analysis.getAction()).isEqualTo("Set uid.worker.assigner to one of: static, db, redis.");
-		}, "uid.worker.assigner=zookeeper");
+				.contains("Value: consul");
+			assertThat(analysis.getAction())
+				.isEqualTo("Set uid.worker.assigner to one of: static, db, redis, zookeeper.");
+		}, "uid.worker.assigner=consul");
 	}
 
 	@Test
@@ -180,7 +181,7 @@ class InvalidConfigurationTests {
 			assertThat(analysis.getDescription()).contains("No worker-ID assigner is chosen")
 				.contains("Property: uid.worker.assigner")
 				.contains("Value: (not set)");
-			assertThat(analysis.getAction()).contains("Set uid.worker.assigner to db or redis")
+			assertThat(analysis.getAction()).contains("Set uid.worker.assigner to db, redis or zookeeper")
 				.contains("uid.worker.id");
 		});
 	}
