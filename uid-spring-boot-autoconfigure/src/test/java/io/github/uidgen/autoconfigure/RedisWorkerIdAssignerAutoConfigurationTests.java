@@ -40,7 +40,9 @@ class RedisWorkerIdAssignerAutoConfigurationTests {
 		.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=6379",
 				"uid.worker.assigner=redis", "uid.worker.redis.key-prefix=" + this.keyPrefix,
 				// The registry of a fresh key prefix is new; waiting out the default margin would only slow the test.
-				"uid.worker.redis.registry-loss-margin=0s");
+				// The margin must still cover how far ahead of the clock a generator may record its mark.
+				"uid.worker.redis.registry-loss-margin=300ms", "uid.mark.reservation=100ms",
+				"uid.cached.max-ahead=100ms");
 
 	@AfterAll
 	void deleteKeys() {
@@ -96,7 +98,7 @@ class RedisWorkerIdAssignerAutoConfigurationTests {
 				assertThat(assigner.getKeyTag()).isEqualTo("{" + this.keyPrefix + ":orders}");
 				assertThat(assigner.getLeaseDuration()).isEqualTo(Duration.ofSeconds(12));
 				assertThat(assigner.getHeartbeatInterval()).isEqualTo(Duration.ofSeconds(3));
-				assertThat(assigner.getRegistryLossMargin()).isZero();
+				assertThat(assigner.getRegistryLossMargin()).isEqualTo(Duration.ofMillis(300));
 				assertThat(assigner.getInstanceId()).isEqualTo("configured");
 			});
 	}
