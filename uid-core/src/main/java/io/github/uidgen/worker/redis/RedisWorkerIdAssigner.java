@@ -126,7 +126,8 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 				}
 				case "full" -> throw this.lease.allTaken(maxWorkerId, Long.parseLong(reply.get(1)),
 						reply.subList(2, reply.size()), "Redis under " + this.hashTag);
-				case "wait" -> awaitRegistry(Long.parseLong(reply.get(1)), Long.parseLong(reply.get(2)), waits);
+				case "wait" -> awaitRegistry(Long.parseLong(reply.get(1)), Long.parseLong(reply.get(2)), reply.get(3),
+						waits);
 				default -> throw new WorkerAssignmentException("Unexpected reply from the uid claim script: " + reply);
 			}
 		}
@@ -151,16 +152,21 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		return assignment;
 	}
 
-	private void awaitRegistry(long floorMillis, long nowMillis, int waits) {
+	private void awaitRegistry(long floorMillis, long nowMillis, String why, int waits) {
 		if (waits >= MAX_WAITS) {
-			throw new WorkerAssignmentException("The uid worker registry " + this.hashTag + " was found empty "
-					+ (waits + 1) + " times in a row; is something flushing Redis? Redis must keep the registry for "
-					+ "worker IDs to be safe.");
+			throw new WorkerAssignmentException("The uid worker registry " + this.hashTag + " was found lost or "
+					+ "rewound " + (waits + 1) + " times in a row; is something flushing or restarting Redis? Redis must "
+					+ "keep the registry for worker IDs to be safe.");
 		}
 		long waitMillis = Math.max(1, floorMillis - nowMillis);
-		logger.warn("uid worker registry {} is new or Redis lost its data (no generation key): waiting {} ms before "
-				+ "claiming, so that no worker ID is reused before its previous holder's IDs lie in the past",
-				this.hashTag, waitMillis);
+		String reason = switch (why) {
+			case "new" -> "is new, or Redis lost its data (no generation key)";
+			case "rewound" -> "was written by another Redis process (Redis was restarted or failed over, perhaps from "
+					+ "older data)";
+			default -> "was found lost or rewound moments ago";
+		};
+		logger.warn("uid worker registry {} {}: waiting {} ms before claiming, so that no worker ID is reused before its "
+				+ "previous holder's IDs lie in the past", this.hashTag, reason, waitMillis);
 		try {
 			Thread.sleep(waitMillis);
 		}

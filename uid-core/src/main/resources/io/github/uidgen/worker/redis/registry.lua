@@ -5,7 +5,9 @@
 --       succeed), 7 server (string: run_id of the Redis process that last wrote the registry)
 -- ARGV: 1 operation, then
 --   claim:   2 instance ID, 3 token, 4 max worker ID, 5 lease ms, 6 registry loss margin ms, 7 max mark lead ms
---            -> {'wait', floor, now} | {'ok', worker, mark or '', floor, now, token} | {'full', live, holder...}
+--            -> {'wait', floor, now, why} | {'ok', worker, mark or '', floor, now, token} | {'full', live, holder...}
+--            where why is 'new' (no generation key), 'rewound' (another Redis process wrote the registry) or
+--            'margin' (still inside the margin of an earlier one)
 --   renew:   2 worker ID, 3 token, 4 mark ms, 5 lease ms, 6 registry loss margin ms
 --            -> {'ok'} | {'wiped'} | {'rewound', claimed on, now on} | {'released', holder} | {'taken', holder}
 --   release: 2 worker ID, 3 token, 4 mark ms or '', 5 registry loss margin ms
@@ -78,12 +80,14 @@ if not floor then
   floor = now + margin
   redis.call('SET', KEYS[6], str(floor))
   redis.call('SET', KEYS[7], server)
-  return {'wait', str(floor), str(now)}
+  return {'wait', str(floor), str(now), 'new'}
 end
-if not trusted(margin) then floor = redis.call('GET', KEYS[6]) end
+if not trusted(margin) then
+  return {'wait', redis.call('GET', KEYS[6]), str(now), 'rewound'}
+end
 floor = tonumber(floor)
 if now < floor then
-  return {'wait', str(floor), str(now)}
+  return {'wait', str(floor), str(now), 'margin'}
 end
 
 local function free(id)
