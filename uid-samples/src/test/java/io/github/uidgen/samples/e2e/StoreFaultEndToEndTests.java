@@ -34,8 +34,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * <p>The scenario common to every store: a holder frozen with {@code SIGSTOP} past its lease (as a long GC pause,
  * a stopped container or a suspended VM would) loses its worker ID to a new instance, and once resumed must not hand
- * out another batch: it answers 503 naming the lost lease and reports DOWN, and the two repeat no ID. Three clients
- * keep requests in flight when it freezes; they are answered after it resumes, from whatever its ring still holds
+ * out another batch: it answers 503 naming the lost lease and reports DOWN, and the two repeat no ID. Clients keep
+ * calling it while it is frozen; their requests are served after it resumes, from whatever its ring still holds,
  * unless it checks its lease first.
  *
  * <p>A check that the fix of a defect has to make pass is a soft assertion, so that one run reports every symptom
@@ -144,13 +144,17 @@ abstract class StoreFaultEndToEndTests {
 		aArgs.add("--uid.cached.schedule-interval=60s");
 		SampleProcess a = launch("paused-a", namespace, aArgs).awaitReady(STARTUP);
 		long workerId = workerId(a);
-		// Three clients, so that requests are in flight, some in the middle of their batch, when A freezes.
-		List<TrafficLoop> aTraffic = List.of(traffic(a, BATCH, Duration.ZERO), traffic(a, BATCH, Duration.ZERO),
-				traffic(a, BATCH, Duration.ZERO));
+		// Two clients keep requests in flight when A freezes; three more call while it is frozen, and are answered
+		// after it resumes, when every ID they get is handed out after the pause.
+		List<TrafficLoop> aTraffic = new ArrayList<>(
+				List.of(traffic(a, BATCH, Duration.ZERO), traffic(a, BATCH, Duration.ZERO)));
 		aTraffic.forEach((loop) -> loop.awaitServed(3, STARTUP));
 
 		a.pause();
 		Instant pausedAt = Instant.now();
+		for (int i = 0; i < 3; i++) {
+			aTraffic.add(traffic(a, BATCH, Duration.ZERO));
+		}
 		// A renews nothing while frozen: its lease runs out by the store's clock.
 		Waits.sleep(PAUSED_LEASE.plusSeconds(1));
 		SampleProcess b = launch("paused-b", namespace, lease).awaitReady(STARTUP);
@@ -168,12 +172,15 @@ abstract class StoreFaultEndToEndTests {
 		aTraffic.forEach((loop) -> served.add(a.name(), loop.stop()));
 		served.add(b.name(), bTraffic.stop());
 
+		// A batch asked for before the freeze and answered after it may have been taken before it: only requests
+		// sent once A was frozen are certain to be served (or refused) after the resume.
 		List<TrafficLoop.Answer> servedAfterResume = new ArrayList<>();
 		aTraffic.forEach((loop) -> servedAfterResume
-			.addAll(loop.answers((answer) -> answer.ok() && answer.received().isAfter(resumedAt))));
+			.addAll(loop.answers((answer) -> answer.ok() && answer.sent().isAfter(pausedAt))));
 		softly.assertThat(servedAfterResume)
-			.as("complete batches of %s IDs A handed out after it resumed at %s, although its lease had expired "
-					+ "and B held worker ID %s since", BATCH, resumedAt, workerId)
+			.as("complete batches of %s IDs A handed out after it resumed at %s, to requests sent while it was frozen "
+					+ "(from %s), although its lease had expired and B held worker ID %s since", BATCH, resumedAt,
+					pausedAt, workerId)
 			.isEmpty();
 		assertAllOfWorker(served.of(b.name()), DEFAULT_LAYOUT, workerId);
 		served.assertNoDuplicates(softly, "by A before and after its pause, and by B");
