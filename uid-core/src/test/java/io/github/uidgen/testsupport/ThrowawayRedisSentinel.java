@@ -48,9 +48,21 @@ public final class ThrowawayRedisSentinel implements AutoCloseable {
 	 * @return the running set
 	 */
 	public static ThrowawayRedisSentinel start(Path dir) {
+		return start(dir, new String[0]);
+	}
+
+	/**
+	 * Starts a master with more {@code redis-server} arguments (for example {@code --min-replicas-to-write 1}, which
+	 * makes it refuse writes once cut off from its replica), a plain replica of it and a sentinel, and waits as
+	 * {@link #start(Path)} does.
+	 * @param dir a directory of the test's own for data, configuration and logs
+	 * @param masterArgs arguments for the first master only
+	 * @return the running set
+	 */
+	public static ThrowawayRedisSentinel start(Path dir, String... masterArgs) {
 		ThrowawayRedisSentinel set = new ThrowawayRedisSentinel(dir);
 		try {
-			int masterPort = set.startServer();
+			int masterPort = set.startServer(masterArgs);
 			int replicaPort = set.startServer("--replicaof", "127.0.0.1", Integer.toString(masterPort));
 			set.servers.get(replicaPort)
 				.awaitTrue(STARTUP, () -> set.cli(replicaPort, "INFO", "replication").contains("master_link_status:up"),
