@@ -7,24 +7,51 @@ import java.util.function.BooleanSupplier;
 import io.github.uidgen.UidClock;
 import io.github.uidgen.UidUnavailableException;
 import io.github.uidgen.impl.TestGenerators.Kind;
-import io.github.uidgen.worker.FixedWorkerIdAssigner;
+import io.github.uidgen.testsupport.TestRedis;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerIdAssigner;
+import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * An {@link Error} thrown from the assigner's {@code renew} (a driver's {@code NoClassDefFoundError}, an
  * {@code AssertionError}) is a failure like any other: reported at once, retried, and gone once renew works again.
+ * The assigner is the redis one on the Redis server on 127.0.0.1, with the error thrown in front of its renewals.
  */
 class MarkKeeperErrorTests {
+
+	private LettuceConnectionFactory connectionFactory;
+
+	private String namespace;
+
+	@BeforeEach
+	void connect() {
+		this.connectionFactory = TestRedis.connectionFactory();
+		this.namespace = TestRedis.uniqueNamespace("keeper-error");
+		TestRedis.markNewRegistry(this.connectionFactory, "{uid-test:" + this.namespace + "}");
+	}
+
+	@AfterEach
+	void wipe() {
+		TestRedis.wipe(this.connectionFactory, "{uid-test:" + this.namespace + "}");
+		this.connectionFactory.destroy();
+	}
 
 	@ParameterizedTest
 	@EnumSource(Kind.class)
 	void anErrorInRenewIsReportedRetriedAndRecoveredFrom(Kind kind) throws InterruptedException {
-		FaultyAssigner assigner = new FaultyAssigner();
+		FaultyAssigner assigner = new FaultyAssigner(RedisWorkerIdAssigner.builder(this.connectionFactory)
+			.keyPrefix("uid-test")
+			.namespace(this.namespace)
+			.heartbeatInterval(Duration.ofMillis(50))
+			.build());
 		AbstractUidGenerator generator = TestGenerators.build(kind, assigner, UidClock.SYSTEM);
 		try {
 			generator.getUID();
@@ -63,10 +90,10 @@ class MarkKeeperErrorTests {
 		}
 	}
 
-	/** A fixed worker whose renewals throw whatever {@link #fault} holds. */
+	/** A real assigner whose renewals throw whatever {@link #fault} holds first. */
 	private static final class FaultyAssigner implements WorkerIdAssigner {
 
-		private final FixedWorkerIdAssigner delegate = new FixedWorkerIdAssigner(5);
+		private final WorkerIdAssigner delegate;
 
 		volatile Throwable fault;
 
@@ -74,9 +101,18 @@ class MarkKeeperErrorTests {
 
 		volatile long recorded = Long.MIN_VALUE;
 
+		FaultyAssigner(WorkerIdAssigner delegate) {
+			this.delegate = delegate;
+		}
+
 		@Override
 		public WorkerAssignment assign(long maxWorkerId) {
 			return this.delegate.assign(maxWorkerId);
+		}
+
+		@Override
+		public WorkerAssignment assign(long maxWorkerId, Duration maxMarkLead) {
+			return this.delegate.assign(maxWorkerId, maxMarkLead);
 		}
 
 		@Override
@@ -92,16 +128,17 @@ class MarkKeeperErrorTests {
 
 		@Override
 		public void release(long workerId, long highWaterMarkMillis) {
+			this.delegate.release(workerId, highWaterMarkMillis);
 		}
 
 		@Override
 		public Duration renewInterval() {
-			return Duration.ofMillis(50);
+			return this.delegate.renewInterval();
 		}
 
 		@Override
 		public String name() {
-			return "faulty";
+			return this.delegate.name();
 		}
 
 	}
