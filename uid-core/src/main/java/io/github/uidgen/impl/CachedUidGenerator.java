@@ -57,8 +57,8 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 	 */
 	private final long leaseCheckMask;
 
-	private CachedUidGenerator(Builder builder, int capacity) {
-		super(builder, builder.maxAhead);
+	private CachedUidGenerator(WorkerSession session, Builder builder, int capacity) {
+		super(session);
 		this.leaseCheckMask = Math.min(this.layout.getMaxSequence(), LEASE_CHECK_INTERVAL - 1);
 		this.boostPower = builder.boostPower;
 		this.paddingFactor = builder.paddingFactor;
@@ -67,17 +67,15 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 		this.ring = new RingBuffer(capacity, builder.paddingFactor, builder.rejectedPutHandler,
 				builder.rejectedTakeHandler);
 		long unitMillis = this.layout.getTimeUnit().toMillis();
-		this.filler = new UidRingFiller(this.ring, this.layout, this.clock, this.keeper, this.shiftedWorkerId,
-				this.startUnit, builder.maxAhead.toMillis() / unitMillis, builder.scheduleInterval.toMillis(),
-				this.workerId);
+		this.filler = new UidRingFiller(this.ring, session, builder.maxAhead.toMillis() / unitMillis,
+				builder.scheduleInterval.toMillis());
 		this.ring.setFiller(this.filler);
-		try {
-			this.filler.start();
-		}
-		catch (RuntimeException ex) {
-			this.keeper.close(this.startUnit - 1);
-			throw ex;
-		}
+	}
+
+	/** Fills the ring as far as the clock allows without waiting, then starts the filler thread. */
+	private void start() {
+		this.session.onLeaseLost(() -> this.filler.leaseLost(this.session.failure()));
+		this.filler.start();
 	}
 
 	/**
@@ -91,7 +89,7 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 	@Override
 	public long getUID() {
 		long uid = this.ring.take();
-		if ((uid & this.leaseCheckMask) == 0 && this.keeper.isRenewalOverdue()) {
+		if ((uid & this.leaseCheckMask) == 0 && this.session.isRenewalOverdue()) {
 			confirmLeaseAfterPause();
 		}
 		return uid;
@@ -104,15 +102,7 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 	 */
 	private void confirmLeaseAfterPause() {
 		this.ring.discardAll();
-		this.keeper.confirmLease();
-	}
-
-	@Override
-	protected void onLeaseLost() {
-		UidRingFiller current = this.filler;
-		if (current != null) {
-			current.leaseLost(this.keeper.failure());
-		}
+		this.session.confirmLease();
 	}
 
 	@Override
@@ -176,7 +166,7 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 	@Override
 	public void close() {
 		long latest = this.filler.close(this.workerId);
-		this.keeper.close(Math.max(latest, this.startUnit - 1));
+		this.session.close(Math.max(latest, this.startUnit - 1));
 	}
 
 	@Override
@@ -295,7 +285,16 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 						"the ring of " + perUnit + " << " + this.boostPower + " IDs exceeds " + MAX_CAPACITY
 								+ " slots; lower the boost power or the sequence bits");
 			}
-			return new CachedUidGenerator(this, (int) (perUnit << this.boostPower));
+			WorkerSession session = openSession(this.maxAhead);
+			try {
+				CachedUidGenerator generator = new CachedUidGenerator(session, this, (int) (perUnit << this.boostPower));
+				generator.start();
+				return generator;
+			}
+			catch (RuntimeException ex) {
+				session.close();
+				throw ex;
+			}
 		}
 
 	}

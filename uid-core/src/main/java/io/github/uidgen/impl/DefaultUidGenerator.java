@@ -61,8 +61,8 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 
 	private volatile long lastBackwardsUnit = Long.MIN_VALUE;
 
-	private DefaultUidGenerator(Builder builder) {
-		super(builder, Duration.ZERO);
+	private DefaultUidGenerator(WorkerSession session, Builder builder) {
+		super(session);
 		this.seqBits = this.layout.getSeqBits();
 		this.workerBitCount = this.layout.getWorkerBits();
 		this.maxSequence = this.layout.getMaxSequence();
@@ -93,12 +93,12 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 			long last = current >> this.seqBits;
 			long next;
 			if (now > last) {
-				if (now > this.keeper.refreshAt()) {
+				if (now > this.session.refreshAt()) {
 					enterUnit(now);
 				}
-				else if (this.keeper.isRenewalOverdue()) {
+				else if (this.session.isRenewalOverdue()) {
 					// Resumed after a pause, or the store is out of reach: the lease may be gone.
-					this.keeper.confirmLease();
+					this.session.confirmLease();
 				}
 				next = now << this.seqBits;
 			}
@@ -130,7 +130,7 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 		if (unit > this.maxTime) {
 			throw new LayoutExhaustedException(this.layout.getExpiry());
 		}
-		this.keeper.cover(unit);
+		this.session.cover(unit);
 	}
 
 	/**
@@ -213,7 +213,7 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 			}
 		}
 		while (!STATE.compareAndSet(this, current, CLOSED));
-		this.keeper.close(Math.max(current >> this.seqBits, this.startUnit - 1));
+		this.session.close(Math.max(current >> this.seqBits, this.startUnit - 1));
 	}
 
 	@Override
@@ -251,8 +251,7 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 		 * @return a running generator; close it to release the worker ID
 		 */
 		public DefaultUidGenerator build() {
-			applyDefaults();
-			return new DefaultUidGenerator(this);
+			return new DefaultUidGenerator(openSession(Duration.ZERO), this);
 		}
 
 	}
