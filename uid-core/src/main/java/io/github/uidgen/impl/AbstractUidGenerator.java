@@ -9,8 +9,8 @@ import io.github.uidgen.LayoutExhaustedException;
 import io.github.uidgen.UidClock;
 import io.github.uidgen.UidException;
 import io.github.uidgen.UidGenerator;
+import io.github.uidgen.UidGeneratorStatus;
 import io.github.uidgen.UidLayout;
-import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerIdAssigner;
 
 /**
@@ -57,86 +57,41 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 		return this.layout;
 	}
 
-	/**
-	 * Returns the kind of generator.
-	 * @return {@code default} or {@code cached}
-	 */
-	public abstract String kind();
-
-	/**
-	 * Returns the worker ID this generator issues with.
-	 * @return the worker ID
-	 */
-	public long getWorkerId() {
-		return this.workerId;
+	@Override
+	public UidGeneratorStatus status() {
+		return new UidGeneratorStatus(kind(), this.layout,
+				new UidGeneratorStatus.Worker(this.workerId, this.session.assignerName(), this.session.highWaterMark(),
+						this.session.markFailures(), this.session.isLeaseLost()),
+				issuedCount(), clockBackwardsCount(), aheadOfClock(), ring(), null, failure());
 	}
 
-	/**
-	 * Returns the name of the assigner that handed out the worker ID.
-	 * @return for example {@code static}, {@code db}, {@code redis}
-	 */
-	public String getAssignerName() {
-		return this.session.assignerName();
+	/** The kind of generator: {@code default} or {@code cached}. */
+	abstract String kind();
+
+	/** How many IDs this generator has issued; exact when idle, close to it under load. */
+	abstract long issuedCount();
+
+	/** How often the clock was seen going backwards. */
+	abstract long clockBackwardsCount();
+
+	/** The latest time unit this generator has issued in (or, for the cached generator, produced). */
+	abstract long latestUnit();
+
+	/** The ring buffer's state, for a generator that has one. */
+	UidGeneratorStatus.Ring ring() {
+		return null;
 	}
 
-	/**
-	 * Returns the high-water mark as the worker ID was claimed.
-	 * @return the assignment
-	 */
-	public WorkerAssignment getAssignment() {
-		return this.session.assignment();
-	}
-
-	/**
-	 * Returns the latest time this generator may issue IDs for without recording a new mark.
-	 * @return the start of the reserved time unit, or {@code null} once closed or revoked
-	 */
-	public Instant getHighWaterMark() {
-		return this.session.highWaterMark();
-	}
-
-	/**
-	 * Returns how many IDs this generator has issued; exact when idle, close to it under load.
-	 * @return the count
-	 */
-	public abstract long getIssuedCount();
-
-	/**
-	 * Returns the latest time unit this generator has issued in (or, for the cached generator, produced).
-	 * @return a unit of the layout
-	 */
-	protected abstract long latestUnit();
-
-	/**
-	 * Returns how far ahead of the clock the latest issued (or produced) ID lies.
-	 * @return zero or more
-	 */
-	public Duration getAheadOfClock() {
+	private Duration aheadOfClock() {
 		long ahead = this.layout.startMillis(latestUnit()) - this.clock.currentTimeMillis();
 		return Duration.ofMillis(Math.max(0, ahead));
 	}
 
 	/**
-	 * Returns how many times recording the high-water mark failed (store unreachable, an error in the assigner) and
-	 * was retried.
-	 * @return the count
+	 * Why this generator cannot issue IDs, if that is so: lease lost, layout exhausted, closed, or the mark not
+	 * recordable.
 	 */
-	public long getMarkFailureCount() {
-		return this.session.markFailures();
-	}
-
-	/**
-	 * Returns how often the clock was seen going backwards.
-	 * @return the count of events
-	 */
-	public abstract long getClockBackwardsCount();
-
-	/**
-	 * Returns why this generator cannot issue IDs, if that is so: lease lost, layout exhausted, closed, or the
-	 * mark not recordable.
-	 * @return the failure, or {@code null} while healthy
-	 */
-	public UidException getFailure() {
+	UidException failure() {
 		if (!this.layout.getExpiry().isAfter(Instant.ofEpochMilli(this.clock.currentTimeMillis()))) {
 			return new LayoutExhaustedException(this.layout.getExpiry());
 		}

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.UidException;
+import io.github.uidgen.UidGeneratorStatus;
 import io.github.uidgen.buffer.RejectedPutHandler;
 import io.github.uidgen.buffer.RejectedTakeHandler;
 import io.github.uidgen.buffer.RingBuffer;
@@ -106,45 +107,40 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 	}
 
 	@Override
-	public String kind() {
+	String kind() {
 		return "cached";
 	}
 
 	@Override
-	public long getIssuedCount() {
+	long issuedCount() {
 		return this.ring.takenCount();
 	}
 
 	@Override
-	protected long latestUnit() {
+	long latestUnit() {
 		return this.filler.latestUnit();
 	}
 
 	@Override
-	public long getClockBackwardsCount() {
+	long clockBackwardsCount() {
 		return this.filler.clockBackwardsCount();
 	}
 
 	@Override
-	public UidException getFailure() {
+	UidException failure() {
 		UidException fillerFailure = this.filler.failure();
-		return (fillerFailure != null) ? fillerFailure : super.getFailure();
+		return (fillerFailure != null) ? fillerFailure : super.failure();
 	}
 
-	/**
-	 * Returns the ring, for inspection (fill, rejections).
-	 * @return the ring buffer
-	 */
-	public RingBuffer getRingBuffer() {
+	@Override
+	UidGeneratorStatus.Ring ring() {
+		return new UidGeneratorStatus.Ring(this.ring.capacity(), this.ring.size(), this.ring.putRejections(),
+				this.ring.takeRejections(), this.filler.fillErrors());
+	}
+
+	/** The ring, for tests that look inside. */
+	RingBuffer ringBuffer() {
 		return this.ring;
-	}
-
-	/**
-	 * Returns how many fills failed and were retried.
-	 * @return the count
-	 */
-	public long getFillErrorCount() {
-		return this.filler.fillErrors();
 	}
 
 	public int getBoostPower() {

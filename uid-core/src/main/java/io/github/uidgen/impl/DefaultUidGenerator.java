@@ -182,24 +182,24 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 	}
 
 	@Override
-	public String kind() {
+	String kind() {
 		return "default";
 	}
 
 	@Override
-	public long getIssuedCount() {
+	long issuedCount() {
 		long current = this.state;
 		return this.issuedInPastUnits.get() + (current & this.maxSequence) + 1;
 	}
 
 	@Override
-	protected long latestUnit() {
+	long latestUnit() {
 		long current = this.state;
 		return (current == CLOSED) ? this.startUnit : Math.max(current >> this.seqBits, this.startUnit - 1);
 	}
 
 	@Override
-	public long getClockBackwardsCount() {
+	long clockBackwardsCount() {
 		return this.clockBackwardsCount.get();
 	}
 

@@ -71,7 +71,7 @@ class DatabaseOutageTests {
 						firstFailure = ex;
 					}
 				}
-				UidException reported = generator.getFailure();
+				UidException reported = generator.status().failure();
 				assertThat(reported).as("health turns DOWN with the first failed call").isNotNull();
 				assertThat(reported.getMessage()).contains("mark last recorded at", "outstanding for");
 				assertThat(firstFailure.getMessage()).contains("mark last recorded at", "outstanding for");
@@ -90,7 +90,7 @@ class DatabaseOutageTests {
 						Thread.sleep(100);
 					}
 				}
-				assertThat(generator.getFailure()).as("health UP again").isNull();
+				assertThat(generator.status().failure()).as("health UP again").isNull();
 			}
 			finally {
 				generator.close();

@@ -53,14 +53,14 @@ class FastClockHostTests {
 	void hostsWithACorrectClockStartOnOtherWorkerIdsThanTheOneAFastHostLeftAhead() {
 		UidLayout layout = layout(3);
 		AbstractUidGenerator fast = start(layout, "fast-host", new SteppableClock(FAST));
-		long fastWorker = fast.getWorkerId();
+		long fastWorker = fast.status().worker().id();
 		fast.getUID();
 		fast.close();
 		this.generators.remove(fast);
 
 		for (int i = 0; i < 3; i++) {
 			AbstractUidGenerator correct = start(layout, "correct-host-" + i, UidClock.SYSTEM);
-			assertThat(correct.getWorkerId()).as("a correct host does not get the fast host's worker ID")
+			assertThat(correct.status().worker().id()).as("a correct host does not get the fast host's worker ID")
 				.isNotEqualTo(fastWorker);
 			correct.getUID();
 		}
@@ -70,7 +70,7 @@ class FastClockHostTests {
 	void whenOnlyTheFastHostsWorkerIdIsFreeTheStartSaysWhoseMarkLiesAheadAndByHowMuch() {
 		UidLayout layout = layout(1);
 		AbstractUidGenerator fast = start(layout, "fast-host", new SteppableClock(FAST));
-		long fastWorker = fast.getWorkerId();
+		long fastWorker = fast.status().worker().id();
 		start(layout, "holds-the-other", UidClock.SYSTEM);
 		fast.close();
 		this.generators.remove(fast);

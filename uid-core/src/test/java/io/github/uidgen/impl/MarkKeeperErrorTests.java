@@ -56,17 +56,17 @@ class MarkKeeperErrorTests {
 		try {
 			generator.getUID();
 			assigner.fault = new NoClassDefFoundError("com/example/driver/Protocol");
-			awaitTrue(() -> generator.getFailure() != null, "the failure to be reported");
-			assertThat(generator.getFailure()).isInstanceOf(UidUnavailableException.class)
+			awaitTrue(() -> generator.status().failure() != null, "the failure to be reported");
+			assertThat(generator.status().failure()).isInstanceOf(UidUnavailableException.class)
 				.hasMessageContaining("NoClassDefFoundError")
 				.hasMessageContaining("com/example/driver/Protocol");
 			long attemptsWhileFailing = assigner.attempts;
 			awaitTrue(() -> assigner.attempts >= attemptsWhileFailing + 3, "renew to be retried");
-			assertThat(generator.getMarkFailureCount()).as("each failed attempt counted for the meters")
+			assertThat(generator.status().worker().markFailures()).as("each failed attempt counted for the meters")
 				.isGreaterThanOrEqualTo(3);
 
 			assigner.fault = null;
-			awaitTrue(() -> generator.getFailure() == null, "the failure to clear once renew works");
+			awaitTrue(() -> generator.status().failure() == null, "the failure to clear once renew works");
 			long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(600);
 			long issued = 0;
 			while (System.nanoTime() < deadline) {

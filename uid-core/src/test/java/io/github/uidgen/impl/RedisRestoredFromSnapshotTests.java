@@ -49,7 +49,7 @@ class RedisRestoredFromSnapshotTests {
 				Path snapshot = redis.snapshot("registry-with-worker-0-free");
 
 				holder = build(connectionFactory, "holder");
-				assertThat(holder.getWorkerId()).isEqualTo(earlier.getWorkerId());
+				assertThat(holder.status().worker().id()).isEqualTo(earlier.status().worker().id());
 				long[] issuedByHolder = take(holder, 60_000);
 				long holderLead = LAYOUT.startMillis(maxUnit(issuedByHolder)) - System.currentTimeMillis();
 				assertThat(holderLead).as("the holder borrowed seconds ahead of the clock").isGreaterThan(2_000);
@@ -65,7 +65,7 @@ class RedisRestoredFromSnapshotTests {
 					.as("the newcomer issues nothing before the registry-loss margin has passed")
 					.isGreaterThanOrEqualTo(restoredAt + MARGIN.toMillis() - 500);
 				awaitLeaseLost(holder);
-				assertThat(holder.getFailure()).hasMessageContaining("restarted or failed over");
+				assertThat(holder.status().failure()).hasMessageContaining("restarted or failed over");
 			}
 			finally {
 				if (holder != null) {
@@ -81,10 +81,10 @@ class RedisRestoredFromSnapshotTests {
 
 	private static void awaitLeaseLost(AbstractUidGenerator generator) throws InterruptedException {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (!(generator.getFailure() instanceof WorkerLeaseLostException) && System.nanoTime() < deadline) {
+		while (!(generator.status().failure() instanceof WorkerLeaseLostException) && System.nanoTime() < deadline) {
 			Thread.sleep(20);
 		}
-		assertThat(generator.getFailure()).isInstanceOf(WorkerLeaseLostException.class);
+		assertThat(generator.status().failure()).isInstanceOf(WorkerLeaseLostException.class);
 	}
 
 	private static AbstractUidGenerator build(LettuceConnectionFactory connectionFactory, String instanceId) {

@@ -109,10 +109,10 @@ class RedisSentinelFailoverTests {
 
 	private static void awaitLeaseLost(AbstractUidGenerator holder) throws InterruptedException {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
-		while (!(holder.getFailure() instanceof WorkerLeaseLostException) && System.nanoTime() < deadline) {
+		while (!(holder.status().failure() instanceof WorkerLeaseLostException) && System.nanoTime() < deadline) {
 			Thread.sleep(100);
 		}
-		assertThat(holder.getFailure()).as("the holder learns its lease is gone once it reaches the new master")
+		assertThat(holder.status().failure()).as("the holder learns its lease is gone once it reaches the new master")
 			.isInstanceOf(WorkerLeaseLostException.class)
 			.hasMessageContaining("restarted or failed over");
 	}
@@ -165,7 +165,7 @@ class RedisSentinelFailoverTests {
 
 		private Issuer(AbstractUidGenerator generator) {
 			this.generator = generator;
-			this.thread = new Thread(this::run, "issuer-" + generator.getWorkerId());
+			this.thread = new Thread(this::run, "issuer-" + generator.status().worker().id());
 		}
 
 		static Issuer start(AbstractUidGenerator generator) {

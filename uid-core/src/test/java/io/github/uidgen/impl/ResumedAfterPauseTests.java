@@ -56,14 +56,14 @@ class ResumedAfterPauseTests {
 			.build();
 		try {
 			generator.getUID();
-			int ringSize = ((CachedUidGenerator) generator).getRingBuffer().size();
+			int ringSize = ((CachedUidGenerator) generator).ringBuffer().size();
 			assertThat(ringSize).as("a full ring waits to be handed out").isGreaterThan(10_000);
 
 			frozen.freeze();
 			Thread.sleep(LEASE.plusMillis(600).toMillis());
 			WorkerAssignment successor = assigner("successor").assign(1023);
 			assertThat(successor.workerId()).as("the lease expired and another instance took the worker ID")
-				.isEqualTo(generator.getWorkerId());
+				.isEqualTo(generator.status().worker().id());
 
 			// The keeper resumes a little after the callers, as it may after a real pause.
 			CompletableFuture.runAsync(frozen::thaw, CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS));
@@ -81,7 +81,7 @@ class ResumedAfterPauseTests {
 			assertThat(stopped).isInstanceOf(WorkerLeaseLostException.class);
 			assertThat(handedOut).as("IDs handed out after the pause, of " + ringSize + " in the ring")
 				.isLessThanOrEqualTo(256);
-			assertThat(generator.getFailure()).isInstanceOf(WorkerLeaseLostException.class);
+			assertThat(generator.status().failure()).isInstanceOf(WorkerLeaseLostException.class);
 		}
 		finally {
 			frozen.thaw();

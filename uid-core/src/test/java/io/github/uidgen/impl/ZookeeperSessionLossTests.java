@@ -40,17 +40,17 @@ class ZookeeperSessionLossTests {
 
 				zooKeeper.expireSession(firstClient);
 				long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-				while (!(before.getFailure() instanceof WorkerLeaseLostException) && System.nanoTime() < deadline) {
+				while (!(before.status().failure() instanceof WorkerLeaseLostException) && System.nanoTime() < deadline) {
 					Thread.sleep(20);
 				}
-				assertThat(before.getFailure()).isInstanceOf(WorkerLeaseLostException.class)
+				assertThat(before.status().failure()).isInstanceOf(WorkerLeaseLostException.class)
 					.hasMessageContaining("session");
 				assertThatExceptionOfType(WorkerLeaseLostException.class).isThrownBy(before::getUID);
 
 				after = TestGenerators.build(TestGenerators.Kind.CACHED, assigner(nextClient, "after"),
 						UidClock.SYSTEM);
-				assertThat(after.getWorkerId()).as("free long before its lease ran out")
-					.isEqualTo(before.getWorkerId());
+				assertThat(after.status().worker().id()).as("free long before its lease ran out")
+					.isEqualTo(before.status().worker().id());
 				long[] issuedAfter = take(after, 6_000);
 				assertThat(minUnit(issuedAfter)).isGreaterThan(maxUnit(issuedBefore));
 				assertThat(Duplicates.count(issuedBefore, issuedAfter)).isZero();

@@ -138,7 +138,7 @@ abstract class AbstractRedisTopologyAssignerTests extends AbstractLeaseWorkerIdA
 				generators.add(generator.get(60, TimeUnit.SECONDS));
 			}
 			Set<Long> workerIds = new HashSet<>();
-			generators.forEach((generator) -> workerIds.add(generator.getWorkerId()));
+			generators.forEach((generator) -> workerIds.add(generator.status().worker().id()));
 			assertThat(workerIds).hasSize(GENERATORS);
 
 			List<Future<long[]>> issuing = new ArrayList<>();
@@ -148,7 +148,7 @@ abstract class AbstractRedisTopologyAssignerTests extends AbstractLeaseWorkerIdA
 			long[][] runs = new long[GENERATORS][];
 			for (int i = 0; i < GENERATORS; i++) {
 				runs[i] = issuing.get(i).get(120, TimeUnit.SECONDS);
-				long workerId = generators.get(i).getWorkerId();
+				long workerId = generators.get(i).status().worker().id();
 				for (long uid : runs[i]) {
 					if (layout.decode(uid).workerId() != workerId) {
 						throw new AssertionError("ID " + uid + " of generator " + i + " carries another worker ID");

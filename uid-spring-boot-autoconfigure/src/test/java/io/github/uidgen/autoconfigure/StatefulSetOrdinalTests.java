@@ -42,8 +42,8 @@ class StatefulSetOrdinalTests {
 			.run((context) -> {
 				assertThat(context).hasSingleBean(StaticWorkerIdAssigner.class);
 				AbstractUidGenerator generator = context.getBean(AbstractUidGenerator.class);
-				assertThat(generator.getAssignerName()).isEqualTo("static");
-				assertThat(generator.getWorkerId()).isEqualTo(3);
+				assertThat(generator.status().worker().assigner()).isEqualTo("static");
+				assertThat(generator.status().worker().id()).isEqualTo(3);
 				assertThat(generator.decode(generator.getUID()).workerId()).isEqualTo(3);
 				assertThat(this.stateDir.resolve("worker.state")).content().contains("workerId=3");
 			});

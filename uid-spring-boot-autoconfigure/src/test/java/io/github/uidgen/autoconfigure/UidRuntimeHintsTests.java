@@ -38,7 +38,7 @@ class UidRuntimeHintsTests {
 			}
 		}
 		assertThat(bundled).contains("io/github/uidgen/worker/jdbc/schema-mysql.sql",
-				"io/github/uidgen/worker/jdbc/schema-postgresql.sql", "io/github/uidgen/worker/redis/claim.lua");
+				"io/github/uidgen/worker/jdbc/schema-postgresql.sql", "io/github/uidgen/worker/redis/registry.lua");
 		assertThat(bundled).allSatisfy(
 				(resource) -> assertThat(RuntimeHintsPredicates.resource().forResource(resource)).accepts(hints));
 	}
