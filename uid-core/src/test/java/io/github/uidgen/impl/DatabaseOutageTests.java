@@ -1,6 +1,9 @@
 package io.github.uidgen.impl;
 
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -23,8 +26,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * The database behind the db assigner stops while a generator serves, with the connection pool at its defaults
  * (Hikari waits 30 s for a connection). Issue carries on within the recorded mark, then fails; from that first
  * failed call on, the generator reports why (health DOWN) with since when the mark was not recorded and how long the
- * store call has been outstanding; once the database is back it recovers by itself. A database that stops answering
- * without closing its connections (paused) makes a renewal fail within the assigner's own timeout.
+ * store call has been outstanding; once the database is back it recovers by itself. A statement the database leaves
+ * unanswered on a healthy-looking connection makes a renewal fail within the assigner's own timeout.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DatabaseOutageTests {
@@ -99,31 +102,48 @@ class DatabaseOutageTests {
 	}
 
 	@Test
-	void aRenewalOnAPausedDatabaseFailsWithinItsOwnTimeoutInsteadOfWaitingForTheDatabase() {
+	void aRenewalThatTheDatabaseLeavesUnansweredFailsWithinItsOwnTimeout() throws Exception {
 		try (HikariDataSource dataSource = defaultPool(this.db)) {
 			JdbcWorkerIdAssigner assigner = JdbcWorkerIdAssigner.builder(dataSource)
 				.initializeSchema(true)
-				.instanceId("paused")
+				.instanceId("unanswered")
 				.leaseDuration(Duration.ofSeconds(6))
 				.build();
 			long workerId = assigner.assign(1023).workerId();
 			assigner.renew(workerId, System.currentTimeMillis());
-			this.db.process().pause();
-			// Resumed after 10 s whatever happens, so a renewal that waits for the database cannot hang the test.
-			CompletableFuture<Void> resume = CompletableFuture.runAsync(() -> this.db.process().resume(),
-					CompletableFuture.delayedExecutor(10, TimeUnit.SECONDS));
-			long started = System.nanoTime();
-			try {
-				assertThatExceptionOfType(UidException.class)
-					.isThrownBy(() -> assigner.renew(workerId, System.currentTimeMillis()));
-				assertThat(Duration.ofNanos(System.nanoTime() - started))
-					.as("bounded by the 2 s heartbeat, not by the pause").isLessThan(Duration.ofSeconds(5));
-			}
-			finally {
-				resume.join();
+			// Another session holds the lease row, as a stuck administrator's transaction would: the renewal's UPDATE
+			// gets no answer until that lock goes (InnoDB would wait 50 s), on a connection that looks healthy.
+			try (Connection locker = DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + this.db.port() + "/test",
+					"root", "")) {
+				locker.setAutoCommit(false);
+				locker.createStatement()
+					.executeQuery("SELECT * FROM UID_WORKER_LEASE WHERE worker_id = " + workerId + " FOR UPDATE")
+					.close();
+				// Let go after 10 s whatever happens, so a renewal that waits for the lock cannot hang the test.
+				CompletableFuture<Void> unlock = CompletableFuture.runAsync(() -> rollback(locker),
+						CompletableFuture.delayedExecutor(10, TimeUnit.SECONDS));
+				long started = System.nanoTime();
+				try {
+					assertThatExceptionOfType(UidException.class)
+						.isThrownBy(() -> assigner.renew(workerId, System.currentTimeMillis()));
+					assertThat(Duration.ofNanos(System.nanoTime() - started))
+						.as("bounded by the 2 s heartbeat, not by the lock").isLessThan(Duration.ofSeconds(5));
+				}
+				finally {
+					unlock.join();
+				}
 			}
 			assigner.renew(workerId, System.currentTimeMillis());
 			assigner.release(workerId, System.currentTimeMillis());
+		}
+	}
+
+	private static void rollback(Connection connection) {
+		try {
+			connection.rollback();
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException(ex);
 		}
 	}
 
