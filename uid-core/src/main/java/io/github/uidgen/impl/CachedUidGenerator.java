@@ -75,7 +75,7 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 
 	/** Fills the ring as far as the clock allows without waiting, then starts the filler thread. */
 	private void start() {
-		this.session.onLeaseLost(() -> this.filler.leaseLost(this.session.failure()));
+		this.session.onLeaseLost(this.filler::leaseLost);
 		this.filler.start();
 	}
 

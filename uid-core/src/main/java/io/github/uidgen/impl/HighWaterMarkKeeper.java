@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 import io.github.uidgen.UidClock;
 import io.github.uidgen.UidException;
@@ -55,7 +56,7 @@ final class HighWaterMarkKeeper {
 
 	private final long awaitTimeoutNanos;
 
-	private final Runnable onRevoked;
+	private final Consumer<WorkerLeaseLostException> onRevoked;
 
 	private final Thread thread;
 
@@ -99,7 +100,7 @@ final class HighWaterMarkKeeper {
 	 * starts the keeper thread.
 	 */
 	HighWaterMarkKeeper(WorkerIdAssigner assigner, long workerId, UidLayout layout, UidClock clock, long firstUnit,
-			Duration span, Duration awaitTimeout, Runnable onRevoked) {
+			Duration span, Duration awaitTimeout, Consumer<WorkerLeaseLostException> onRevoked) {
 		this.assigner = assigner;
 		this.workerId = workerId;
 		this.layout = layout;
@@ -321,10 +322,12 @@ final class HighWaterMarkKeeper {
 		}
 		catch (WorkerLeaseLostException ex) {
 			logger.error("uid worker {} stops issuing IDs: {}", this.workerId, ex.getMessage());
-			this.failure = ex;
 			this.reservedUntil = REVOKED;
 			this.refreshAt = REVOKED;
-			this.onRevoked.run();
+			// The generator stops first (the cached one seals its ring), so that whoever sees the failure also sees
+			// issue stopped.
+			this.onRevoked.accept(ex);
+			this.failure = ex;
 			return;
 		}
 		catch (Throwable ex) {

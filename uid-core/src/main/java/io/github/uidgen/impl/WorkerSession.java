@@ -3,6 +3,7 @@ package io.github.uidgen.impl;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 import io.github.uidgen.ClockBehindHighWaterMarkException;
 import io.github.uidgen.LayoutExhaustedException;
@@ -38,7 +39,7 @@ final class WorkerSession implements AutoCloseable {
 
 	private final HighWaterMarkKeeper keeper;
 
-	private final CopyOnWriteArrayList<Runnable> leaseLostListeners = new CopyOnWriteArrayList<>();
+	private final CopyOnWriteArrayList<Consumer<WorkerLeaseLostException>> leaseLostListeners = new CopyOnWriteArrayList<>();
 
 	private WorkerSession(WorkerIdAssigner assigner, UidLayout layout, UidClock clock, WorkerAssignment assignment,
 			long startUnit, Settings settings) {
@@ -130,17 +131,17 @@ final class WorkerSession implements AutoCloseable {
 
 	/**
 	 * Asks to be told, on the keeper's thread, when the lease is lost; a generator registers once it is built.
-	 * @param listener what to run
+	 * @param listener what to run, given why the lease was lost
 	 */
-	void onLeaseLost(Runnable listener) {
+	void onLeaseLost(Consumer<WorkerLeaseLostException> listener) {
 		this.leaseLostListeners.add(listener);
-		if (this.keeper.isRevoked()) {
-			listener.run();
+		if (this.keeper.failure() instanceof WorkerLeaseLostException lost) {
+			listener.accept(lost);
 		}
 	}
 
-	private void leaseLost() {
-		this.leaseLostListeners.forEach(Runnable::run);
+	private void leaseLost(WorkerLeaseLostException reason) {
+		this.leaseLostListeners.forEach((listener) -> listener.accept(reason));
 	}
 
 	long workerId() {
