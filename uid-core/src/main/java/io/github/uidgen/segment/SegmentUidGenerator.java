@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Pattern;
@@ -27,7 +28,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p><strong>Double buffer.</strong> When the take of the number at {@code prefetchThreshold} percent of the current
  * segment happens, a background thread claims the next segment, so the switch finds it ready. A caller that finds
- * both used up claims the next segment itself (or waits, up to {@code waitTimeout}, for the claim under way).
+ * both used up waits for that claim, at most {@code waitTimeout}; only the background thread calls the store, so no
+ * caller blocks longer than that, whatever the store does.
  *
  * <p><strong>Hot path.</strong> {@link #getUID()} is one volatile read and one atomic fetch-and-add on the current
  * segment's counter (which never fails and never retries, unlike a compare-and-set), then a comparison with the
@@ -44,7 +46,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p><strong>Store outage.</strong> Numbers already claimed keep being handed out; once they are used up,
  * {@link #getUID()} fails with {@link SegmentUnavailableException}, never with a repeated or smaller number, and
- * works again as soon as the store answers.
+ * works again as soon as the store answers. A store that hands out a range below one it handed out before has lost
+ * claims; the range is refused and the generator stops claiming for good ({@link SegmentStoreRewoundException}).
  *
  * <p>A segment ID has no layout: {@link #layout()} throws {@link NoLayoutException}, {@link #decode(long)} and
  * {@link #parseUID(long)} throw {@link SegmentIdNotDecodableException}.
@@ -121,8 +124,14 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 
 	private final long waitTimeoutNanos;
 
-	/** Held while a segment is claimed, so one claim is under way at a time. Never taken on the hot path. */
-	private final ReentrantLock fetchLock = new ReentrantLock();
+	/**
+	 * Guards linking a new segment and recording a failed claim, so that callers waiting for a segment can sleep on
+	 * {@link #claimed}; never held during a store call, never taken on the hot path.
+	 */
+	private final ReentrantLock lock = new ReentrantLock();
+
+	/** Signalled after every claim attempt, successful or not, and on close. */
+	private final Condition claimed = this.lock.newCondition();
 
 	/** How many numbers the segments already left behind held. */
 	private final AtomicLong retiredNumbers = new AtomicLong();
@@ -135,7 +144,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 
 	private volatile boolean closed;
 
-	// Claim bookkeeping, written under fetchLock.
+	// Claim bookkeeping: written by the constructor, then only by the prefetch thread, the one thread that claims.
 
 	private volatile long step;
 
@@ -143,15 +152,24 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 
 	private long highestClaimed = -1;
 
+	private long retryDelayNanos;
+
 	private volatile long segmentsFetched;
 
 	private volatile long storeFailureCount;
 
+	/** Claim attempts finished, successful or not; lets a waiting caller tell a failure newer than its wait. */
+	private volatile long attemptsFinished;
+
+	/** When the claim under way started, by {@link System#nanoTime()}; 0 while none is. */
+	private volatile long claimStartedNanos;
+
 	private volatile SegmentStoreException storeFailure;
 
-	private volatile long retryAtNanos;
+	/** Set for good once the store hands out a range below an earlier one: it lost claims, so no claim is trusted. */
+	private volatile SegmentStoreRewoundException rewound;
 
-	private long retryDelayNanos;
+	private volatile long retryAtNanos;
 
 	private SegmentUidGenerator(Builder builder) {
 		this.key = builder.key;
@@ -165,13 +183,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		this.waitTimeout = builder.waitTimeout;
 		this.waitTimeoutNanos = builder.waitTimeout.toNanos();
 		this.step = this.minStep;
-		this.fetchLock.lock();
-		try {
-			this.current = new Segment(claim(this.minStep, this.clock.currentTimeMillis()), this.prefetchThreshold);
-		}
-		finally {
-			this.fetchLock.unlock();
-		}
+		this.current = new Segment(claim(this.minStep, this.clock.currentTimeMillis()), this.prefetchThreshold);
 		this.prefetcher = new Thread(this::prefetchLoop, "uid-segment-prefetch-" + this.key);
 		this.prefetcher.setDaemon(true);
 		this.prefetcher.start();
@@ -206,7 +218,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	}
 
 	/**
-	 * The slow path: moves to the successor of a used-up segment, claiming it first when nobody has.
+	 * The slow path: moves to the successor of a used-up segment, waiting for it when it is not claimed yet.
 	 * {@code current} only ever moves to the successor of the segment it points at, so a thread never goes back to
 	 * an older segment; a take on a segment another thread has already left finds it used up.
 	 */
@@ -245,59 +257,98 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		}
 	}
 
-	/** Claims the successor of a used-up segment, or waits for the claim under way; throws when neither works. */
+	/**
+	 * Waits until the segment has a successor, asking the prefetch thread for it. Fails at once when the store is
+	 * known to fail (a claim failed and the next retry is not due, or a claim has hung for longer than the wait
+	 * timeout), after the first claim that fails while waiting, and at the deadline. Callers never call the store
+	 * themselves, so the wait timeout bounds them whatever the store does.
+	 */
 	private void awaitSuccessor(Segment segment, long deadline) {
-		boolean locked;
+		this.lock.lock();
 		try {
-			long remaining = deadline - System.nanoTime();
-			locked = remaining > 0 && this.fetchLock.tryLock(remaining, TimeUnit.NANOSECONDS);
+			long attemptsBefore = this.attemptsFinished;
+			while (segment.successor == null && this.current == segment && !this.closed) {
+				if (this.rewound != null) {
+					throw exhaustedException(this.rewound);
+				}
+				long now = System.nanoTime();
+				SegmentStoreException failure = this.storeFailure;
+				if (failure != null && (this.attemptsFinished != attemptsBefore || now - this.retryAtNanos < 0)) {
+					throw exhaustedException(failure);
+				}
+				long started = this.claimStartedNanos;
+				if (started != 0 && now - started > this.waitTimeoutNanos) {
+					throw timedOutException(now - started);
+				}
+				long left = deadline - now;
+				if (left <= 0) {
+					throw timedOutException(0);
+				}
+				LockSupport.unpark(this.prefetcher);
+				this.claimed.awaitNanos(left);
+			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			throw new SegmentUnavailableException("Interrupted while waiting for a new segment of key '" + this.key
 					+ "'", ex);
 		}
-		if (!locked) {
-			throw timedOutException();
-		}
-		try {
-			if (this.closed || segment.successor != null || this.current != segment) {
-				return;
-			}
-			SegmentStoreException failure = this.storeFailure;
-			if (failure != null && System.nanoTime() - this.retryAtNanos < 0) {
-				throw exhaustedException(failure);
-			}
-			if (!fetchSuccessor(segment)) {
-				throw exhaustedException(this.storeFailure);
-			}
-		}
 		finally {
-			this.fetchLock.unlock();
+			this.lock.unlock();
 		}
 	}
 
-	/**
-	 * Claims the segment after {@code tail} and links it; the caller holds the fetch lock.
-	 * @return whether the claim succeeded; a failure is recorded for the retry pacing and the health view
-	 */
-	private boolean fetchSuccessor(Segment tail) {
+	/** Claims the next segment whenever the current one is used up to its prefetch point, or a caller waits. */
+	private void prefetchLoop() {
+		while (!this.closed) {
+			Segment segment = this.current;
+			boolean wanted = segment.successor == null && segment.pastPrefetch() && this.rewound == null;
+			long untilRetry = (this.storeFailure != null) ? this.retryAtNanos - System.nanoTime() : 0;
+			if (wanted && untilRetry <= 0) {
+				claimSuccessor(segment);
+			}
+			else {
+				LockSupport.parkNanos(this, wanted ? untilRetry : IDLE_PARK_NANOS);
+			}
+		}
+	}
+
+	/** Claims the segment after {@code tail} outside the lock, then links it or records the failure under it. */
+	private void claimSuccessor(Segment tail) {
 		long nowMillis = this.clock.currentTimeMillis();
-		SegmentRange range;
+		this.claimStartedNanos = nonZero(System.nanoTime());
+		Segment successor = null;
+		SegmentStoreException failure = null;
 		try {
-			range = claim(nextStep(nowMillis), nowMillis);
+			successor = new Segment(claim(nextStep(nowMillis), nowMillis), this.prefetchThreshold);
 		}
 		catch (SegmentStoreException ex) {
-			recordFailure(ex, tail);
-			return false;
+			failure = ex;
 		}
-		tail.successor = new Segment(range, this.prefetchThreshold);
-		return true;
+		this.lock.lock();
+		try {
+			if (successor != null) {
+				tail.successor = successor;
+			}
+			else {
+				recordFailure(failure, tail);
+			}
+			this.claimStartedNanos = 0;
+			this.attemptsFinished++;
+			this.claimed.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private static long nonZero(long nanos) {
+		return (nanos != 0) ? nanos : 1;
 	}
 
 	/**
 	 * Claims a range from the store and checks it: above everything claimed before, within {@link #MAX_ID}.
-	 * The caller holds the fetch lock.
+	 * Called by the constructor and then by the prefetch thread only.
 	 */
 	private SegmentRange claim(long size, long nowMillis) {
 		SegmentRange range;
@@ -327,8 +378,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		this.step = size;
 		this.lastClaimMillis = nowMillis;
 		this.segmentsFetched++;
-		SegmentStoreException previous = this.storeFailure;
-		if (previous != null) {
+		if (this.storeFailure != null) {
 			this.storeFailure = null;
 			this.retryDelayNanos = 0;
 			logger.info("uid segment store {} hands out segments of key '{}' again", this.storeName, this.key);
@@ -356,6 +406,11 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		boolean first = this.storeFailure == null;
 		this.storeFailureCount++;
 		this.storeFailure = failure;
+		if (failure instanceof SegmentStoreRewoundException backwards) {
+			this.rewound = backwards;
+			logger.error("uid segment generator of key '{}' stops claiming: {}", this.key, failure.getMessage());
+			return;
+		}
 		this.retryDelayNanos = first ? RETRY_MIN_NANOS : Math.min(this.retryDelayNanos * 2, RETRY_MAX_NANOS);
 		this.retryAtNanos = System.nanoTime() + this.retryDelayNanos;
 		if (first) {
@@ -364,39 +419,23 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		}
 	}
 
-	/** Claims the next segment in the background once the current one is used up to its prefetch point. */
-	private void prefetchLoop() {
-		while (!this.closed) {
-			Segment segment = this.current;
-			boolean wanted = segment.successor == null && segment.pastPrefetch();
-			boolean failing = this.storeFailure != null;
-			long untilRetry = this.retryAtNanos - System.nanoTime();
-			if (wanted && (!failing || untilRetry <= 0)) {
-				this.fetchLock.lock();
-				try {
-					if (!this.closed && this.current == segment && segment.successor == null) {
-						fetchSuccessor(segment);
-					}
-				}
-				finally {
-					this.fetchLock.unlock();
-				}
-				continue;
-			}
-			LockSupport.parkNanos(this, (wanted && failing) ? Math.max(untilRetry, 1) : IDLE_PARK_NANOS);
-		}
-	}
-
 	private SegmentUnavailableException exhaustedException(SegmentStoreException failure) {
+		if (failure instanceof SegmentStoreRewoundException) {
+			return new SegmentUnavailableException("Every number of key '" + this.key + "' claimed so far is used up, "
+					+ "and no new segment is claimed: " + failure.getMessage(), failure);
+		}
 		return new SegmentUnavailableException("Every number of key '" + this.key + "' claimed so far is used up, "
 				+ "and the " + this.storeName + " segment store cannot hand out a new segment: " + failure.getMessage()
 				+ " Issue resumes by itself once the store answers again.", failure);
 	}
 
-	private SegmentUnavailableException timedOutException() {
+	private SegmentUnavailableException timedOutException(long claimRunningNanos) {
+		String how = (claimRunningNanos > 0)
+				? "the claim under way has not returned for " + Duration.ofNanos(claimRunningNanos).toMillis() + " ms"
+				: "no new segment came within " + this.waitTimeout + " (the wait timeout)";
 		return new SegmentUnavailableException("Every number of key '" + this.key + "' claimed so far is used up, and "
-				+ "no new segment came from the " + this.storeName + " segment store within " + this.waitTimeout
-				+ " (the wait timeout): the store is slow or a claim hangs.");
+				+ how + ": the " + this.storeName + " segment store is slow or does not answer. Issue resumes by "
+				+ "itself once it does.");
 	}
 
 	private SegmentUnavailableException closedException() {
@@ -515,15 +554,23 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 
 	/**
 	 * Returns why {@link #getUID()} fails at the moment, if it does: the generator is closed, or every claimed number
-	 * is used up and the store fails.
+	 * is used up and the store fails or has not answered for longer than the wait timeout.
 	 * @return the failure, or {@code null} while numbers can be handed out
 	 */
 	public UidException getFailure() {
 		if (this.closed) {
 			return closedException();
 		}
+		if (getRemaining() > 0) {
+			return null;
+		}
 		SegmentStoreException failure = this.storeFailure;
-		return (failure != null && getRemaining() == 0) ? exhaustedException(failure) : null;
+		if (failure != null) {
+			return exhaustedException(failure);
+		}
+		long started = this.claimStartedNanos;
+		long running = (started != 0) ? System.nanoTime() - started : 0;
+		return (running > this.waitTimeoutNanos) ? timedOutException(running) : null;
 	}
 
 	/**
@@ -538,6 +585,13 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		this.closed = true;
 		Segment last = (Segment) CURRENT.getAndSet(this, Segment.empty());
 		this.retiredNumbers.addAndGet(last.taken());
+		this.lock.lock();
+		try {
+			this.claimed.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
 		LockSupport.unpark(this.prefetcher);
 		if (Thread.currentThread() != this.prefetcher) {
 			try {
