@@ -79,7 +79,7 @@ class InvalidConfigurationTests {
 	void unknownGenerator() {
 		assertFailure(this.withAssigner, (analysis) -> {
 			assertThat(analysis.getDescription()).contains("Property: uid.generator").contains("Value: turbo");
-			assertThat(analysis.getAction()).isEqualTo("Set uid.generator to one of: default, cached.");
+			assertThat(analysis.getAction()).isEqualTo("Set uid.generator to one of: default, cached, segment.");
 		}, "uid.generator=turbo");
 	}
 

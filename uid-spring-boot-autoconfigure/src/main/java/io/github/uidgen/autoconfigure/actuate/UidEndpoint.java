@@ -10,6 +10,7 @@ import io.github.uidgen.UidLayout;
 import io.github.uidgen.buffer.RingBuffer;
 import io.github.uidgen.impl.AbstractUidGenerator;
 import io.github.uidgen.impl.CachedUidGenerator;
+import io.github.uidgen.segment.SegmentUidGenerator;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -40,6 +41,12 @@ public class UidEndpoint {
 	 */
 	@ReadOperation
 	public UidDescriptor describe() {
+		if (this.generator instanceof SegmentUidGenerator segment) {
+			// Segment IDs carry no layout, worker or time.
+			UidException failure = segment.getFailure();
+			return new UidDescriptor(segment.kind(), null, null, null, null, null, segment.getIssuedCount(), null,
+					(failure != null) ? failure.getMessage() : null);
+		}
 		UidLayout layout = this.generator.layout();
 		LayoutDescriptor layoutDescriptor = new LayoutDescriptor(layout.getTimeUnit().name().toLowerCase(Locale.ROOT),
 				layout.getEpoch().toString(), layout.getTimeBits(), layout.getWorkerBits(), layout.getSeqBits(),
@@ -88,10 +95,8 @@ public class UidEndpoint {
 			value = Long.parseLong(text);
 		}
 		catch (NumberFormatException ex) {
-			return badRequest(isInteger(text)
-					? "uid " + echo(text) + " is out of range: IDs of this layout lie between 0 and "
-							+ this.generator.layout().maxUid()
-					: "uid '" + echo(text) + "' is not a decimal number");
+			return badRequest(isInteger(text) ? "uid " + echo(text) + " is out of range: IDs of this generator lie "
+					+ "between 0 and " + maxUid() : "uid '" + echo(text) + "' is not a decimal number");
 		}
 		try {
 			DecodedUid decoded = this.generator.decode(value);
@@ -101,6 +106,11 @@ public class UidEndpoint {
 		catch (UidException ex) {
 			return badRequest(ex.getMessage());
 		}
+	}
+
+	private long maxUid() {
+		return (this.generator instanceof SegmentUidGenerator) ? SegmentUidGenerator.MAX_ID
+				: this.generator.layout().maxUid();
 	}
 
 	private static boolean isInteger(String text) {
@@ -132,8 +142,9 @@ public class UidEndpoint {
 	/**
 	 * The running generator, as {@code GET /actuator/uid} shows it.
 	 *
-	 * @param generator {@code default}, {@code cached}, or the class name of an application's own generator
-	 * @param layout the ID layout
+	 * @param generator {@code default}, {@code cached}, {@code segment}, or the class name of an application's own
+	 * generator
+	 * @param layout the ID layout; none for the segment generator, whose IDs are plain numbers
 	 * @param workerId the worker ID
 	 * @param assigner the name of the worker-ID assigner
 	 * @param highWaterMark the latest time the worker may issue IDs for before recording a new mark, ISO-8601
@@ -142,7 +153,7 @@ public class UidEndpoint {
 	 * @param ring the ring buffer of the cached generator
 	 * @param failure why no IDs can be issued, if that is so
 	 */
-	public record UidDescriptor(String generator, LayoutDescriptor layout, @Nullable Long workerId,
+	public record UidDescriptor(String generator, @Nullable LayoutDescriptor layout, @Nullable Long workerId,
 			@Nullable String assigner, @Nullable String highWaterMark, @Nullable Long aheadOfClockMillis,
 			@Nullable Long issued, @Nullable RingDescriptor ring, @Nullable String failure) {
 	}
