@@ -84,12 +84,12 @@ public final class BenchmarkMain {
 		System.exit(0);
 	}
 
-	static final String THROUGHPUT_CONTENDERS = "uid-cached,uid-default,baidu-cached,cosid-segment-chain,"
+	static final String THROUGHPUT_CONTENDERS = "uid-cached,uid-default,uid-segment,baidu-cached,cosid-segment-chain,"
 			+ "cosid-snowflake,hutool-snowflake,atomic-long-cas,atomic-long";
 
 	static final String PACED_CONTENDERS = "uid-default,hutool-snowflake,cosid-snowflake";
 
-	static final String ALLOCATION_CONTENDERS = "uid-default,uid-cached,uid-cached-defaults,baidu-cached,"
+	static final String ALLOCATION_CONTENDERS = "uid-default,uid-cached,uid-cached-defaults,uid-segment,baidu-cached,"
 			+ "cosid-segment-chain";
 
 	private static void all(Arguments arguments, JmhSuite jmh, PrintStream out) throws Exception {
