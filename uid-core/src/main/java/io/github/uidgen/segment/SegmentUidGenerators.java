@@ -44,6 +44,9 @@ public final class SegmentUidGenerators implements AutoCloseable {
 	 * @throws SegmentUnavailableException once closed
 	 */
 	public SegmentUidGenerator forKey(String key) {
+		if (this.closed) {
+			throw closedException(key);
+		}
 		SegmentUidGenerator generator = this.generators.get(key);
 		if (generator != null) {
 			return generator;
@@ -51,11 +54,15 @@ public final class SegmentUidGenerators implements AutoCloseable {
 		SegmentUidGenerator.Builder.requireKey(key);
 		synchronized (this.generators) {
 			if (this.closed) {
-				throw new SegmentUnavailableException("The segment generators are closed; no generator for key '"
-						+ key + "'");
+				throw closedException(key);
 			}
 			return this.generators.computeIfAbsent(key, (newKey) -> this.settings.copy().key(newKey).build());
 		}
+	}
+
+	private static SegmentUnavailableException closedException(String key) {
+		return new SegmentUnavailableException("The segment generators are closed; no generator for key '" + key
+				+ "'");
 	}
 
 	/**

@@ -47,6 +47,11 @@ class SegmentUidGeneratorConfiguration {
 	}
 
 	@Bean
+	SegmentUidGeneratorsLifecycle segmentUidGeneratorsLifecycle(SegmentUidGenerators segmentUidGenerators) {
+		return new SegmentUidGeneratorsLifecycle(segmentUidGenerators);
+	}
+
+	@Bean
 	@Lazy(false)
 	@ConditionalOnMissingBean(UidGenerator.class)
 	SegmentUidGenerator uidGenerator(SegmentUidGenerators segmentUidGenerators, UidProperties properties) {

@@ -101,6 +101,9 @@ class SegmentUidGeneratorAutoConfigurationTests {
 			assertThat(generator.getUID()).isEqualTo(2);
 			assertThat(context.getBean(SegmentUidGenerators.class).forKey("db-invoice").getUID()).isOne();
 			assertThat(context.getBean(SegmentUidGenerators.class).forKey("db-default")).isSameAs(generator);
+			context.stop();
+			assertThat(generator.getFailure()).as("closed as the context stops").isNotNull()
+				.hasMessageContaining("closed");
 		});
 	}
 
