@@ -6,45 +6,56 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 
 /**
- * The main class of a separate JVM that stands for one instance of an application: it opens a segment store on a
- * shared server, takes IDs of one key from several threads at once, and writes each thread's IDs, in the order
- * taken, to a file of its own.
+ * The main class of a separate JVM that stands for one instance of an application: for each store it is given, it
+ * opens the store on its shared server and takes IDs of one key from several threads, all stores at once, and writes
+ * each thread's IDs, in the order taken, to a file of its own under a directory per store.
  */
 public final class SegmentTakerProcess {
-
-	/** Printed when every thread is done and every file written. */
-	static final String DONE = "DONE";
 
 	private SegmentTakerProcess() {
 	}
 
 	/**
 	 * Takes IDs and writes them.
-	 * @param args backend, table or key prefix, key, threads, IDs per thread, output directory
+	 * @param args output directory, key, threads per store, IDs per thread, then one {@code BACKEND=name} per store
+	 * (the backend and its table or key prefix)
 	 * @throws Exception when a taker or a file fails; the test sees the exit code
 	 */
 	public static void main(String[] args) throws Exception {
-		SegmentBackend backend = SegmentBackend.valueOf(args[0]);
-		String name = args[1];
-		String key = args[2];
-		int threads = Integer.parseInt(args[3]);
-		int perThread = Integer.parseInt(args[4]);
-		Path out = Path.of(args[5]);
-		// Left open on purpose: closing would drop the shared table; the process exits instead.
-		SegmentBackend.Open open = backend.open(name);
-		SegmentUidGenerator generator = SegmentUidGenerator.builder(open.store).key(key).build();
-		SegmentUidGenerator[] perThreadGenerator = new SegmentUidGenerator[threads];
-		java.util.Arrays.fill(perThreadGenerator, generator);
-		long[][] ids = TakingThreads.take(perThreadGenerator, perThread);
-		long pid = ProcessHandle.current().pid();
-		for (int t = 0; t < threads; t++) {
-			write(out.resolve(pid + "-" + t + ".ids"), ids[t]);
+		Path out = Path.of(args[0]);
+		String key = args[1];
+		int threads = Integer.parseInt(args[2]);
+		int perThread = Integer.parseInt(args[3]);
+		List<SegmentBackend> backends = new ArrayList<>();
+		List<SegmentUidGenerator> generators = new ArrayList<>();
+		List<SegmentUidGenerator> threadGenerators = new ArrayList<>();
+		for (String store : Arrays.copyOfRange(args, 4, args.length)) {
+			String[] parts = store.split("=", 2);
+			SegmentBackend backend = SegmentBackend.valueOf(parts[0]);
+			// Left open on purpose: closing would drop the shared table; the process exits instead.
+			SegmentUidGenerator generator = SegmentUidGenerator.builder(backend.open(parts[1]).store)
+				.key(key)
+				.build();
+			backends.add(backend);
+			generators.add(generator);
+			for (int t = 0; t < threads; t++) {
+				threadGenerators.add(generator);
+			}
 		}
-		generator.close();
-		System.out.println(DONE);
-		System.out.flush();
+		long[][] ids = TakingThreads.take(threadGenerators.toArray(SegmentUidGenerator[]::new), perThread);
+		long pid = ProcessHandle.current().pid();
+		for (int b = 0; b < backends.size(); b++) {
+			Path dir = Files.createDirectories(out.resolve(backends.get(b).name()));
+			for (int t = 0; t < threads; t++) {
+				write(dir.resolve(pid + "-" + t + ".ids"), ids[b * threads + t]);
+			}
+			generators.get(b).close();
+		}
 		System.exit(0);
 	}
 
