@@ -383,7 +383,9 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 			this.retryDelayNanos = 0;
 			logger.info("uid segment store {} hands out segments of key '{}' again", this.storeName, this.key);
 		}
-		logger.debug("uid segment {} of key '{}' claimed from {} (step {})", range, this.key, this.storeName, size);
+		if (logger.isDebugEnabled()) {
+			logger.debug("uid segment {} of key '{}' claimed from {} (step {})", range, this.key, this.storeName, size);
+		}
 		return range;
 	}
 
