@@ -20,10 +20,13 @@ public class ClockBehindHighWaterMarkException extends UidException {
 	private final Duration maxWait;
 
 	public ClockBehindHighWaterMarkException(long workerId, Instant highWaterMark, Instant clock, Duration maxWait) {
-		super("Worker " + workerId + " may already have issued IDs up to " + highWaterMark + " but the clock reads "
-				+ clock + ", " + Duration.between(clock, highWaterMark).toMillis() + " ms behind; that is more than the "
-				+ maxWait.toMillis() + " ms the generator waits at start. Fix the clock, or wait until it passes the "
-				+ "mark, or raise the start-up wait.");
+		super("Worker " + workerId + " may already have issued IDs up to " + highWaterMark + ", "
+				+ Duration.between(clock, highWaterMark).toMillis() + " ms (" + readable(Duration.between(clock,
+						highWaterMark)) + ") ahead of this host's clock, which reads " + clock + "; that is more than the "
+				+ maxWait.toMillis() + " ms the generator waits at start. Either this host's clock is behind, or a host "
+				+ "whose clock runs fast issued IDs as worker " + workerId + " (the lease assigners hand out such a "
+				+ "worker ID only when no other is free). Fix the clock that is wrong, or wait until the clock passes "
+				+ "the mark, or raise the start-up wait.");
 		this.workerId = workerId;
 		this.highWaterMark = highWaterMark;
 		this.clock = clock;
@@ -56,6 +59,17 @@ public class ClockBehindHighWaterMarkException extends UidException {
 	 */
 	public Duration getMaxWait() {
 		return this.maxWait;
+	}
+
+	private static String readable(Duration gap) {
+		long seconds = gap.toSeconds();
+		if (seconds < 60) {
+			return seconds + " s";
+		}
+		if (seconds < 3600) {
+			return (seconds / 60) + " min " + (seconds % 60) + " s";
+		}
+		return (seconds / 3600) + " h " + (seconds % 3600 / 60) + " min";
 	}
 
 }

@@ -42,4 +42,14 @@ public interface UidGenerator {
 		return decode(uid).toReferenceJson();
 	}
 
+	/**
+	 * Describes this generator for endpoints, health checks and meters. The default says what any generator can:
+	 * its class, its layout, and whether the layout has run out; uid's generators say more (worker, mark, counters,
+	 * ring buffer, why they cannot issue), and an application's own generator may too by overriding this.
+	 * @return the status now
+	 */
+	default UidGeneratorStatus status() {
+		return UidGeneratorStatus.of(this, UidClock.SYSTEM);
+	}
+
 }

@@ -146,10 +146,13 @@ public final class UidLayout {
 
 	private Instant computeExpiry() {
 		long units = this.maxTime + 1;
-		if (units > (Long.MAX_VALUE - this.epochMillis) / this.unitMillis) {
+		try {
+			// Exact arithmetic: an epoch before 1970 (a layout continuing above older IDs) must not overflow.
+			return Instant.ofEpochMilli(Math.addExact(this.epochMillis, Math.multiplyExact(units, this.unitMillis)));
+		}
+		catch (ArithmeticException ex) {
 			return Instant.MAX;
 		}
-		return Instant.ofEpochMilli(this.epochMillis + units * this.unitMillis);
 	}
 
 	/**

@@ -66,6 +66,16 @@ class UidLayoutTests {
 	}
 
 	@Test
+	void refusesAnEpochBefore1970WhoseRangeRanOutLongAgo() {
+		// 2^40 ms is 34.8 years: from 1900 the range ended in 1934. The expiry arithmetic must not overflow into
+		// "never expires".
+		assertThatExceptionOfType(InvalidLayoutException.class)
+			.isThrownBy(() -> layout(UidTimeUnit.MILLISECONDS, "1900-01-01", 40, 10, 12))
+			.withMessageContaining("The layout ran out on 1934-11-04")
+			.withMessageContaining("more time bits or a later epoch");
+	}
+
+	@Test
 	void acceptsTheReferenceBitsWithAnEpochThatStillHasRoom() {
 		UidLayout layout = layout(UidTimeUnit.SECONDS, "2025-01-01", 28, 22, 13);
 		assertThat(layout.getExpiry()).isEqualTo(Instant.parse("2025-01-01T00:00:00Z").plusSeconds(1L << 28));

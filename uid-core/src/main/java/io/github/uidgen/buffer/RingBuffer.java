@@ -22,6 +22,9 @@ public final class RingBuffer {
 	/** What {@link #tryTake()} returns for an empty ring; IDs are never negative. */
 	public static final long EMPTY = -1L;
 
+	/** The put cursor of a sealed ring: below every take cursor, so takes find it empty and puts publish nothing. */
+	private static final long SEALED = Long.MIN_VALUE;
+
 	private static final RingFiller NO_FILLER = new RingFiller() {
 
 		@Override
@@ -166,6 +169,9 @@ public final class RingBuffer {
 	 */
 	public int putRange(long firstUid, int count) {
 		long published = this.head.get();
+		if (published == SEALED) {
+			return 0;
+		}
 		long free = this.slots.length - (published - this.tail.get());
 		int fitting = (int) Math.min(count, free);
 		// Two plain runs (up to the end of the array, then from its start) instead of masking every index: the
@@ -180,8 +186,9 @@ public final class RingBuffer {
 		for (int i = 0, end = fitting - beforeWrap; i < end; i++) {
 			this.slots[i] = uid++;
 		}
-		if (fitting > 0) {
-			this.head.setRelease(published + fitting);
+		// Only the filler moves the put cursor forward, so this fails only when the ring was sealed meanwhile.
+		if (fitting > 0 && !this.head.compareAndSet(published, published + fitting)) {
+			return 0;
 		}
 		if (fitting < count) {
 			this.putRejections.incrementAndGet();
@@ -206,6 +213,28 @@ public final class RingBuffer {
 				return published - taken;
 			}
 		}
+	}
+
+	/**
+	 * Discards every ID in the ring and lets no more in, for good: what a generator that lost its lease or closed
+	 * does, so that not even a fill already under way can hand out another ID. Takes find the ring empty from now on.
+	 */
+	public void seal() {
+		discardAll();
+		for (;;) {
+			long published = this.head.get();
+			if (published == SEALED || this.head.compareAndSet(published, SEALED)) {
+				return;
+			}
+		}
+	}
+
+	/**
+	 * Returns whether the ring was sealed.
+	 * @return whether {@link #seal()} was called
+	 */
+	public boolean isSealed() {
+		return this.head.get() == SEALED;
 	}
 
 	/**

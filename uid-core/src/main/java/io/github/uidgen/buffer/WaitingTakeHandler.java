@@ -9,7 +9,8 @@ import io.github.uidgen.UidUnavailableException;
 /**
  * The default take policy: wait for the refill instead of failing, so a burst of demand slows callers down
  * rather than throwing at them. Spins briefly, then yields, then parks in short steps; gives up only after the
- * configured time, or at once when the filler reports a real failure (layout exhausted, lease lost, closed).
+ * configured time, at once when the filler reports a real failure (layout exhausted, lease lost, closed), or when
+ * the caller is interrupted (its interrupt flag stays set).
  * Allocates nothing unless it throws.
  */
 public final class WaitingTakeHandler implements RejectedTakeHandler {
@@ -60,6 +61,11 @@ public final class WaitingTakeHandler implements RejectedTakeHandler {
 			if (round < SPINS + YIELDS) {
 				Thread.yield();
 				continue;
+			}
+			if (Thread.currentThread().isInterrupted()) {
+				// Parking returns at once while the flag is set: waiting on would spin. Leave the flag for the caller.
+				throw new UidUnavailableException("Interrupted while waiting for an ID from the ring buffer (" + ring
+						+ ")");
 			}
 			long now = System.nanoTime();
 			if (start == 0) {

@@ -3,24 +3,20 @@ package io.github.uidgen.impl;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 
-import io.github.uidgen.ClockBehindHighWaterMarkException;
 import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.LayoutExhaustedException;
 import io.github.uidgen.UidClock;
 import io.github.uidgen.UidException;
 import io.github.uidgen.UidGenerator;
+import io.github.uidgen.UidGeneratorStatus;
 import io.github.uidgen.UidLayout;
-import io.github.uidgen.UidUnavailableException;
-import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerIdAssigner;
-import io.github.uidgen.worker.WorkerIdOutOfRangeException;
 
 /**
- * What both generators do at start and on close: claim a worker ID, start strictly after its high-water mark
- * (waiting a little for the clock when needed), keep the mark ahead of issue, and release the ID on close.
- * Also the read-only view that endpoints, health checks and metrics use.
+ * What both generators share: the layout, the clock and the {@link WorkerSession} their worker ID comes with (opened
+ * by the builder before the generator is built, so no constructor does I/O or starts a thread), and the read-only
+ * view that endpoints, health checks and metrics use.
  */
 public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseable {
 
@@ -45,89 +41,15 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 	/** The first time unit this generator may issue in: strictly after the worker's mark. */
 	protected final long startUnit;
 
-	final HighWaterMarkKeeper keeper;
+	final WorkerSession session;
 
-	private final String assignerName;
-
-	private final WorkerAssignment assignment;
-
-	protected AbstractUidGenerator(Builder<?> builder, Duration allowedAhead) {
-		this.layout = Objects.requireNonNull(builder.layout, "layout");
-		this.clock = Objects.requireNonNull(builder.clock, "clock");
-		WorkerIdAssigner assigner = Objects.requireNonNull(builder.workerIdAssigner,
-				"workerIdAssigner: every generator needs one, for example new FixedWorkerIdAssigner(1)");
-		this.assignerName = assigner.name();
-		this.assignment = assigner.assign(this.layout.getMaxWorkerId());
-		this.workerId = this.assignment.workerId();
+	AbstractUidGenerator(WorkerSession session) {
+		this.session = session;
+		this.layout = session.layout();
+		this.clock = session.clock();
+		this.workerId = session.workerId();
 		this.shiftedWorkerId = this.workerId << this.layout.getSeqBits();
-		try {
-			if (this.workerId < 0 || this.workerId > this.layout.getMaxWorkerId()) {
-				throw new WorkerIdOutOfRangeException(this.workerId, this.layout.getMaxWorkerId(),
-						"give the layout more worker bits, or use an assigner in lease mode so worker IDs are reused");
-			}
-			this.startUnit = awaitStart(builder.maxStartupWait, allowedAhead);
-			this.keeper = new HighWaterMarkKeeper(assigner, this.workerId, this.layout, this.clock, this.startUnit,
-					builder.markReservation, builder.markTimeout, this::onLeaseLost);
-		}
-		catch (RuntimeException ex) {
-			releaseQuietly(assigner);
-			throw ex;
-		}
-	}
-
-	/** Waits, within limits, until the clock allows the first unit after the mark; returns that unit. */
-	private long awaitStart(Duration maxStartupWait, Duration allowedAhead) {
-		long nowMillis = this.clock.currentTimeMillis();
-		long nowUnit = this.layout.toUnit(nowMillis);
-		long afterMark = this.assignment.hasMark() ? this.layout.toUnit(this.assignment.highWaterMarkMillis()) + 1
-				: 0;
-		long first = Math.max(afterMark, Math.max(nowUnit, 0));
-		if (first > this.layout.getMaxTime()) {
-			throw new LayoutExhaustedException(this.layout.getExpiry());
-		}
-		long clockNeeded = this.layout.startMillis(first) - allowedAhead.toMillis();
-		long waitMillis = clockNeeded - nowMillis;
-		if (waitMillis <= 0) {
-			return first;
-		}
-		if (waitMillis > maxStartupWait.toMillis()) {
-			throw new ClockBehindHighWaterMarkException(this.workerId,
-					Instant.ofEpochMilli(this.assignment.highWaterMarkMillis()), Instant.ofEpochMilli(nowMillis),
-					maxStartupWait);
-		}
-		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis) + maxStartupWait.toNanos();
-		while (this.clock.currentTimeMillis() < clockNeeded) {
-			if (System.nanoTime() - deadline > 0) {
-				throw new ClockBehindHighWaterMarkException(this.workerId,
-						Instant.ofEpochMilli(this.assignment.highWaterMarkMillis()),
-						Instant.ofEpochMilli(this.clock.currentTimeMillis()), maxStartupWait);
-			}
-			sleepMillis(Math.max(1, Math.min(50, clockNeeded - this.clock.currentTimeMillis())));
-		}
-		return first;
-	}
-
-	private void releaseQuietly(WorkerIdAssigner assigner) {
-		try {
-			assigner.release(this.workerId, this.assignment.highWaterMarkMillis());
-		}
-		catch (RuntimeException ignored) {
-			// The start-up failure is what the caller needs to see.
-		}
-	}
-
-	static void sleepMillis(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new UidUnavailableException("Interrupted while waiting for the clock", ex);
-		}
-	}
-
-	/** Called on the keeper thread when the lease is lost, so a generator can stop at once. */
-	protected void onLeaseLost() {
+		this.startUnit = session.startUnit();
 	}
 
 	@Override
@@ -135,82 +57,45 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 		return this.layout;
 	}
 
-	/**
-	 * Returns the kind of generator.
-	 * @return {@code default} or {@code cached}
-	 */
-	public abstract String kind();
-
-	/**
-	 * Returns the worker ID this generator issues with.
-	 * @return the worker ID
-	 */
-	public long getWorkerId() {
-		return this.workerId;
+	@Override
+	public UidGeneratorStatus status() {
+		return new UidGeneratorStatus(kind(), this.layout,
+				new UidGeneratorStatus.Worker(this.workerId, this.session.assignerName(), this.session.highWaterMark(),
+						this.session.markFailures(), this.session.isLeaseLost()),
+				issuedCount(), clockBackwardsCount(), aheadOfClock(), ring(), null, failure());
 	}
 
-	/**
-	 * Returns the name of the assigner that handed out the worker ID.
-	 * @return for example {@code static}, {@code db}, {@code redis}
-	 */
-	public String getAssignerName() {
-		return this.assignerName;
+	/** The kind of generator: {@code default} or {@code cached}. */
+	abstract String kind();
+
+	/** How many IDs this generator has issued; exact when idle, close to it under load. */
+	abstract long issuedCount();
+
+	/** How often the clock was seen going backwards. */
+	abstract long clockBackwardsCount();
+
+	/** The latest time unit this generator has issued in (or, for the cached generator, produced). */
+	abstract long latestUnit();
+
+	/** The ring buffer's state, for a generator that has one. */
+	UidGeneratorStatus.Ring ring() {
+		return null;
 	}
 
-	/**
-	 * Returns the high-water mark as the worker ID was claimed.
-	 * @return the assignment
-	 */
-	public WorkerAssignment getAssignment() {
-		return this.assignment;
-	}
-
-	/**
-	 * Returns the latest time this generator may issue IDs for without recording a new mark.
-	 * @return the start of the reserved time unit, or {@code null} once closed or revoked
-	 */
-	public Instant getHighWaterMark() {
-		long reserved = this.keeper.reservedUntil();
-		return (reserved == Long.MIN_VALUE) ? null : Instant.ofEpochMilli(this.layout.startMillis(reserved));
-	}
-
-	/**
-	 * Returns how many IDs this generator has issued; exact when idle, close to it under load.
-	 * @return the count
-	 */
-	public abstract long getIssuedCount();
-
-	/**
-	 * Returns the latest time unit this generator has issued in (or, for the cached generator, produced).
-	 * @return a unit of the layout
-	 */
-	protected abstract long latestUnit();
-
-	/**
-	 * Returns how far ahead of the clock the latest issued (or produced) ID lies.
-	 * @return zero or more
-	 */
-	public Duration getAheadOfClock() {
+	private Duration aheadOfClock() {
 		long ahead = this.layout.startMillis(latestUnit()) - this.clock.currentTimeMillis();
 		return Duration.ofMillis(Math.max(0, ahead));
 	}
 
 	/**
-	 * Returns how often the clock was seen going backwards.
-	 * @return the count of events
+	 * Why this generator cannot issue IDs, if that is so: lease lost, layout exhausted, closed, or the mark not
+	 * recordable.
 	 */
-	public abstract long getClockBackwardsCount();
-
-	/**
-	 * Returns why this generator cannot issue IDs, if that is so: lease lost, layout exhausted, closed, or the
-	 * mark not recordable.
-	 * @return the failure, or {@code null} while healthy
-	 */
-	public UidException getFailure() {
+	UidException failure() {
 		if (!this.layout.getExpiry().isAfter(Instant.ofEpochMilli(this.clock.currentTimeMillis()))) {
 			return new LayoutExhaustedException(this.layout.getExpiry());
 		}
-		return this.keeper.failure();
+		return this.session.failure();
 	}
 
 	/**
@@ -225,7 +110,7 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 	 */
 	final void simulateCrash() {
 		haltIssuing();
-		this.keeper.halt();
+		this.session.halt();
 	}
 
 	/** Makes every later {@link #getUID()} fail and stops the generator's own threads, releasing nothing. */
@@ -347,6 +232,20 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 			if (this.layout == null) {
 				this.layout = UidLayout.defaults();
 			}
+		}
+
+		/**
+		 * Claims the worker ID and starts keeping its mark, for {@code build()}.
+		 * @param allowedAhead how far ahead of the clock the generator may issue
+		 * @return the open session
+		 */
+		final WorkerSession openSession(Duration allowedAhead) {
+			applyDefaults();
+			Objects.requireNonNull(this.clock, "clock");
+			WorkerIdAssigner assigner = Objects.requireNonNull(this.workerIdAssigner,
+					"workerIdAssigner: every generator needs one, for example new FixedWorkerIdAssigner(1)");
+			return WorkerSession.open(assigner, this.layout, this.clock, new WorkerSession.Settings(
+					this.markReservation, this.markTimeout, this.maxStartupWait, allowedAhead));
 		}
 
 	}

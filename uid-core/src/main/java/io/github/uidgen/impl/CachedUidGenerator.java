@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.UidException;
+import io.github.uidgen.UidGeneratorStatus;
 import io.github.uidgen.buffer.RejectedPutHandler;
 import io.github.uidgen.buffer.RejectedTakeHandler;
 import io.github.uidgen.buffer.RingBuffer;
@@ -33,6 +34,9 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 	/** Default bound on how far ahead of the clock the filler may run. */
 	public static final Duration DEFAULT_MAX_AHEAD = Duration.ofSeconds(10);
 
+	/** How many takes at most pass between two checks that the lease was renewed recently. */
+	private static final int LEASE_CHECK_INTERVAL = 256;
+
 	/** The largest ring: 2^28 slots, 2 GiB of IDs. */
 	private static final int MAX_CAPACITY = 1 << 28;
 
@@ -48,8 +52,15 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 
 	private final Duration scheduleInterval;
 
-	private CachedUidGenerator(Builder builder, int capacity) {
-		super(builder, builder.maxAhead);
+	/**
+	 * Takes whose ID has these low bits all zero (one in every 256, or every new time unit with fewer sequence bits)
+	 * check that the lease was renewed recently: a resumed process hands out at most that many IDs before it notices.
+	 */
+	private final long leaseCheckMask;
+
+	private CachedUidGenerator(WorkerSession session, Builder builder, int capacity) {
+		super(session);
+		this.leaseCheckMask = Math.min(this.layout.getMaxSequence(), LEASE_CHECK_INTERVAL - 1);
 		this.boostPower = builder.boostPower;
 		this.paddingFactor = builder.paddingFactor;
 		this.maxAhead = builder.maxAhead;
@@ -57,17 +68,15 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 		this.ring = new RingBuffer(capacity, builder.paddingFactor, builder.rejectedPutHandler,
 				builder.rejectedTakeHandler);
 		long unitMillis = this.layout.getTimeUnit().toMillis();
-		this.filler = new UidRingFiller(this.ring, this.layout, this.clock, this.keeper, this.shiftedWorkerId,
-				this.startUnit, builder.maxAhead.toMillis() / unitMillis, builder.scheduleInterval.toMillis(),
-				this.workerId);
+		this.filler = new UidRingFiller(this.ring, session, builder.maxAhead.toMillis() / unitMillis,
+				builder.scheduleInterval.toMillis());
 		this.ring.setFiller(this.filler);
-		try {
-			this.filler.start();
-		}
-		catch (RuntimeException ex) {
-			this.keeper.close(this.startUnit - 1);
-			throw ex;
-		}
+	}
+
+	/** Fills the ring as far as the clock allows without waiting, then starts the filler thread. */
+	private void start() {
+		this.session.onLeaseLost(() -> this.filler.leaseLost(this.session.failure()));
+		this.filler.start();
 	}
 
 	/**
@@ -80,57 +89,58 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 
 	@Override
 	public long getUID() {
-		return this.ring.take();
-	}
-
-	@Override
-	protected void onLeaseLost() {
-		UidRingFiller current = this.filler;
-		if (current != null) {
-			current.leaseLost(this.keeper.failure());
+		long uid = this.ring.take();
+		if ((uid & this.leaseCheckMask) == 0 && this.session.isRenewalOverdue()) {
+			confirmLeaseAfterPause();
 		}
+		return uid;
+	}
+
+	/**
+	 * The mark keeper has not renewed for a while: the process was paused (a stopped or frozen JVM, a long GC) or the
+	 * store is out of reach, and the lease may be gone without this process knowing. Withdraws what the ring holds and
+	 * hands out nothing more until a renewal proves the worker ID is still this generator's.
+	 */
+	private void confirmLeaseAfterPause() {
+		this.ring.discardAll();
+		this.session.confirmLease();
 	}
 
 	@Override
-	public String kind() {
+	String kind() {
 		return "cached";
 	}
 
 	@Override
-	public long getIssuedCount() {
+	long issuedCount() {
 		return this.ring.takenCount();
 	}
 
 	@Override
-	protected long latestUnit() {
+	long latestUnit() {
 		return this.filler.latestUnit();
 	}
 
 	@Override
-	public long getClockBackwardsCount() {
+	long clockBackwardsCount() {
 		return this.filler.clockBackwardsCount();
 	}
 
 	@Override
-	public UidException getFailure() {
+	UidException failure() {
 		UidException fillerFailure = this.filler.failure();
-		return (fillerFailure != null) ? fillerFailure : super.getFailure();
+		return (fillerFailure != null) ? fillerFailure : super.failure();
 	}
 
-	/**
-	 * Returns the ring, for inspection (fill, rejections).
-	 * @return the ring buffer
-	 */
-	public RingBuffer getRingBuffer() {
+	@Override
+	UidGeneratorStatus.Ring ring() {
+		return new UidGeneratorStatus.Ring(this.ring.capacity(), this.ring.size(), this.ring.putRejections(),
+				this.ring.takeRejections(), this.filler.fillErrors());
+	}
+
+	/** The ring, for tests that look inside. */
+	RingBuffer ringBuffer() {
 		return this.ring;
-	}
-
-	/**
-	 * Returns how many fills failed and were retried.
-	 * @return the count
-	 */
-	public long getFillErrorCount() {
-		return this.filler.fillErrors();
 	}
 
 	public int getBoostPower() {
@@ -152,7 +162,7 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 	@Override
 	public void close() {
 		long latest = this.filler.close(this.workerId);
-		this.keeper.close(Math.max(latest, this.startUnit - 1));
+		this.session.close(Math.max(latest, this.startUnit - 1));
 	}
 
 	@Override
@@ -271,7 +281,16 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 						"the ring of " + perUnit + " << " + this.boostPower + " IDs exceeds " + MAX_CAPACITY
 								+ " slots; lower the boost power or the sequence bits");
 			}
-			return new CachedUidGenerator(this, (int) (perUnit << this.boostPower));
+			WorkerSession session = openSession(this.maxAhead);
+			try {
+				CachedUidGenerator generator = new CachedUidGenerator(session, this, (int) (perUnit << this.boostPower));
+				generator.start();
+				return generator;
+			}
+			catch (RuntimeException ex) {
+				session.close();
+				throw ex;
+			}
 		}
 
 	}

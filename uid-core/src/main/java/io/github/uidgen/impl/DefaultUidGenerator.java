@@ -61,8 +61,8 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 
 	private volatile long lastBackwardsUnit = Long.MIN_VALUE;
 
-	private DefaultUidGenerator(Builder builder) {
-		super(builder, Duration.ZERO);
+	private DefaultUidGenerator(WorkerSession session, Builder builder) {
+		super(session);
 		this.seqBits = this.layout.getSeqBits();
 		this.workerBitCount = this.layout.getWorkerBits();
 		this.maxSequence = this.layout.getMaxSequence();
@@ -93,8 +93,12 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 			long last = current >> this.seqBits;
 			long next;
 			if (now > last) {
-				if (now > this.keeper.refreshAt()) {
+				if (now > this.session.refreshAt()) {
 					enterUnit(now);
+				}
+				else if (this.session.isRenewalOverdue()) {
+					// Resumed after a pause, or the store is out of reach: the lease may be gone.
+					this.session.confirmLease();
 				}
 				next = now << this.seqBits;
 			}
@@ -126,7 +130,7 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 		if (unit > this.maxTime) {
 			throw new LayoutExhaustedException(this.layout.getExpiry());
 		}
-		this.keeper.cover(unit);
+		this.session.cover(unit);
 	}
 
 	/**
@@ -164,6 +168,10 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 			if (last >= this.maxTime) {
 				throw new LayoutExhaustedException(this.layout.getExpiry());
 			}
+			if (Thread.currentThread().isInterrupted()) {
+				throw new UidUnavailableException("Interrupted while waiting for the next time unit of worker "
+						+ this.workerId);
+			}
 			if (left > 1) {
 				LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(left - 1));
 			}
@@ -174,24 +182,24 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 	}
 
 	@Override
-	public String kind() {
+	String kind() {
 		return "default";
 	}
 
 	@Override
-	public long getIssuedCount() {
+	long issuedCount() {
 		long current = this.state;
 		return this.issuedInPastUnits.get() + (current & this.maxSequence) + 1;
 	}
 
 	@Override
-	protected long latestUnit() {
+	long latestUnit() {
 		long current = this.state;
 		return (current == CLOSED) ? this.startUnit : Math.max(current >> this.seqBits, this.startUnit - 1);
 	}
 
 	@Override
-	public long getClockBackwardsCount() {
+	long clockBackwardsCount() {
 		return this.clockBackwardsCount.get();
 	}
 
@@ -205,7 +213,7 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 			}
 		}
 		while (!STATE.compareAndSet(this, current, CLOSED));
-		this.keeper.close(Math.max(current >> this.seqBits, this.startUnit - 1));
+		this.session.close(Math.max(current >> this.seqBits, this.startUnit - 1));
 	}
 
 	@Override
@@ -243,8 +251,7 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 		 * @return a running generator; close it to release the worker ID
 		 */
 		public DefaultUidGenerator build() {
-			applyDefaults();
-			return new DefaultUidGenerator(this);
+			return new DefaultUidGenerator(openSession(Duration.ZERO), this);
 		}
 
 	}

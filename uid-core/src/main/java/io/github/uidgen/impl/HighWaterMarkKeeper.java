@@ -1,6 +1,7 @@
 package io.github.uidgen.impl;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -21,6 +22,11 @@ import org.slf4j.LoggerFactory;
  * there, so the mark is recorded <em>before</em> issue and a crash never loses it. Each reservation reaches a
  * span past the unit asked for, so the store is written once per span, not per ID. The same thread renews the
  * assigner's lease; a lost lease revokes the reservation and the generator stops.
+ *
+ * <p>Whatever a renewal throws, {@link Error}s included, is recorded as the failure and retried, so the thread never
+ * dies silently. A store call that does not come back is reported too: once it has been outstanding for a whole
+ * reservation span, or as soon as issue had to give up waiting for it, {@link #failure()} says since when the mark
+ * has not been recorded and for how long the call has been outstanding.
  */
 final class HighWaterMarkKeeper {
 
@@ -29,6 +35,9 @@ final class HighWaterMarkKeeper {
 	private static final long REVOKED = Long.MIN_VALUE;
 
 	private static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+	/** A renewal older than this many intervals means the process was paused or the store is out of reach. */
+	private static final int OVERDUE_INTERVALS = 2;
 
 	private final WorkerIdAssigner assigner;
 
@@ -39,6 +48,8 @@ final class HighWaterMarkKeeper {
 	private final UidClock clock;
 
 	private final long spanUnits;
+
+	private final long spanNanos;
 
 	private final long renewIntervalNanos;
 
@@ -58,9 +69,30 @@ final class HighWaterMarkKeeper {
 
 	private volatile boolean closed;
 
+	/** Why the last renewal failed, or the lease lost; {@code null} after a successful one. */
 	private volatile UidException failure;
 
-	private long lastRenewNanos;
+	/** Set when issue gave up waiting for the mark, so health reports it at once; cleared by a renewal. */
+	private volatile UidException issueStalled;
+
+	/** {@link System#nanoTime()} of the last successful renewal. */
+	private volatile long lastRenewNanos;
+
+	/** Wall-clock time of the last successful renewal, for messages. */
+	private volatile long lastRecordedMillis;
+
+	/** How many renewals have been started; each one's number, so a waiter can tell one begun after it asked. */
+	private volatile long renewalsStarted;
+
+	/** The number of the last renewal that succeeded. */
+	private volatile long lastRenewalSucceeded;
+
+	/** Renewals that failed and were retried; written by the keeper thread only. */
+	private volatile long failedRenewals;
+
+	private volatile boolean calling;
+
+	private volatile long callStartedNanos;
 
 	/**
 	 * Records the first reservation on the calling thread (so start-up fails fast when the store is down), then
@@ -73,6 +105,7 @@ final class HighWaterMarkKeeper {
 		this.layout = layout;
 		this.clock = clock;
 		this.spanUnits = Math.max(1, span.toMillis() / layout.getTimeUnit().toMillis());
+		this.spanNanos = span.toNanos();
 		Duration renew = assigner.renewInterval();
 		long halfSpanNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(1, span.toMillis() / 2));
 		this.renewIntervalNanos = (renew.isZero() || renew.isNegative()) ? halfSpanNanos
@@ -109,19 +142,32 @@ final class HighWaterMarkKeeper {
 	}
 
 	/**
-	 * Returns why no reservation can be had, if that is so.
+	 * Returns why the mark cannot be kept ahead of issue, if that is so: the lease was lost, the last renewal failed,
+	 * issue gave up waiting for the mark, or a store call has been outstanding for longer than a reservation span.
 	 * @return the failure, or {@code null}
 	 */
 	UidException failure() {
-		return this.failure;
+		UidException current = this.failure;
+		if (current instanceof WorkerLeaseLostException) {
+			return current;
+		}
+		UidException stalled = this.issueStalled;
+		if (stalled != null) {
+			return stalled;
+		}
+		if (this.calling && System.nanoTime() - this.callStartedNanos > this.spanNanos) {
+			return new UidUnavailableException("The high-water mark of worker " + this.workerId + " is not being "
+					+ "recorded: " + markStatus(), current);
+		}
+		return current;
 	}
 
 	/**
 	 * Makes sure a unit is reserved: asks the keeper thread for it, and waits for it when it lies beyond the
 	 * current reservation. Called off the hot path, once a time unit at most.
 	 * @param unit the unit about to be issued
-	 * @throws UidException when the lease was lost, the generator closed, or the mark could not be recorded in
-	 * time
+	 * @throws UidException when the lease was lost, the generator closed, the mark could not be recorded in time, or
+	 * the caller was interrupted (its interrupt flag stays set)
 	 */
 	void cover(long unit) {
 		if (unit <= this.refreshAt) {
@@ -140,13 +186,86 @@ final class HighWaterMarkKeeper {
 			}
 			long left = deadline - System.nanoTime();
 			if (left <= 0) {
-				throw new UidUnavailableException("Could not record the high-water mark of worker " + this.workerId
-						+ " within " + TimeUnit.NANOSECONDS.toMillis(this.awaitTimeoutNanos) + " ms"
-						+ ((current != null) ? ": " + current.getMessage() : ""), current);
+				UidUnavailableException stalled = new UidUnavailableException("Could not record the high-water mark "
+						+ "of worker " + this.workerId + " within " + TimeUnit.NANOSECONDS.toMillis(this.awaitTimeoutNanos)
+						+ " ms: " + markStatus(), current);
+				this.issueStalled = stalled;
+				throw stalled;
 			}
-			LockSupport.parkNanos(Math.min(left, TimeUnit.MILLISECONDS.toNanos(1)));
+			awaitBriefly(left);
 			request(unit);
 		}
+	}
+
+	/**
+	 * Returns whether the last successful renewal is older than a couple of renewal intervals: the process was
+	 * paused (a stopped or frozen JVM, a long GC) or the store has been out of reach, so the lease may have been
+	 * lost without this process knowing yet.
+	 * @return whether the lease should be confirmed before more IDs are handed out
+	 */
+	boolean isRenewalOverdue() {
+		return System.nanoTime() - this.lastRenewNanos > OVERDUE_INTERVALS * this.renewIntervalNanos;
+	}
+
+	/**
+	 * Asks for a renewal and waits until one that started after this call succeeds, so a resumed process learns
+	 * whether it still holds its worker ID before it hands out more IDs.
+	 * @throws UidException when the lease was lost, the generator closed, no renewal succeeded within the mark
+	 * timeout, or the caller was interrupted
+	 */
+	void confirmLease() {
+		long after = this.renewalsStarted;
+		long deadline = System.nanoTime() + this.awaitTimeoutNanos;
+		this.requested = true;
+		LockSupport.unpark(this.thread);
+		// A renewal already under way started before this call and proves nothing: wait for a later one.
+		while (this.lastRenewalSucceeded <= after) {
+			UidException current = this.failure;
+			if (this.closed || (current instanceof WorkerLeaseLostException)) {
+				throw (current != null) ? current : closedException();
+			}
+			long left = deadline - System.nanoTime();
+			if (left <= 0) {
+				throw new UidUnavailableException("Could not confirm the lease of worker " + this.workerId + " within "
+						+ TimeUnit.NANOSECONDS.toMillis(this.awaitTimeoutNanos) + " ms after a pause: " + markStatus(),
+						current);
+			}
+			awaitBriefly(left);
+			if (!this.requested) {
+				this.requested = true;
+				LockSupport.unpark(this.thread);
+			}
+		}
+	}
+
+	private void awaitBriefly(long leftNanos) {
+		if (Thread.currentThread().isInterrupted()) {
+			throw new UidUnavailableException("Interrupted while waiting for the high-water mark of worker "
+					+ this.workerId + " to be recorded");
+		}
+		LockSupport.parkNanos(Math.min(leftNanos, TimeUnit.MILLISECONDS.toNanos(1)));
+	}
+
+	/** Says since when the mark has not been recorded, and what the keeper is doing about it. */
+	private String markStatus() {
+		long now = this.clock.currentTimeMillis();
+		StringBuilder status = new StringBuilder("mark last recorded at ")
+			.append(Instant.ofEpochMilli(this.lastRecordedMillis))
+			.append(" (")
+			.append(now - this.lastRecordedMillis)
+			.append(" ms ago)");
+		if (this.calling) {
+			status.append(", a call to the ")
+				.append(this.assigner.name())
+				.append(" assigner's store has been outstanding for ")
+				.append(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.callStartedNanos))
+				.append(" ms");
+		}
+		UidException current = this.failure;
+		if (current != null) {
+			status.append(", last failure: ").append(current.getMessage());
+		}
+		return status.toString();
 	}
 
 	private void request(long unit) {
@@ -160,24 +279,30 @@ final class HighWaterMarkKeeper {
 	}
 
 	private void run() {
-		this.lastRenewNanos = System.nanoTime();
 		while (!this.closed) {
-			if (!this.requested) {
-				LockSupport.parkNanos(this, this.renewIntervalNanos);
-			}
-			if (this.closed) {
-				return;
-			}
-			boolean due = System.nanoTime() - this.lastRenewNanos >= this.renewIntervalNanos;
-			if (due || this.requested) {
-				this.requested = false;
-				extend();
-				if (this.failure != null && !this.closed && !(this.failure instanceof WorkerLeaseLostException)) {
-					LockSupport.parkNanos(this, RETRY_NANOS);
+			try {
+				if (!this.requested) {
+					LockSupport.parkNanos(this, this.renewIntervalNanos);
+				}
+				if (this.closed) {
+					return;
+				}
+				boolean due = System.nanoTime() - this.lastRenewNanos >= this.renewIntervalNanos;
+				if (due || this.requested) {
+					this.requested = false;
+					extend();
+					if (this.failure != null && !this.closed && !isRevoked()) {
+						LockSupport.parkNanos(this, RETRY_NANOS);
+					}
+				}
+				if (isRevoked()) {
+					return;
 				}
 			}
-			if (this.failure instanceof WorkerLeaseLostException) {
-				return;
+			catch (Throwable ex) {
+				// extend() records every failure itself; this only keeps the thread alive whatever happens.
+				recordFailure(ex);
+				LockSupport.parkNanos(this, RETRY_NANOS);
 			}
 		}
 	}
@@ -187,15 +312,12 @@ final class HighWaterMarkKeeper {
 		long nowUnit = this.layout.toUnit(this.clock.currentTimeMillis());
 		long base = Math.max(this.wanted.get(), nowUnit);
 		long mark = Math.max(this.reservedUntil, Math.min(base + this.spanUnits, this.layout.getMaxTime()));
+		long renewal = this.renewalsStarted + 1;
+		this.renewalsStarted = renewal;
+		this.callStartedNanos = System.nanoTime();
+		this.calling = true;
 		try {
 			this.assigner.renew(this.workerId, this.layout.startMillis(mark));
-			this.lastRenewNanos = System.nanoTime();
-			if (this.closed) {
-				return;
-			}
-			this.reservedUntil = mark;
-			this.refreshAt = mark - this.spanUnits / 2;
-			this.failure = null;
 		}
 		catch (WorkerLeaseLostException ex) {
 			logger.error("uid worker {} stops issuing IDs: {}", this.workerId, ex.getMessage());
@@ -203,15 +325,48 @@ final class HighWaterMarkKeeper {
 			this.reservedUntil = REVOKED;
 			this.refreshAt = REVOKED;
 			this.onRevoked.run();
+			return;
 		}
-		catch (RuntimeException ex) {
-			if (this.failure == null) {
+		catch (Throwable ex) {
+			recordFailure(ex);
+			return;
+		}
+		finally {
+			this.calling = false;
+		}
+		this.lastRenewNanos = System.nanoTime();
+		this.lastRecordedMillis = this.clock.currentTimeMillis();
+		if (this.closed) {
+			return;
+		}
+		this.reservedUntil = mark;
+		this.refreshAt = mark - this.spanUnits / 2;
+		this.failure = null;
+		this.issueStalled = null;
+		this.lastRenewalSucceeded = renewal;
+	}
+
+	private void recordFailure(Throwable ex) {
+		this.failedRenewals++;
+		if (this.failure == null) {
+			if (ex instanceof Error) {
+				logger.error("uid worker {} could not record its high-water mark, retrying", this.workerId, ex);
+			}
+			else {
 				logger.warn("uid worker {} could not record its high-water mark, retrying: {}", this.workerId,
 						ex.toString());
 			}
-			this.failure = (ex instanceof UidException uidException) ? uidException
-					: new UidUnavailableException("Recording the high-water mark failed: " + ex, ex);
 		}
+		this.failure = (ex instanceof UidException uidException) ? uidException
+				: new UidUnavailableException("Recording the high-water mark failed: " + ex, ex);
+	}
+
+	/**
+	 * Returns how many times recording the mark failed and was retried.
+	 * @return the count
+	 */
+	long failedRenewals() {
+		return this.failedRenewals;
 	}
 
 	/**

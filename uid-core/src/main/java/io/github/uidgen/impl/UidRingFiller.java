@@ -39,7 +39,7 @@ final class UidRingFiller implements RingFiller {
 
 	private final UidClock clock;
 
-	private final HighWaterMarkKeeper keeper;
+	private final WorkerSession session;
 
 	private final long shiftedWorkerId;
 
@@ -78,24 +78,24 @@ final class UidRingFiller implements RingFiller {
 
 	private volatile Throwable lastError;
 
-	UidRingFiller(RingBuffer ring, UidLayout layout, UidClock clock, HighWaterMarkKeeper keeper,
-			long shiftedWorkerId, long startUnit, long maxAheadUnits, long scheduleMillis, long workerId) {
+	UidRingFiller(RingBuffer ring, WorkerSession session, long maxAheadUnits, long scheduleMillis) {
 		this.ring = ring;
-		this.layout = layout;
-		this.clock = clock;
-		this.keeper = keeper;
-		this.shiftedWorkerId = shiftedWorkerId;
-		this.timeShift = layout.getWorkerBits() + layout.getSeqBits();
-		this.maxSequence = layout.getMaxSequence();
+		this.layout = session.layout();
+		this.clock = session.clock();
+		this.session = session;
+		this.shiftedWorkerId = session.workerId() << this.layout.getSeqBits();
+		this.timeShift = this.layout.getWorkerBits() + this.layout.getSeqBits();
+		this.maxSequence = this.layout.getMaxSequence();
 		this.maxAheadUnits = maxAheadUnits;
 		this.scheduleNanos = TimeUnit.MILLISECONDS.toNanos(scheduleMillis);
-		this.staleUnits = Math.max(1, scheduleMillis / layout.getTimeUnit().toMillis());
+		this.staleUnits = Math.max(1, scheduleMillis / this.layout.getTimeUnit().toMillis());
+		long startUnit = session.startUnit();
 		this.fillUnit = startUnit - 1;
 		this.nextSequence = this.maxSequence + 1;
 		this.latestUnit = startUnit - 1;
 		this.highestClockUnit = Long.MIN_VALUE;
 		this.lastClockUnit = Long.MIN_VALUE;
-		this.thread = new Thread(this::run, "uid-ring-filler-worker-" + workerId);
+		this.thread = new Thread(this::run, "uid-ring-filler-worker-" + session.workerId());
 		this.thread.setDaemon(true);
 	}
 
@@ -125,7 +125,7 @@ final class UidRingFiller implements RingFiller {
 	@Override
 	public String describe() {
 		Throwable error = this.lastError;
-		UidException keeperFailure = this.keeper.failure();
+		UidException keeperFailure = this.session.failure();
 		return "filling time unit " + this.latestUnit + ", clock at unit "
 				+ this.layout.toUnit(this.clock.currentTimeMillis())
 				+ ((keeperFailure != null) ? ", high-water mark: " + keeperFailure.getMessage() : "")
@@ -180,7 +180,7 @@ final class UidRingFiller implements RingFiller {
 	 * @param mayWait whether to wait for the clock when the next unit lies too far ahead of it
 	 */
 	void fill(boolean mayWait) {
-		while (!this.closed) {
+		while (!this.closed && this.failure == null) {
 			if (!advance(mayWait)) {
 				return;
 			}
@@ -192,7 +192,12 @@ final class UidRingFiller implements RingFiller {
 			}
 			finally {
 				// Count from the ring itself, so a put handler that throws cannot make the next fill repeat IDs.
-				this.nextSequence += this.ring.publishedCount() - publishedBefore;
+				if (!this.ring.isSealed()) {
+					this.nextSequence += this.ring.publishedCount() - publishedBefore;
+				}
+			}
+			if (this.ring.isSealed()) {
+				return;
 			}
 			if (this.nextSequence <= this.maxSequence) {
 				return;
@@ -233,7 +238,7 @@ final class UidRingFiller implements RingFiller {
 			LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(Math.max(1, Math.min(waitMillis, 100))));
 			readClock();
 		}
-		this.keeper.cover(unit);
+		this.session.cover(unit);
 		this.fillUnit = unit;
 		this.nextSequence = sequence;
 		this.latestUnit = unit;
@@ -265,12 +270,12 @@ final class UidRingFiller implements RingFiller {
 
 	/**
 	 * Stops for good. IDs left in the ring are still valid when the layout ran out, but are withdrawn when the
-	 * lease was lost, so issue stops at once.
+	 * lease was lost, and the ring sealed, so issue stops at once, even if a fill is under way.
 	 */
 	private void stop(UidException reason, boolean withdraw) {
 		this.failure = reason;
 		if (withdraw) {
-			this.ring.discardAll();
+			this.ring.seal();
 		}
 	}
 
@@ -297,7 +302,7 @@ final class UidRingFiller implements RingFiller {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
-		this.ring.discardAll();
+		this.ring.seal();
 		return this.latestUnit;
 	}
 

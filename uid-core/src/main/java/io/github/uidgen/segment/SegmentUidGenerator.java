@@ -17,6 +17,7 @@ import io.github.uidgen.InvalidUidException;
 import io.github.uidgen.UidClock;
 import io.github.uidgen.UidException;
 import io.github.uidgen.UidGenerator;
+import io.github.uidgen.UidGeneratorStatus;
 import io.github.uidgen.UidLayout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,7 +51,8 @@ import org.slf4j.LoggerFactory;
  * claims; the range is refused and the generator stops claiming for good ({@link SegmentStoreRewoundException}).
  *
  * <p>A segment ID has no layout: {@link #layout()} throws {@link NoLayoutException}, {@link #decode(long)} and
- * {@link #parseUID(long)} throw {@link SegmentIdNotDecodableException}.
+ * {@link #parseUID(long)} throw {@link SegmentIdNotDecodableException}, and {@link #status()} reports no layout and no
+ * worker but the segments.
  */
 public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 
@@ -467,6 +469,19 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 			throw new InvalidUidException("uid " + uid + " is negative; segment IDs never are");
 		}
 		throw new SegmentIdNotDecodableException(uid, this.key);
+	}
+
+	/**
+	 * Describes this generator: kind {@code segment}, no layout and no worker, the numbers issued, its segments
+	 * (key, step, numbers left in memory, segments claimed, failed claims) and why it cannot issue, if that is so.
+	 * @return the status now
+	 */
+	@Override
+	public UidGeneratorStatus status() {
+		return new UidGeneratorStatus(kind(), null, null, getIssuedCount(), 0, null, null,
+				new UidGeneratorStatus.Segment(this.key, this.step, getRemaining(), this.segmentsFetched,
+						this.storeFailureCount),
+				getFailure());
 	}
 
 	/**

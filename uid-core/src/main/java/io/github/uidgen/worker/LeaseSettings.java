@@ -1,6 +1,7 @@
 package io.github.uidgen.worker;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The lease settings a lease assigner runs with, defaults resolved: how long a lease lasts, how often it is
@@ -10,6 +11,12 @@ public final class LeaseSettings {
 
 	/** Default lease duration. */
 	public static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(30);
+
+	/**
+	 * How far ahead of the store's clock a free worker ID's mark may lie for a plain {@code assign(maxWorkerId)} to
+	 * prefer it: the generators' default start-up wait plus the cached generator's default lead over the clock.
+	 */
+	public static final Duration DEFAULT_MAX_MARK_LEAD = Duration.ofSeconds(20);
 
 	private final Duration leaseDuration;
 
@@ -59,17 +66,15 @@ public final class LeaseSettings {
 	}
 
 	/**
-	 * Returns the failure of a claim that found every worker ID leased, saying when leases of stopped instances
-	 * free up.
+	 * Returns the failure of a claim that found every worker ID leased.
 	 * @param maxWorkerId the layout's largest worker ID
-	 * @param liveLeases how many leases are live, and where, for example {@code "3 live leases in T"}
+	 * @param liveLeases how many leases are live
+	 * @param holders instance IDs of (some of) the live holders
+	 * @param store where the leases are kept, for the message
 	 * @return the exception to throw
 	 */
-	public WorkerIdOutOfRangeException allTaken(long maxWorkerId, String liveLeases) {
-		return new WorkerIdOutOfRangeException(maxWorkerId + 1, maxWorkerId, "all " + (maxWorkerId + 1)
-				+ " worker IDs are taken (" + liveLeases + "). Give the layout more worker bits, or run fewer "
-				+ "instances; leases of stopped instances free up " + this.leaseDuration.toSeconds()
-				+ " s after their last heartbeat.");
+	public AllWorkerIdsLeasedException allTaken(long maxWorkerId, long liveLeases, List<String> holders, String store) {
+		return new AllWorkerIdsLeasedException(maxWorkerId, liveLeases, holders, store, this.leaseDuration);
 	}
 
 }

@@ -1,21 +1,7 @@
 package io.github.uidgen.worker;
 
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,21 +26,15 @@ public class StaticWorkerIdAssigner implements WorkerIdAssigner {
 
 	private static final Logger logger = LoggerFactory.getLogger(StaticWorkerIdAssigner.class);
 
-	private static final String FORMAT_VERSION = "1";
-
-	private static final String NONE = "none";
-
 	private final long workerId;
 
 	private final Path stateFile;
 
 	private final Path lockFile;
 
-	private final Path tempFile;
+	private final StateFile file;
 
-	private FileChannel lockChannel;
-
-	private FileLock lock;
+	private StateFileLock lock;
 
 	private long storedMark = WorkerAssignment.NO_MARK;
 
@@ -78,7 +58,7 @@ public class StaticWorkerIdAssigner implements WorkerIdAssigner {
 					"The uid state file " + this.stateFile + " is not a file name; point it at a file", null);
 		}
 		this.lockFile = this.stateFile.resolveSibling(name + ".lock");
-		this.tempFile = this.stateFile.resolveSibling(name + ".tmp");
+		this.file = new StateFile(this.stateFile, workerId);
 	}
 
 	/**
@@ -113,11 +93,11 @@ public class StaticWorkerIdAssigner implements WorkerIdAssigner {
 					+ " is already claimed through this assigner; two generators on one worker ID would issue the same "
 					+ "IDs. Give each generator its own worker ID and state file.", null);
 		}
-		createParentDirectories();
-		acquireLock();
+		this.file.createFolder();
+		this.lock = StateFileLock.acquire(this.lockFile, this.stateFile, this.workerId);
 		try {
-			this.storedMark = readMark();
-			writeState(this.storedMark);
+			this.storedMark = this.file.readMark();
+			this.file.write(this.storedMark);
 		}
 		catch (RuntimeException ex) {
 			unlock();
@@ -132,7 +112,7 @@ public class StaticWorkerIdAssigner implements WorkerIdAssigner {
 	public synchronized void renew(long workerId, long highWaterMarkMillis) {
 		requireClaimed(workerId);
 		if (highWaterMarkMillis > this.storedMark) {
-			writeState(highWaterMarkMillis);
+			this.file.write(highWaterMarkMillis);
 			this.storedMark = highWaterMarkMillis;
 		}
 	}
@@ -144,7 +124,7 @@ public class StaticWorkerIdAssigner implements WorkerIdAssigner {
 		}
 		try {
 			if (highWaterMarkMillis > this.storedMark) {
-				writeState(highWaterMarkMillis);
+				this.file.write(highWaterMarkMillis);
 				this.storedMark = highWaterMarkMillis;
 			}
 		}
@@ -169,211 +149,11 @@ public class StaticWorkerIdAssigner implements WorkerIdAssigner {
 		}
 	}
 
-	private void createParentDirectories() {
-		Path parent = this.stateFile.getParent();
-		try {
-			Files.createDirectories(parent);
-		}
-		catch (IOException ex) {
-			throw new StateFileException(this.stateFile, "Cannot create the folder " + parent
-					+ " for the uid state file " + this.stateFile + " (" + ex + "); point the state file at a "
-					+ "writable folder, or create this one with write access for the application.", ex);
-		}
-	}
-
-	private void acquireLock() {
-		FileChannel channel;
-		try {
-			channel = FileChannel.open(this.lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
-					StandardOpenOption.WRITE);
-		}
-		catch (IOException ex) {
-			throw new StateFileException(this.stateFile, "Cannot open the lock file " + this.lockFile
-					+ " of the uid state file (" + ex + "); give the application write access to " + this.lockFile
-					.getParent() + ".", ex);
-		}
-		FileLock acquired;
-		try {
-			acquired = channel.tryLock();
-		}
-		catch (OverlappingFileLockException ex) {
-			closeQuietly(channel);
-			throw new StateFileException(this.stateFile, "The uid state file " + this.stateFile
-					+ " is in use by another generator in this JVM (static worker ID " + this.workerId
-					+ "); two generators on one worker ID would issue the same IDs. Give each its own worker ID and "
-					+ "state file.", ex);
-		}
-		catch (IOException ex) {
-			closeQuietly(channel);
-			throw new StateFileException(this.stateFile,
-					"Cannot lock " + this.lockFile + " (" + ex + "); make the folder writable.", ex);
-		}
-		if (acquired == null) {
-			String holder = readHolder(channel);
-			closeQuietly(channel);
-			throw new StateFileException(this.stateFile, "The uid state file " + this.stateFile
-					+ " is locked by another process" + (holder.isEmpty() ? "" : " (" + holder + ")")
-					+ ", which uses static worker ID " + this.workerId + ". Two instances with the same worker ID "
-					+ "issue duplicate IDs: give this instance its own worker ID and state file.", null);
-		}
-		this.lockChannel = channel;
-		this.lock = acquired;
-		writeHolder(channel);
-	}
-
-	private static String readHolder(FileChannel channel) {
-		try {
-			ByteBuffer buffer = ByteBuffer.allocate(256);
-			channel.read(buffer, 0);
-			return new String(buffer.array(), 0, buffer.position(), StandardCharsets.UTF_8).trim();
-		}
-		catch (IOException ex) {
-			return "";
-		}
-	}
-
-	private void writeHolder(FileChannel channel) {
-		// Only a hint for the message another process shows; the lock itself is what protects.
-		HostEnvironment host = HostEnvironment.current();
-		String holder = "pid " + host.processId() + " on " + host.hostName() + " since " + Instant.now();
-		try {
-			channel.truncate(0);
-			channel.write(ByteBuffer.wrap(holder.getBytes(StandardCharsets.UTF_8)), 0);
-		}
-		catch (IOException ex) {
-			logger.debug("Could not note the lock holder in {}: {}", this.lockFile, ex.toString());
-		}
-	}
-
 	private void unlock() {
-		try {
-			if (this.lock != null) {
-				this.lock.release();
-			}
-		}
-		catch (IOException ex) {
-			logger.debug("Could not release the lock on {}: {}", this.lockFile, ex.toString());
-		}
-		finally {
-			closeQuietly(this.lockChannel);
-			this.lock = null;
-			this.lockChannel = null;
-		}
-	}
-
-	private static void closeQuietly(FileChannel channel) {
-		if (channel != null) {
-			try {
-				channel.close();
-			}
-			catch (IOException ignored) {
-				// Closing only drops the lock; nothing is lost.
-			}
-		}
-	}
-
-	private long readMark() {
-		List<String> lines;
-		try {
-			lines = Files.readAllLines(this.stateFile, StandardCharsets.UTF_8);
-		}
-		catch (NoSuchFileException ex) {
-			return WorkerAssignment.NO_MARK;
-		}
-		catch (IOException | RuntimeException ex) {
-			throw new StateFileException(this.stateFile, "Cannot read the uid state file " + this.stateFile + " ("
-					+ ex + "); make it a readable file, or restore it from a backup. It holds the high-water mark that "
-					+ "keeps a restart from repeating IDs.", ex);
-		}
-		Map<String, String> values = new HashMap<>();
-		for (String line : lines) {
-			String trimmed = line.trim();
-			if (trimmed.isEmpty() || trimmed.startsWith("#")) {
-				continue;
-			}
-			int equals = trimmed.indexOf('=');
-			if (equals <= 0) {
-				throw corrupt("the line '" + trimmed + "' is not key=value");
-			}
-			values.put(trimmed.substring(0, equals).trim(), trimmed.substring(equals + 1).trim());
-		}
-		if (!FORMAT_VERSION.equals(values.get("version"))) {
-			throw corrupt("version is '" + values.get("version") + "', expected " + FORMAT_VERSION);
-		}
-		long fileWorkerId = parseLong(values.get("workerId"), "workerId");
-		if (fileWorkerId != this.workerId) {
-			throw new StateFileException(this.stateFile, "The uid state file " + this.stateFile + " belongs to worker "
-					+ fileWorkerId + ", not to the configured worker " + this.workerId + ". Each worker ID needs its own "
-					+ "state file: point this worker at another file (or, if worker " + fileWorkerId
-					+ " is retired, delete this one).", null);
-		}
-		String mark = values.get("highWaterMarkMillis");
-		return NONE.equals(mark) ? WorkerAssignment.NO_MARK : parseLong(mark, "highWaterMarkMillis");
-	}
-
-	private long parseLong(String value, String key) {
-		if (value == null) {
-			throw corrupt(key + " is missing");
-		}
-		try {
-			return Long.parseLong(value);
-		}
-		catch (NumberFormatException ex) {
-			throw corrupt(key + " '" + value + "' is not a number");
-		}
-	}
-
-	private StateFileException corrupt(String detail) {
-		return new StateFileException(this.stateFile, "The uid state file " + this.stateFile + " is corrupt: " + detail
-				+ ". Restore it from a backup, or delete it once the clock has passed the time worker " + this.workerId
-				+ " last issued IDs for (its last run's stop plus the generator's mark reservation and max-ahead "
-				+ "time); deleting it any earlier risks duplicate IDs.", null);
-	}
-
-	/** Writes the state to a temporary file, forces it to disk and moves it over the state file. */
-	private void writeState(long mark) {
-		String content = "# uid worker state: the high-water mark of static worker ID " + this.workerId + ".\n"
-				+ "# Written by the application; do not edit while it runs.\n" + "version=" + FORMAT_VERSION + "\n"
-				+ "workerId=" + this.workerId + "\n" + "highWaterMarkMillis="
-				+ ((mark == WorkerAssignment.NO_MARK) ? NONE : Long.toString(mark)) + "\n"
-				+ ((mark == WorkerAssignment.NO_MARK) ? "" : "highWaterMark=" + Instant.ofEpochMilli(mark) + "\n");
-		try {
-			try (FileChannel channel = FileChannel.open(this.tempFile, StandardOpenOption.CREATE,
-					StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-				ByteBuffer buffer = ByteBuffer.wrap(content.getBytes(StandardCharsets.UTF_8));
-				while (buffer.hasRemaining()) {
-					channel.write(buffer);
-				}
-				channel.force(true);
-			}
-			moveIntoPlace();
-			forceDirectory();
-		}
-		catch (IOException ex) {
-			throw new StateFileException(this.stateFile, "Cannot write the uid state file " + this.stateFile + " ("
-					+ ex + "); give the application write access to " + this.stateFile.getParent()
-					+ " and make sure the disk is not full.", ex);
-		}
-	}
-
-	private void moveIntoPlace() throws IOException {
-		try {
-			Files.move(this.tempFile, this.stateFile, StandardCopyOption.ATOMIC_MOVE,
-					StandardCopyOption.REPLACE_EXISTING);
-		}
-		catch (AtomicMoveNotSupportedException ex) {
-			throw new IOException("the file system of " + this.stateFile.getParent()
-					+ " cannot replace a file atomically; keep the state file on a local disk", ex);
-		}
-	}
-
-	/** Makes the rename itself durable; some systems (Windows) cannot open folders, where this is best effort. */
-	private void forceDirectory() {
-		try (FileChannel directory = FileChannel.open(this.stateFile.getParent(), StandardOpenOption.READ)) {
-			directory.force(true);
-		}
-		catch (IOException ex) {
-			logger.trace("Cannot flush folder {}: {}", this.stateFile.getParent(), ex.toString());
+		StateFileLock held = this.lock;
+		this.lock = null;
+		if (held != null) {
+			held.release();
 		}
 	}
 

@@ -23,6 +23,22 @@ public interface WorkerIdAssigner {
 	WorkerAssignment assign(long maxWorkerId);
 
 	/**
+	 * Claims a worker ID for this instance, preferring, among the free ones, those whose high-water mark lies no
+	 * further ahead of the store's clock than {@code maxMarkLead}: a host whose clock ran fast may have left a mark
+	 * minutes in the future on a worker ID, and a generator that gets it must wait for its clock to pass the mark or
+	 * refuse to start. Only when no other worker ID is free (nor a new one) may such an ID be handed out.
+	 * <p>The default ignores the preference; assigners that reuse worker IDs override it.
+	 * @param maxWorkerId the largest worker ID the layout holds
+	 * @param maxMarkLead how far ahead of the clock a mark may lie for the generator to start without refusing
+	 * @return the worker ID and its high-water mark
+	 * @throws WorkerIdOutOfRangeException when the ID to hand out is larger than {@code maxWorkerId}
+	 * @throws WorkerAssignmentException when no ID can be claimed
+	 */
+	default WorkerAssignment assign(long maxWorkerId, Duration maxMarkLead) {
+		return assign(maxWorkerId);
+	}
+
+	/**
 	 * Durably records that the worker may issue IDs up to and including the time unit starting at
 	 * {@code highWaterMarkMillis}, and renews its lease where it has one. Returns only once the mark is stored.
 	 * @param workerId the worker ID from {@link #assign(long)}

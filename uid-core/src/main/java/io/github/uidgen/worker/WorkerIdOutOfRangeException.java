@@ -20,6 +20,18 @@ public class WorkerIdOutOfRangeException extends UidException {
 		this.maxWorkerId = maxWorkerId;
 	}
 
+	/**
+	 * Creates the exception with a message of a subclass's own.
+	 * @param message the whole message
+	 * @param workerId the worker ID that does not fit
+	 * @param maxWorkerId the layout's largest worker ID
+	 */
+	protected WorkerIdOutOfRangeException(String message, long workerId, long maxWorkerId) {
+		super(message);
+		this.workerId = workerId;
+		this.maxWorkerId = maxWorkerId;
+	}
+
 	public long getWorkerId() {
 		return this.workerId;
 	}

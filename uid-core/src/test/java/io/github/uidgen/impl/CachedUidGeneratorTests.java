@@ -44,7 +44,7 @@ class CachedUidGeneratorTests {
 			}
 			assertThat(UidSets.countDuplicates(ids)).isZero();
 			assertThat(generator.decode(ids[3][0]).workerId()).isEqualTo(6);
-			assertThat(generator.getIssuedCount()).isEqualTo(8_000_000);
+			assertThat(generator.status().issued()).isEqualTo(8_000_000);
 		}
 	}
 
@@ -53,9 +53,9 @@ class CachedUidGeneratorTests {
 		try (CachedUidGenerator generator = CachedUidGenerator.builder().layout(TINY).boostPower(3)
 			.workerIdAssigner(new FixedWorkerIdAssigner(1))
 			.build()) {
-			assertThat(generator.getRingBuffer().capacity()).isEqualTo(64);
-			assertThat(generator.getRingBuffer().paddingThreshold()).isEqualTo(32);
-			assertThat(generator.getRingBuffer().size()).isEqualTo(64);
+			assertThat(generator.ringBuffer().capacity()).isEqualTo(64);
+			assertThat(generator.ringBuffer().paddingThreshold()).isEqualTo(32);
+			assertThat(generator.ringBuffer().size()).isEqualTo(64);
 		}
 	}
 
@@ -72,8 +72,8 @@ class CachedUidGeneratorTests {
 			long lastUnit = TINY.toUnit(generator.decode(ids[0][ids[0].length - 1]).timestamp().toEpochMilli());
 			assertThat(lastUnit - firstUnit).isGreaterThan(200_000);
 			assertThat((lastUnit - firstUnit + 1) * 8).isLessThanOrEqualTo(2_000_000 - from + 16);
-			assertThat(generator.getRingBuffer().putRejections()).isGreaterThan(10_000);
-			assertThat(generator.getRingBuffer().takeRejections()).isPositive();
+			assertThat(generator.ringBuffer().putRejections()).isGreaterThan(10_000);
+			assertThat(generator.ringBuffer().takeRejections()).isPositive();
 		}
 	}
 
@@ -85,9 +85,9 @@ class CachedUidGeneratorTests {
 			for (long[] perThread : ids) {
 				assertThat(UidSets.firstNonIncreasing(perThread)).isEqualTo(-1);
 			}
-			assertThat(generator.getIssuedCount()).isEqualTo(2_000_000);
-			assertThat(generator.getRingBuffer().putRejections()).isGreaterThan(10_000);
-			assertThat(generator.getRingBuffer().takeRejections()).isPositive();
+			assertThat(generator.status().issued()).isEqualTo(2_000_000);
+			assertThat(generator.ringBuffer().putRejections()).isGreaterThan(10_000);
+			assertThat(generator.ringBuffer().takeRejections()).isPositive();
 		}
 	}
 
@@ -117,7 +117,7 @@ class CachedUidGeneratorTests {
 			long limit = clock.get() + 100;
 			assertThat(ids).allSatisfy(
 					(uid) -> assertThat(generator.decode(uid).timestamp().toEpochMilli()).isLessThanOrEqualTo(limit));
-			assertThat(generator.getAheadOfClock()).isEqualTo(Duration.ofMillis(100));
+			assertThat(generator.status().aheadOfClock()).isEqualTo(Duration.ofMillis(100));
 			clock.advance(50);
 			assertThat(generator.decode(generator.getUID()).timestamp().toEpochMilli()).isGreaterThan(limit);
 		}
@@ -134,7 +134,7 @@ class CachedUidGeneratorTests {
 			.rejectedTakeHandler(new WaitingTakeHandler(Duration.ofMillis(200)))
 			.workerIdAssigner(new FixedWorkerIdAssigner(1))
 			.build()) {
-			assertThat(generator.getRingBuffer().size()).isEqualTo(64);
+			assertThat(generator.ringBuffer().size()).isEqualTo(64);
 			long[] ids = new long[64];
 			for (int i = 0; i < ids.length; i++) {
 				ids[i] = generator.getUID();
@@ -176,7 +176,7 @@ class CachedUidGeneratorTests {
 			long first = generator.getUID();
 			clock.advance(60_000);
 			long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-			while (generator.getRingBuffer().discardedCount() == 0 && System.nanoTime() < deadline) {
+			while (generator.ringBuffer().discardedCount() == 0 && System.nanoTime() < deadline) {
 				Thread.sleep(10);
 			}
 			long fresh = generator.getUID();
@@ -201,7 +201,7 @@ class CachedUidGeneratorTests {
 			assertThat(smallStep[0]).isGreaterThan(before[999]);
 			assertThat(largeStep[0]).isGreaterThan(smallStep[999]);
 			assertThat(UidSets.firstNonIncreasing(largeStep)).isEqualTo(-1);
-			assertThat(generator.getClockBackwardsCount()).isGreaterThanOrEqualTo(1);
+			assertThat(generator.status().clockBackwards()).isGreaterThanOrEqualTo(1);
 		}
 	}
 
@@ -223,7 +223,7 @@ class CachedUidGeneratorTests {
 			assertThat(ids).hasSize(32).doesNotHaveDuplicates().isSorted();
 			assertThat(ids).allSatisfy((uid) -> assertThat(uid).isNotNegative());
 			assertThat(generator.decode(ids.get(31)).timestamp().toEpochMilli()).isEqualTo(lastUnitStart);
-			assertThat(generator.getFailure()).isInstanceOf(LayoutExhaustedException.class);
+			assertThat(generator.status().failure()).isInstanceOf(LayoutExhaustedException.class);
 		}
 	}
 
@@ -242,7 +242,7 @@ class CachedUidGeneratorTests {
 			long[][] ids = Concurrently.take(generator::getUID, 2, 50_000);
 			assertThat(UidSets.countDuplicates(ids)).isZero();
 			assertThat(rejections.get()).isGreaterThan(100);
-			assertThat(generator.getFillErrorCount()).isEqualTo(1);
+			assertThat(generator.status().ring().fillErrors()).isEqualTo(1);
 		}
 	}
 

@@ -40,7 +40,7 @@ class DefaultUidGeneratorTests {
 			}
 			assertThat(UidSets.countDuplicates(ids)).isZero();
 			assertThat(generator.decode(ids[0][0]).workerId()).isEqualTo(5);
-			assertThat(generator.getIssuedCount()).isEqualTo(8_000_000);
+			assertThat(generator.status().issued()).isEqualTo(8_000_000);
 		}
 	}
 
@@ -78,7 +78,7 @@ class DefaultUidGeneratorTests {
 			assertThat(during).isSorted().doesNotHaveDuplicates();
 			DecodedUid last = generator.decode(during.get(during.size() - 1));
 			assertThat(last.timestamp()).isEqualTo(generator.decode(before).timestamp());
-			assertThat(generator.getClockBackwardsCount()).isEqualTo(1);
+			assertThat(generator.status().clockBackwards()).isEqualTo(1);
 			clock.advance(301);
 			assertThat(generator.getUID()).isGreaterThan(during.get(during.size() - 1));
 		}
@@ -150,7 +150,7 @@ class DefaultUidGeneratorTests {
 			assertThatExceptionOfType(LayoutExhaustedException.class).isThrownBy(generator::getUID);
 			assertThat(ids).hasSize(32).allSatisfy((uid) -> assertThat(uid).isNotNegative()).doesNotHaveDuplicates();
 			assertThat(generator.decode(ids.get(31)).timestamp().toEpochMilli()).isEqualTo(lastUnitStart);
-			assertThat(generator.getFailure()).isInstanceOf(LayoutExhaustedException.class);
+			assertThat(generator.status().failure()).isInstanceOf(LayoutExhaustedException.class);
 		}
 	}
 

@@ -52,6 +52,7 @@ class GeneratorRestartSafetyTests {
 			scenarios.add(Arguments.of(kind, "db-mariadb"));
 			scenarios.add(Arguments.of(kind, "db-postgresql"));
 			scenarios.add(Arguments.of(kind, "redis"));
+			scenarios.add(Arguments.of(kind, "zookeeper"));
 		}
 		return scenarios.build();
 	}
@@ -62,6 +63,7 @@ class GeneratorRestartSafetyTests {
 			case "db-mariadb" -> (folder) -> AssignerBackend.jdbc(Database.MARIADB, Mode.LEASE, LEASE);
 			case "db-postgresql" -> (folder) -> AssignerBackend.jdbc(Database.POSTGRESQL, Mode.LEASE, LEASE);
 			case "redis" -> (folder) -> AssignerBackend.redis(LEASE);
+			case "zookeeper" -> (folder) -> AssignerBackend.zookeeper(LEASE);
 			default -> throw new IllegalArgumentException(name);
 		};
 	}
@@ -76,7 +78,7 @@ class GeneratorRestartSafetyTests {
 			// Run 1: issue fast, then die.
 			WorkerIdAssigner firstAssigner = backend.newAssigner(instance);
 			AbstractUidGenerator first = TestGenerators.build(kind, firstAssigner, UidClock.SYSTEM);
-			long workerId = first.getWorkerId();
+			long workerId = first.status().worker().id();
 			long[] run1 = take(first, IDS_PER_RUN);
 			long crashedAt = System.currentTimeMillis();
 			if (kind == Kind.CACHED) {
@@ -88,8 +90,8 @@ class GeneratorRestartSafetyTests {
 			// Run 2: restart on the same worker ID with the same clock.
 			WorkerIdAssigner secondAssigner = backend.newAssigner(instance);
 			AbstractUidGenerator second = TestGenerators.build(kind, secondAssigner, UidClock.SYSTEM);
-			assertThat(second.getWorkerId()).isEqualTo(workerId);
-			assertThat(second.getAssignment().highWaterMarkMillis()).as("the mark covered every ID of run 1")
+			assertThat(second.status().worker().id()).isEqualTo(workerId);
+			assertThat(second.session.assignment().highWaterMarkMillis()).as("the mark covered every ID of run 1")
 				.isGreaterThanOrEqualTo(LAYOUT.startMillis(maxUnit(run1)));
 			long[] run2 = take(second, IDS_PER_RUN);
 			assertThat(minUnit(run2)).isGreaterThan(maxUnit(run1));
@@ -114,8 +116,8 @@ class GeneratorRestartSafetyTests {
 			long clockAtStart = behind.currentTimeMillis();
 			AbstractUidGenerator fourth = TestGenerators.build(kind, backend.newAssigner(instance), behind);
 			try {
-				assertThat(fourth.getWorkerId()).isEqualTo(workerId);
-				assertThat(fourth.getAssignment().highWaterMarkMillis()).as("the clock started behind the mark")
+				assertThat(fourth.status().worker().id()).isEqualTo(workerId);
+				assertThat(fourth.session.assignment().highWaterMarkMillis()).as("the clock started behind the mark")
 					.isGreaterThan(clockAtStart);
 				long[] run4 = take(fourth, IDS_PER_RUN);
 				assertThat(minUnit(run4)).isGreaterThan(maxUnit(run2));
@@ -131,7 +133,7 @@ class GeneratorRestartSafetyTests {
 	private static void crash(AssignerBackend backend, AbstractUidGenerator generator, WorkerIdAssigner assigner)
 			throws InterruptedException {
 		generator.simulateCrash();
-		backend.afterCrash(assigner, generator.getWorkerId());
+		backend.afterCrash(assigner, generator.status().worker().id());
 		if (!backend.leaseDuration().isZero()) {
 			Thread.sleep(backend.leaseDuration().plusMillis(150).toMillis());
 		}

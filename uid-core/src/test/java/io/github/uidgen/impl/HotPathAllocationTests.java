@@ -45,7 +45,7 @@ class HotPathAllocationTests {
 			.workerIdAssigner(new FixedWorkerIdAssigner(1))
 			.build()) {
 			assertThat(bytesAllocatedBy(generator)).isLessThan(ONE_OFF_ALLOWANCE);
-			assertThat(generator.getRingBuffer().takeRejections()).as("empty-ring path taken too").isPositive();
+			assertThat(generator.ringBuffer().takeRejections()).as("empty-ring path taken too").isPositive();
 		}
 	}
 

@@ -44,16 +44,16 @@ class RedisDataLossTests {
 
 			TestRedis.wipe(connectionFactory, hashTag);
 			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-			while (!(before.getFailure() instanceof WorkerLeaseLostException) && System.nanoTime() < deadline) {
+			while (!(before.status().failure() instanceof WorkerLeaseLostException) && System.nanoTime() < deadline) {
 				Thread.sleep(20);
 			}
-			assertThat(before.getFailure()).isInstanceOf(WorkerLeaseLostException.class)
+			assertThat(before.status().failure()).isInstanceOf(WorkerLeaseLostException.class)
 				.hasMessageContaining("data was lost");
 			assertThatExceptionOfType(WorkerLeaseLostException.class).isThrownBy(before::getUID);
 
 			after = TestGenerators.build(TestGenerators.Kind.CACHED, assigner(connectionFactory, namespace, "after"),
 					UidClock.SYSTEM);
-			assertThat(after.getWorkerId()).isEqualTo(before.getWorkerId());
+			assertThat(after.status().worker().id()).isEqualTo(before.status().worker().id());
 			long[] issuedAfter = take(after, 6_000);
 			assertThat(minUnit(issuedAfter)).isGreaterThan(maxUnit(issuedBefore));
 			assertThat(Duplicates.count(issuedBefore, issuedAfter)).isZero();

@@ -49,7 +49,8 @@ class SharedBackendGeneratorsTests {
 				Arguments.of("db disposable on PostgreSQL",
 						(Supplier<AssignerBackend>) () -> AssignerBackend.jdbc(Database.POSTGRESQL, Mode.DISPOSABLE,
 								LEASE)),
-				Arguments.of("redis", (Supplier<AssignerBackend>) () -> AssignerBackend.redis(LEASE)));
+				Arguments.of("redis", (Supplier<AssignerBackend>) () -> AssignerBackend.redis(LEASE)),
+				Arguments.of("zookeeper", (Supplier<AssignerBackend>) () -> AssignerBackend.zookeeper(LEASE)));
 	}
 
 	@ParameterizedTest(name = "{0}")
@@ -84,7 +85,7 @@ class SharedBackendGeneratorsTests {
 				generators.add(generator.get(60, TimeUnit.SECONDS));
 			}
 			Set<Long> workerIds = new HashSet<>();
-			generators.forEach((generator) -> workerIds.add(generator.getWorkerId()));
+			generators.forEach((generator) -> workerIds.add(generator.status().worker().id()));
 			assertThat(workerIds).hasSize(GENERATORS);
 
 			List<Future<long[]>> issuing = new ArrayList<>();
@@ -94,7 +95,7 @@ class SharedBackendGeneratorsTests {
 			long[][] runs = new long[GENERATORS][];
 			for (int i = 0; i < GENERATORS; i++) {
 				runs[i] = issuing.get(i).get(60, TimeUnit.SECONDS);
-				long workerId = generators.get(i).getWorkerId();
+				long workerId = generators.get(i).status().worker().id();
 				long foreign = Arrays.stream(runs[i])
 					.filter((uid) -> TestGenerators.LAYOUT.decode(uid).workerId() != workerId)
 					.count();

@@ -2,6 +2,8 @@ package io.github.uidgen.testsupport;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.uidgen.testsupport.TestDatabases.Database;
@@ -10,6 +12,8 @@ import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.jdbc.JdbcWorkerIdAssigner;
 import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
+import io.github.uidgen.worker.zookeeper.ZookeeperWorkerIdAssigner;
+import org.apache.curator.framework.CuratorFramework;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -149,6 +153,36 @@ public abstract class AssignerBackend implements AutoCloseable {
 			public void close() {
 				TestRedis.wipe(factory, hashTag);
 				factory.destroy();
+			}
+
+		};
+	}
+
+	/**
+	 * The ZooKeeper assigner on a server of its own, every instance with a client (so a session) of its own.
+	 * @param leaseDuration the lease duration
+	 * @return the backend
+	 */
+	public static AssignerBackend zookeeper(Duration leaseDuration) {
+		ThrowawayZooKeeper zooKeeper = ThrowawayZooKeeper.start();
+		List<CuratorFramework> clients = new CopyOnWriteArrayList<>();
+		return new AssignerBackend("zookeeper", leaseDuration) {
+
+			@Override
+			public WorkerIdAssigner newAssigner(String instanceId) {
+				CuratorFramework client = zooKeeper.newClient(Duration.ofSeconds(30));
+				clients.add(client);
+				return ZookeeperWorkerIdAssigner.builder(client)
+					.leaseDuration(leaseDuration)
+					.heartbeatInterval(leaseDuration.dividedBy(4))
+					.instanceId(instanceId)
+					.build();
+			}
+
+			@Override
+			public void close() {
+				clients.forEach(CuratorFramework::close);
+				zooKeeper.close();
 			}
 
 		};

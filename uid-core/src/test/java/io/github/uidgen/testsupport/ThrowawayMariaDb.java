@@ -92,7 +92,11 @@ public final class ThrowawayMariaDb implements AutoCloseable {
 		this.server.awaitTrue(STARTUP, this::answers, "answer a query");
 	}
 
-	private boolean answers() {
+	/**
+	 * Returns whether the server answers a query now, within seconds.
+	 * @return whether it answers
+	 */
+	public boolean answers() {
 		try (Connection connection = DriverManager.getConnection(url("mysql"), "root", "")) {
 			return connection.isValid(2);
 		}

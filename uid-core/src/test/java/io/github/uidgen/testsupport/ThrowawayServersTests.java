@@ -54,8 +54,10 @@ class ThrowawayServersTests {
 			db.execute("INSERT INTO t VALUES (2)");
 			db.stop();
 			assertThat(db.process().isAlive()).isFalse();
+			assertThat(db.answers()).isFalse();
 			assertThatIllegalStateException().isThrownBy(() -> db.execute("SELECT 1"));
 			db.start();
+			assertThat(db.answers()).isTrue();
 			assertThat(values(db)).containsExactly(1L, 2L);
 			db.restore(backup);
 			assertThat(values(db)).containsExactly(1L);

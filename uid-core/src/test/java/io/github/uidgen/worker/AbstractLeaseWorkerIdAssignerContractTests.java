@@ -22,6 +22,12 @@ abstract class AbstractLeaseWorkerIdAssignerContractTests extends AbstractWorker
 	/** Long enough past {@link #LEASE} for any lease taken before to have expired. */
 	static final Duration PAST_EXPIRY = LEASE.plusMillis(300);
 
+	/** How far ahead of the clock a fast host's mark lies in the fast-clock tests. */
+	static final Duration FAST_CLOCK_LEAD = Duration.ofMinutes(10);
+
+	/** How far ahead of the clock a mark may lie for a generator to start: its start-up wait, say. */
+	static final Duration MARK_LEAD = Duration.ofSeconds(10);
+
 	@Override
 	WorkerIdAssigner overflowingAssigner(long maxWorkerId) {
 		for (long i = 0; i <= maxWorkerId; i++) {
@@ -44,8 +50,10 @@ abstract class AbstractLeaseWorkerIdAssignerContractTests extends AbstractWorker
 	@Test
 	void overflowMessageCountsTheLiveLeases() {
 		WorkerIdAssigner assigner = overflowingAssigner(1);
-		assertThatExceptionOfType(WorkerIdOutOfRangeException.class).isThrownBy(() -> assigner.assign(1))
+		assertThatExceptionOfType(AllWorkerIdsLeasedException.class).isThrownBy(() -> assigner.assign(1))
+			.withMessageContaining("All 2 worker IDs are leased")
 			.withMessageContaining("2 live leases")
+			.withMessageContaining("held by 'filler-0', 'filler-1'")
 			.withMessageContaining("more worker bits");
 	}
 
@@ -149,6 +157,46 @@ abstract class AbstractLeaseWorkerIdAssignerContractTests extends AbstractWorker
 		WorkerAssignment next = newAssigner("third").assign(MAX_WORKER_ID);
 		assertThat(next.workerId()).isEqualTo(workerId);
 		assertThat(next.highWaterMarkMillis()).isEqualTo(MARK + 300);
+	}
+
+	@Test
+	void aFreeWorkerIdWhoseMarkLiesFarInTheFutureIsPassedOverForAnotherFreeOne() {
+		WorkerIdAssigner fastHost = newAssigner("fast-clock");
+		WorkerIdAssigner rightHost = newAssigner("right-clock");
+		long future = claim(fastHost, MAX_WORKER_ID);
+		long sane = claim(rightHost, MAX_WORKER_ID);
+		fastHost.renew(future, System.currentTimeMillis() + FAST_CLOCK_LEAD.toMillis());
+		fastHost.release(future, System.currentTimeMillis() + FAST_CLOCK_LEAD.toMillis());
+		rightHost.release(sane, System.currentTimeMillis());
+
+		WorkerAssignment claimed = newAssigner("newcomer").assign(MAX_WORKER_ID, MARK_LEAD);
+		assertThat(claimed.workerId()).as("free worker IDs: " + future + " (mark 10 min ahead) and " + sane)
+			.isEqualTo(sane);
+		assertThat(claimed.highWaterMarkMillis()).isLessThanOrEqualTo(System.currentTimeMillis());
+	}
+
+	@Test
+	void aNewWorkerIdIsPreferredToTheOnlyFreeOneWhoseMarkLiesFarInTheFuture() {
+		WorkerIdAssigner fastHost = newAssigner("fast-clock-only");
+		long future = claim(fastHost, MAX_WORKER_ID);
+		fastHost.release(future, System.currentTimeMillis() + FAST_CLOCK_LEAD.toMillis());
+
+		WorkerAssignment claimed = newAssigner("newcomer-only").assign(MAX_WORKER_ID, MARK_LEAD);
+		assertThat(claimed.workerId()).isNotEqualTo(future);
+		assertThat(claimed.hasMark()).isFalse();
+	}
+
+	@Test
+	void aFreeWorkerIdWhoseMarkLiesFarInTheFutureIsHandedOutWhenNothingElseIsFree() {
+		WorkerIdAssigner fastHost = newAssigner("fast-clock-last");
+		long future = claim(fastHost, 1);
+		long other = claim(newAssigner("holding-the-other"), 1);
+		long mark = System.currentTimeMillis() + FAST_CLOCK_LEAD.toMillis();
+		fastHost.release(future, mark);
+
+		WorkerAssignment claimed = newAssigner("newcomer-last").assign(1, MARK_LEAD);
+		assertThat(claimed.workerId()).as("the other worker ID " + other + " is leased").isEqualTo(future);
+		assertThat(claimed.highWaterMarkMillis()).isEqualTo(mark);
 	}
 
 	@Test

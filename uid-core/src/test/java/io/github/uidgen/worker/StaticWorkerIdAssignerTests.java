@@ -126,6 +126,35 @@ class StaticWorkerIdAssignerTests {
 	}
 
 	@Test
+	void aRefusedSecondClaimInTheSameJvmKeepsTheFirstClaimsLockAgainstOtherProcesses() throws Exception {
+		Path stateFile = this.folder.resolve("worker-13.state");
+		StaticWorkerIdAssigner first = new StaticWorkerIdAssigner(13, stateFile);
+		first.assign(1023);
+		assertThatExceptionOfType(StateFileException.class)
+			.isThrownBy(() -> new StaticWorkerIdAssigner(13, stateFile).assign(1023))
+			.withMessageContaining("in use by another generator in this JVM");
+
+		Process other = startHolder(13, stateFile);
+		try {
+			BufferedReader lines = new BufferedReader(
+					new InputStreamReader(other.getInputStream(), StandardCharsets.UTF_8));
+			StringBuilder output = new StringBuilder();
+			String line;
+			while ((line = lines.readLine()) != null && !line.equals(StateFileHolderProcess.READY)) {
+				output.append(line).append('\n');
+			}
+			assertThat(line).as("another process must not get the lock this JVM still holds").isNull();
+			assertThat(other.waitFor(60, TimeUnit.SECONDS)).isTrue();
+			assertThat(output).contains("locked by another process");
+			assertThat(other.exitValue()).isNotZero();
+		}
+		finally {
+			other.destroyForcibly();
+		}
+		first.release(13, MARK);
+	}
+
+	@Test
 	void renewBeforeClaimOrForAnotherWorkerIdFails() {
 		StaticWorkerIdAssigner assigner = new StaticWorkerIdAssigner(7, this.folder.resolve("worker-7.state"));
 		assertThatExceptionOfType(StateFileException.class).isThrownBy(() -> assigner.renew(7, MARK))
@@ -144,11 +173,7 @@ class StaticWorkerIdAssignerTests {
 	@Test
 	void anotherProcessHoldingTheStateFileIsRefusedAndItsMarkSurvivesItsKill() throws Exception {
 		Path stateFile = this.folder.resolve("worker-12.state");
-		Process other = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-				System.getProperty("java.class.path"), StateFileHolderProcess.class.getName(), "12",
-				stateFile.toString(), Long.toString(MARK))
-			.redirectErrorStream(true)
-			.start();
+		Process other = startHolder(12, stateFile);
 		try {
 			BufferedReader output = new BufferedReader(
 					new InputStreamReader(other.getInputStream(), StandardCharsets.UTF_8));
@@ -172,6 +197,15 @@ class StaticWorkerIdAssignerTests {
 		// Killed without a chance to clean up: the OS dropped its lock, the mark it recorded is on disk.
 		WorkerAssignment afterKill = new StaticWorkerIdAssigner(12, stateFile).assign(1023);
 		assertThat(afterKill.highWaterMarkMillis()).isEqualTo(MARK);
+	}
+
+	/** Starts another JVM that claims the static worker ID and prints READY once it holds it. */
+	private static Process startHolder(long workerId, Path stateFile) throws IOException {
+		return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+				System.getProperty("java.class.path"), StateFileHolderProcess.class.getName(),
+				Long.toString(workerId), stateFile.toString(), Long.toString(MARK))
+			.redirectErrorStream(true)
+			.start();
 	}
 
 }

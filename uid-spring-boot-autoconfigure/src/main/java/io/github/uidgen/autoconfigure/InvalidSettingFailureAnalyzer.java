@@ -44,7 +44,9 @@ class InvalidSettingFailureAnalyzer extends UidFailureAnalyzer<InvalidSettingExc
 			case "workerNodeTable" -> "uid.worker.db.worker-node-table";
 			case "instanceId" -> "uid.worker.instance-id";
 			case "keyPrefix" -> isSegment() ? "uid.segment.redis.key-prefix" : "uid.worker.redis.key-prefix";
-			case "namespace" -> "uid.worker.redis.namespace";
+			case "namespace" -> assignerPrefix() + "namespace";
+			case "rootPath" -> "uid.worker.zookeeper.root-path";
+			case "connectionTimeout" -> "uid.worker.zookeeper.connection-timeout";
 			case "registryLossMargin" -> "uid.worker.redis.registry-loss-margin";
 			case "workerId" -> "uid.worker.id";
 			case "stateFile" -> "uid.worker.static.state-file";
@@ -65,7 +67,9 @@ class InvalidSettingFailureAnalyzer extends UidFailureAnalyzer<InvalidSettingExc
 	}
 
 	private String assignerPrefix() {
-		return "redis".equals(assigner(this.environment)) ? "uid.worker.redis." : "uid.worker.db.";
+		String assigner = assigner(this.environment);
+		return ("redis".equals(assigner) || "zookeeper".equals(assigner)) ? "uid.worker." + assigner + "."
+				: "uid.worker.db.";
 	}
 
 }

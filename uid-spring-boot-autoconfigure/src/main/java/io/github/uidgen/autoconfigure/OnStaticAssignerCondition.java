@@ -10,13 +10,16 @@ import org.springframework.util.StringUtils;
 
 /**
  * Matches when the static assigner is chosen: {@code uid.worker.assigner=static}, or no assigner set but a
- * {@code uid.worker.id} is. The only safe inference: without a worker ID there is nothing to choose from.
+ * {@code uid.worker.id} or an ordinal source ({@code uid.worker.static.ordinal-from}) is. The only safe inference:
+ * without a worker ID there is nothing to choose from.
  */
 class OnStaticAssignerCondition extends SpringBootCondition {
 
 	private static final String ASSIGNER = "uid.worker.assigner";
 
 	private static final String WORKER_ID = "uid.worker.id";
+
+	private static final String ORDINAL_FROM = "uid.worker.static.ordinal-from";
 
 	@Override
 	public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
@@ -31,7 +34,11 @@ class OnStaticAssignerCondition extends SpringBootCondition {
 		if (StringUtils.hasText(environment.getProperty(WORKER_ID))) {
 			return ConditionOutcome.match(message.because(ASSIGNER + " is not set and " + WORKER_ID + " is"));
 		}
-		return ConditionOutcome.noMatch(message.because("neither " + ASSIGNER + " nor " + WORKER_ID + " is set"));
+		if (StringUtils.hasText(environment.getProperty(ORDINAL_FROM))) {
+			return ConditionOutcome.match(message.because(ASSIGNER + " is not set and " + ORDINAL_FROM + " is"));
+		}
+		return ConditionOutcome.noMatch(message.because("neither " + ASSIGNER + ", " + WORKER_ID + " nor "
+				+ ORDINAL_FROM + " is set"));
 	}
 
 }

@@ -1,5 +1,7 @@
 package io.github.uidgen.autoconfigure;
 
+import java.time.Duration;
+
 import io.github.uidgen.autoconfigure.UidProperties.Worker.Redis;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
@@ -38,6 +40,7 @@ public final class RedisWorkerIdAssignerAutoConfiguration {
 							+ "uid.worker.assigner.");
 		});
 		Redis redis = properties.getWorker().getRedis();
+		requireMarginCoversLead(properties);
 		RedisWorkerIdAssigner.Builder builder = RedisWorkerIdAssigner.builder(factory)
 			.keyPrefix(redis.getKeyPrefix())
 			.namespace(redis.getNamespace())
@@ -51,6 +54,37 @@ public final class RedisWorkerIdAssignerAutoConfiguration {
 			builder.instanceId(properties.getWorker().getInstanceId());
 		}
 		return builder.build();
+	}
+
+	/**
+	 * After Redis lost or rewound the registry, claims wait the margin so that whatever a holder may have issued lies
+	 * in the past: it must cover how far past the clock a generator may have recorded its mark.
+	 */
+	private static void requireMarginCoversLead(UidProperties properties) {
+		Duration margin = properties.getWorker().getRedis().getRegistryLossMargin();
+		boolean cached = properties.getGenerator() == UidProperties.Generator.CACHED;
+		Duration maxAhead = cached ? properties.getCached().getMaxAhead() : Duration.ZERO;
+		Duration reservation = properties.getMark().getReservation();
+		if (margin == null || maxAhead == null || reservation == null) {
+			return;
+		}
+		Duration lead = maxAhead.plus(reservation);
+		if (margin.compareTo(lead) < 0) {
+			String parts = (cached ? "uid.cached.max-ahead (" + text(maxAhead) + ") + " : "") + "uid.mark.reservation ("
+					+ text(reservation) + ")";
+			throw new UidPropertyException("uid.worker.redis.registry-loss-margin", text(margin),
+					"After Redis loses or rewinds the worker registry, claims wait this margin so that every ID a "
+							+ "previous holder may have issued lies in the past; it must cover " + parts + " = "
+							+ text(lead) + ", plus the clock skew between instances.",
+					"Set uid.worker.redis.registry-loss-margin to at least " + text(lead) + " plus your clock skew "
+							+ "(for example " + text(lead.plusSeconds(2)) + ")"
+							+ (cached ? ", or lower uid.cached.max-ahead" : "") + ".");
+		}
+	}
+
+	private static String text(Duration duration) {
+		long millis = duration.toMillis();
+		return (millis % 1000 == 0) ? (millis / 1000) + "s" : millis + "ms";
 	}
 
 }

@@ -10,10 +10,12 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.core.env.Environment;
 
 /**
- * Auto-configures the static worker-ID assigner: the worker ID from {@code uid.worker.id}, its high-water mark in
- * a local state file. Chosen by {@code uid.worker.assigner=static}, or when only {@code uid.worker.id} is set.
+ * Auto-configures the static worker-ID assigner: the worker ID from {@code uid.worker.id} or from a StatefulSet
+ * pod's ordinal ({@code uid.worker.static.ordinal-from}), its high-water mark in a local state file. Chosen by
+ * {@code uid.worker.assigner=static}, or when only {@code uid.worker.id} or the ordinal source is set.
  */
 @AutoConfiguration
 @ConditionalOnBooleanProperty(name = "uid.enabled", matchIfMissing = true)
@@ -23,20 +25,9 @@ public final class StaticWorkerIdAssignerAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(WorkerIdAssigner.class)
-	StaticWorkerIdAssigner staticWorkerIdAssigner(UidProperties properties) {
-		UidProperties.Worker worker = properties.getWorker();
-		Long workerId = worker.getId();
-		if (workerId == null) {
-			throw new UidPropertyException("uid.worker.id", null,
-					"The static worker-ID assigner is chosen but uid.worker.id is not set.",
-					"Set uid.worker.id to a worker ID unique to this instance, from 0 to 2^uid.worker-bits - 1, or "
-							+ "set uid.worker.assigner to db or redis to have worker IDs handed out.");
-		}
-		if (workerId < 0) {
-			throw new UidPropertyException("uid.worker.id", workerId, "A worker ID cannot be negative.",
-					"Set uid.worker.id to a worker ID from 0 to 2^uid.worker-bits - 1.");
-		}
-		Path stateFile = worker.getStatic().getStateFile();
+	StaticWorkerIdAssigner staticWorkerIdAssigner(UidProperties properties, Environment environment) {
+		long workerId = new StaticWorkerIdResolver(properties, environment).workerId();
+		Path stateFile = properties.getWorker().getStatic().getStateFile();
 		if (stateFile == null) {
 			stateFile = Path.of("uid-state", "worker-" + workerId + ".state");
 		}

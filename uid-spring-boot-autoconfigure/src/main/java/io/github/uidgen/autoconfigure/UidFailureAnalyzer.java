@@ -36,7 +36,8 @@ abstract class UidFailureAnalyzer<T extends Throwable> extends AbstractFailureAn
 		if (assigner != null && !assigner.isBlank()) {
 			return assigner.strip().toLowerCase(Locale.ROOT);
 		}
-		return (environment.getProperty("uid.worker.id") != null) ? "static" : null;
+		return (environment.getProperty("uid.worker.id") != null
+				|| environment.getProperty("uid.worker.static.ordinal-from") != null) ? "static" : null;
 	}
 
 }

@@ -14,13 +14,14 @@ import org.springframework.context.annotation.Import;
  * and its worker ID is released.
  */
 @AutoConfiguration(after = { StaticWorkerIdAssignerAutoConfiguration.class,
-		JdbcWorkerIdAssignerAutoConfiguration.class, RedisWorkerIdAssignerAutoConfiguration.class },
+		JdbcWorkerIdAssignerAutoConfiguration.class, RedisWorkerIdAssignerAutoConfiguration.class,
+		ZookeeperWorkerIdAssignerAutoConfiguration.class },
 		afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
 				"org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "uid.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(UidProperties.class)
 @Import({ DefaultUidGeneratorConfiguration.class, CachedUidGeneratorConfiguration.class,
-		SegmentUidGeneratorConfiguration.class })
+		SegmentUidGeneratorConfiguration.class, UnknownGeneratorConfiguration.class })
 public final class UidGeneratorAutoConfiguration {
 
 	@Bean

@@ -46,6 +46,11 @@ final class UidGeneratorBuilders {
 					"The redis worker-ID assigner needs Spring Data Redis, which is not on the classpath.",
 					"Add spring-boot-starter-data-redis, or choose another uid.worker.assigner.");
 		}
+		if (assigner == Assigner.ZOOKEEPER && !isPresent("org.apache.curator.framework.CuratorFramework")) {
+			return new UidPropertyException(property, "zookeeper",
+					"The zookeeper worker-ID assigner needs Apache Curator, which is not on the classpath.",
+					"Add org.apache.curator:curator-framework, or choose another uid.worker.assigner.");
+		}
 		if (assigner != null) {
 			return new UidPropertyException(property, assigner.name().toLowerCase(),
 					"No worker-ID assigner bean was created for uid.worker.assigner.",
@@ -56,8 +61,9 @@ final class UidGeneratorBuilders {
 				"No worker-ID assigner is chosen: uid.worker.assigner is not set, and neither is uid.worker.id. "
 						+ "Starting anyway would make every instance issue IDs as the same worker, repeating each "
 						+ "other's IDs.",
-				"Set uid.worker.assigner to db or redis to have worker IDs handed out through the application's "
-						+ "DataSource or Redis, or to static together with a uid.worker.id unique to this instance.");
+				"Set uid.worker.assigner to db, redis or zookeeper to have worker IDs handed out through the "
+						+ "application's DataSource, Redis or ZooKeeper, or to static together with a uid.worker.id "
+						+ "unique to this instance.");
 	}
 
 	/** Looks the class up through the context class loader, the one the application's classes come from. */

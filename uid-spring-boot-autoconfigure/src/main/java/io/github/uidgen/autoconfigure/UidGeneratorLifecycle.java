@@ -1,7 +1,9 @@
 package io.github.uidgen.autoconfigure;
 
 import io.github.uidgen.UidGenerator;
-import io.github.uidgen.impl.AbstractUidGenerator;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
 
@@ -15,6 +17,8 @@ import org.springframework.context.SmartLifecycle;
  * The generator's destroy method stays in place for contexts that never started.
  */
 final class UidGeneratorLifecycle implements SmartLifecycle {
+
+	private static final Log logger = LogFactory.getLog(UidGeneratorLifecycle.class);
 
 	/** Above the phase of the Redis connection factories, below everything likely to still need IDs. */
 	static final int PHASE = 1024;
@@ -36,10 +40,19 @@ final class UidGeneratorLifecycle implements SmartLifecycle {
 	public void stop() {
 		this.running = false;
 		this.generator.ifAvailable((uidGenerator) -> {
-			if (uidGenerator instanceof AbstractUidGenerator closeable) {
-				closeable.close();
+			if (uidGenerator instanceof AutoCloseable closeable) {
+				close(closeable);
 			}
 		});
+	}
+
+	private static void close(AutoCloseable closeable) {
+		try {
+			closeable.close();
+		}
+		catch (Exception ex) {
+			logger.warn("Closing the uid generator failed", ex);
+		}
 	}
 
 	@Override

@@ -3,9 +3,11 @@ package io.github.uidgen.autoconfigure;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
+import java.time.temporal.ChronoUnit;
 
 import io.github.uidgen.UidTimeUnit;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.convert.DurationUnit;
 import org.springframework.format.annotation.DateTimeFormat;
 
 /**
@@ -240,8 +242,9 @@ public class UidProperties {
 
 		/**
 		 * Interval of the scheduled refill, which also replaces IDs that have grown stale; 0 refills on demand
-		 * only.
+		 * only. A bare number means seconds, as Baidu's scheduleInterval did.
 		 */
+		@DurationUnit(ChronoUnit.SECONDS)
 		private Duration scheduleInterval = Duration.ofSeconds(1);
 
 		/**
@@ -357,9 +360,10 @@ public class UidProperties {
 	public static class Worker {
 
 		/**
-		 * Where the worker ID comes from: static (uid.worker.id), db (a table in the application's DataSource)
-		 * or redis (the application's Redis). When not set, static is chosen only if uid.worker.id is set;
-		 * otherwise start-up fails, as every instance would silently share one worker ID.
+		 * Where the worker ID comes from: static (uid.worker.id), db (a table in the application's DataSource),
+		 * redis (the application's Redis) or zookeeper (ZooKeeper through Apache Curator). When not set, static is
+		 * chosen only if uid.worker.id is set; otherwise start-up fails, as every instance would silently share
+		 * one worker ID.
 		 */
 		private Assigner assigner;
 
@@ -370,7 +374,8 @@ public class UidProperties {
 		private Long id;
 
 		/**
-		 * Name of this instance in the db or redis worker-ID store, so a restart claims its previous worker ID.
+		 * Name of this instance in the db, redis or zookeeper worker-ID store, so a restart claims its previous
+		 * worker ID.
 		 * Defaults to one derived from the host name and port.
 		 */
 		private String instanceId;
@@ -380,6 +385,8 @@ public class UidProperties {
 		private final Db db = new Db();
 
 		private final Redis redis = new Redis();
+
+		private final Zookeeper zookeeper = new Zookeeper();
 
 		public Assigner getAssigner() {
 			return this.assigner;
@@ -417,6 +424,10 @@ public class UidProperties {
 			return this.redis;
 		}
 
+		public Zookeeper getZookeeper() {
+			return this.zookeeper;
+		}
+
 		/**
 		 * The worker-ID assigners.
 		 */
@@ -429,7 +440,10 @@ public class UidProperties {
 			DB,
 
 			/** Worker IDs handed out through the application's Redis. */
-			REDIS
+			REDIS,
+
+			/** Worker IDs handed out through ZooKeeper, with Apache Curator. */
+			ZOOKEEPER
 
 		}
 
@@ -444,12 +458,68 @@ public class UidProperties {
 			 */
 			private Path stateFile;
 
+			/**
+			 * Where the worker ID comes from instead of uid.worker.id: hostname takes the ordinal a Kubernetes
+			 * StatefulSet gives each pod, the number after the last dash of the host name (ids-3 is 3); env takes
+			 * it from the environment variable named by ordinal-env. Not set: uid.worker.id.
+			 */
+			private OrdinalSource ordinalFrom;
+
+			/**
+			 * Environment variable that holds the pod's ordinal, for ordinal-from=env; for example POD_INDEX filled
+			 * from the pod label apps.kubernetes.io/pod-index.
+			 */
+			private String ordinalEnv;
+
+			/**
+			 * Number added to the ordinal to make the worker ID, so that several StatefulSets can share one worker-ID
+			 * space without overlapping.
+			 */
+			private long ordinalOffset = 0;
+
 			public Path getStateFile() {
 				return this.stateFile;
 			}
 
 			public void setStateFile(Path stateFile) {
 				this.stateFile = stateFile;
+			}
+
+			public OrdinalSource getOrdinalFrom() {
+				return this.ordinalFrom;
+			}
+
+			public void setOrdinalFrom(OrdinalSource ordinalFrom) {
+				this.ordinalFrom = ordinalFrom;
+			}
+
+			public String getOrdinalEnv() {
+				return this.ordinalEnv;
+			}
+
+			public void setOrdinalEnv(String ordinalEnv) {
+				this.ordinalEnv = ordinalEnv;
+			}
+
+			public long getOrdinalOffset() {
+				return this.ordinalOffset;
+			}
+
+			public void setOrdinalOffset(long ordinalOffset) {
+				this.ordinalOffset = ordinalOffset;
+			}
+
+			/**
+			 * Where a pod's ordinal is read from.
+			 */
+			public enum OrdinalSource {
+
+				/** The number after the last dash of the host name, as a StatefulSet names its pods. */
+				HOSTNAME,
+
+				/** An environment variable, named by ordinal-env. */
+				ENV
+
 			}
 
 		}
@@ -581,9 +651,10 @@ public class UidProperties {
 			private Duration heartbeatInterval;
 
 			/**
-			 * How long claims wait after the registry is found new or wiped (Redis lost its data), so that no worker
-			 * ID is reused while IDs issued before the loss may still lie ahead of the clock. Must cover
-			 * uid.cached.max-ahead plus uid.mark.reservation plus the clock skew between instances.
+			 * How long claims wait after the registry is found new, wiped (Redis lost its data) or written by
+			 * another Redis process (a restart or failover, perhaps from older data), so that no worker ID is reused
+			 * while IDs issued before may still lie ahead of the clock. Must cover uid.cached.max-ahead plus
+			 * uid.mark.reservation plus the clock skew between instances.
 			 */
 			private Duration registryLossMargin = Duration.ofSeconds(15);
 
@@ -625,6 +696,107 @@ public class UidProperties {
 
 			public void setRegistryLossMargin(Duration registryLossMargin) {
 				this.registryLossMargin = registryLossMargin;
+			}
+
+		}
+
+		/**
+		 * Settings of the zookeeper assigner.
+		 */
+		public static class Zookeeper {
+
+			/**
+			 * ZooKeeper ensemble to connect to, as host:port pairs separated by commas. Used only when the
+			 * application has no CuratorFramework bean of its own.
+			 */
+			private String connectString = "localhost:2181";
+
+			/**
+			 * Path under which every namespace keeps its znodes.
+			 */
+			private String rootPath = "/uid";
+
+			/**
+			 * Name of the group of instances that share one worker-ID space; separate applications use separate
+			 * namespaces.
+			 */
+			private String namespace = "default";
+
+			/**
+			 * ZooKeeper session timeout. A session that ends (the ensemble unreachable for this long) loses the
+			 * lease, and the generator stops issuing IDs. Used only when uid builds the client.
+			 */
+			private Duration sessionTimeout = Duration.ofSeconds(30);
+
+			/**
+			 * How long connecting to ZooKeeper may take before start-up fails.
+			 */
+			private Duration connectionTimeout = Duration.ofSeconds(10);
+
+			/**
+			 * How long a worker ID stays claimed without a heartbeat.
+			 */
+			private Duration leaseDuration = Duration.ofSeconds(30);
+
+			/**
+			 * Interval of the lease heartbeat. Defaults to a third of the lease duration.
+			 */
+			private Duration heartbeatInterval;
+
+			public String getConnectString() {
+				return this.connectString;
+			}
+
+			public void setConnectString(String connectString) {
+				this.connectString = connectString;
+			}
+
+			public String getRootPath() {
+				return this.rootPath;
+			}
+
+			public void setRootPath(String rootPath) {
+				this.rootPath = rootPath;
+			}
+
+			public String getNamespace() {
+				return this.namespace;
+			}
+
+			public void setNamespace(String namespace) {
+				this.namespace = namespace;
+			}
+
+			public Duration getSessionTimeout() {
+				return this.sessionTimeout;
+			}
+
+			public void setSessionTimeout(Duration sessionTimeout) {
+				this.sessionTimeout = sessionTimeout;
+			}
+
+			public Duration getConnectionTimeout() {
+				return this.connectionTimeout;
+			}
+
+			public void setConnectionTimeout(Duration connectionTimeout) {
+				this.connectionTimeout = connectionTimeout;
+			}
+
+			public Duration getLeaseDuration() {
+				return this.leaseDuration;
+			}
+
+			public void setLeaseDuration(Duration leaseDuration) {
+				this.leaseDuration = leaseDuration;
+			}
+
+			public Duration getHeartbeatInterval() {
+				return this.heartbeatInterval;
+			}
+
+			public void setHeartbeatInterval(Duration heartbeatInterval) {
+				this.heartbeatInterval = heartbeatInterval;
 			}
 
 		}

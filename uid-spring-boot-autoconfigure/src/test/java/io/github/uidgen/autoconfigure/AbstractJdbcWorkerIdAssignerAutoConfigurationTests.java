@@ -72,14 +72,14 @@ abstract class AbstractJdbcWorkerIdAssignerAutoConfigurationTests {
 			.run((first) -> {
 				assertThat(first).hasSingleBean(JdbcWorkerIdAssigner.class);
 				AbstractUidGenerator one = first.getBean(AbstractUidGenerator.class);
-				assertThat(one.getAssignerName()).isEqualTo("db");
-				assertThat(one.decode(one.getUID()).workerId()).isEqualTo(one.getWorkerId());
+				assertThat(one.status().worker().assigner()).isEqualTo("db");
+				assertThat(one.decode(one.getUID()).workerId()).isEqualTo(one.status().worker().id());
 				this.contextRunner
 					.withPropertyValues("uid.worker.db.lease-table=" + table, "uid.worker.instance-id=second",
 							"uid.generator=cached")
 					.run((second) -> {
 						AbstractUidGenerator two = second.getBean(AbstractUidGenerator.class);
-						assertThat(two.getWorkerId()).isNotEqualTo(one.getWorkerId());
+						assertThat(two.status().worker().id()).isNotEqualTo(one.status().worker().id());
 					});
 			});
 		Integer rows = new JdbcTemplate(new DriverManagerDataSource(url(), username(), ""))

@@ -41,7 +41,7 @@ class ConfigurationMetadataTests {
 	@Test
 	void everyPropertyIsDescribed() {
 		Map<String, JsonNode> properties = properties();
-		assertThat(properties).hasSizeGreaterThanOrEqualTo(34);
+		assertThat(properties).hasSizeGreaterThanOrEqualTo(41);
 		// The processor describes the endpoint's standard settings as well.
 		assertThat(properties).containsKeys("management.endpoint.uid.access",
 				"management.endpoint.uid.cache.time-to-live");
@@ -67,11 +67,20 @@ class ConfigurationMetadataTests {
 				Map.entry("uid.worker.db.lease-table", "UID_WORKER_LEASE"),
 				Map.entry("uid.worker.db.worker-node-table", "WORKER_NODE"),
 				Map.entry("uid.worker.db.initialize-schema", "false"),
+				Map.entry("uid.worker.static.ordinal-offset", "0"),
 				Map.entry("uid.worker.db.lease-duration", "30s"), Map.entry("uid.worker.redis.key-prefix", "uid"),
 				Map.entry("uid.worker.redis.namespace", "default"),
 				Map.entry("uid.worker.redis.lease-duration", "30s"),
 				Map.entry("uid.worker.redis.registry-loss-margin", "15s"),
-				Map.entry("uid.health.expiry-warning", "365d"), Map.entry("uid.segment.key", "default"),
+				Map.entry("uid.worker.zookeeper.connect-string", "localhost:2181"),
+				Map.entry("uid.worker.zookeeper.root-path", "/uid"),
+				Map.entry("uid.worker.zookeeper.namespace", "default"),
+				Map.entry("uid.worker.zookeeper.session-timeout", "30s"),
+				Map.entry("uid.worker.zookeeper.connection-timeout", "10s"),
+				Map.entry("uid.worker.zookeeper.lease-duration", "30s"),
+				Map.entry("uid.health.expiry-warning", "365d"), Map.entry("management.health.uid.enabled", "true"),
+				Map.entry("uid.jackson.write-longs-as-strings", "false"),
+				Map.entry("uid.segment.key", "default"),
 				Map.entry("uid.segment.store", "db"), Map.entry("uid.segment.step", "1000"),
 				Map.entry("uid.segment.target-interval", "15m"), Map.entry("uid.segment.prefetch-threshold", "80"),
 				Map.entry("uid.segment.wait-timeout", "5s"), Map.entry("uid.segment.db.table", "UID_SEGMENT"),
@@ -101,8 +110,9 @@ class ConfigurationMetadataTests {
 		assertThat(hints).containsEntry("uid.generator", List.of("default", "cached", "segment"))
 			.containsEntry("uid.segment.store", List.of("db", "redis"))
 			.containsEntry("uid.time-unit", List.of("milliseconds", "seconds"))
-			.containsEntry("uid.worker.assigner", List.of("static", "db", "redis"))
+			.containsEntry("uid.worker.assigner", List.of("static", "db", "redis", "zookeeper"))
 			.containsEntry("uid.worker.db.mode", List.of("lease", "disposable"))
+			.containsEntry("uid.worker.static.ordinal-from", List.of("hostname", "env"))
 			.containsEntry("uid.cached.take-policy", List.of("wait", "fail-fast"))
 			.containsEntry("uid.cached.put-policy", List.of("keep", "log"));
 	}

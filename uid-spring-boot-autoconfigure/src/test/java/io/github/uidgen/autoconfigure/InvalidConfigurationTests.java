@@ -3,6 +3,7 @@ package io.github.uidgen.autoconfigure;
 import java.time.Instant;
 import java.util.function.Consumer;
 
+import io.github.uidgen.UidGenerator;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import org.junit.jupiter.api.Test;
@@ -12,6 +13,7 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -84,12 +86,35 @@ class InvalidConfigurationTests {
 	}
 
 	@Test
+	void unknownGeneratorWhenTheApplicationsOwnBeansNeedOneFirst() {
+		// An application's beans are created before the auto-configured ones: the typo must still be reported as
+		// such, not as "a bean of type UidGenerator could not be found".
+		assertFailure(this.withAssigner.withUserConfiguration(OrderService.class), (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.generator").contains("Value: cahced");
+			assertThat(analysis.getAction()).isEqualTo("Set uid.generator to one of: default, cached, segment.");
+		}, "uid.generator=cahced");
+	}
+
+	@Test
+	void registryLossMarginShorterThanHowFarAheadAGeneratorMayRecordItsMark() {
+		ApplicationContextRunner withRedis = this.contextRunner.withBean(RedisConnectionFactory.class,
+				LettuceConnectionFactory::new);
+		assertFailure(withRedis, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.worker.redis.registry-loss-margin")
+				.contains("Value: 5s")
+				.contains("uid.cached.max-ahead (10s) + uid.mark.reservation (3s) = 13s");
+			assertThat(analysis.getAction()).contains("at least 13s plus your clock skew");
+		}, "uid.worker.assigner=redis", "uid.generator=cached", "uid.worker.redis.registry-loss-margin=5s");
+	}
+
+	@Test
 	void unknownAssigner() {
 		assertFailure(this.contextRunner, (analysis) -> {
 			assertThat(analysis.getDescription()).contains("Property: uid.worker.assigner")
-				.contains("Value: zookeeper");
-			assertThat(analysis.getAction()).isEqualTo("Set uid.worker.assigner to one of: static, db, redis.");
-		}, "uid.worker.assigner=zookeeper");
+				.contains("Value: consul");
+			assertThat(analysis.getAction())
+				.isEqualTo("Set uid.worker.assigner to one of: static, db, redis, zookeeper.");
+		}, "uid.worker.assigner=consul");
 	}
 
 	@Test
@@ -156,7 +181,7 @@ class InvalidConfigurationTests {
 			assertThat(analysis.getDescription()).contains("No worker-ID assigner is chosen")
 				.contains("Property: uid.worker.assigner")
 				.contains("Value: (not set)");
-			assertThat(analysis.getAction()).contains("Set uid.worker.assigner to db or redis")
+			assertThat(analysis.getAction()).contains("Set uid.worker.assigner to db, redis or zookeeper")
 				.contains("uid.worker.id");
 		});
 	}
@@ -202,6 +227,14 @@ class InvalidConfigurationTests {
 			assertThat(analysis).as("failure analysis of %s", context.getStartupFailure()).isNotNull();
 			assertions.accept(analysis);
 		});
+	}
+
+	/** An application bean that needs the generator, as a user's service would. */
+	static class OrderService {
+
+		OrderService(UidGenerator generator) {
+		}
+
 	}
 
 }

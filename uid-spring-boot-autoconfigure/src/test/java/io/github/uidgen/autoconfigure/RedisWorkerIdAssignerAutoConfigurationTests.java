@@ -40,7 +40,9 @@ class RedisWorkerIdAssignerAutoConfigurationTests {
 		.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=6379",
 				"uid.worker.assigner=redis", "uid.worker.redis.key-prefix=" + this.keyPrefix,
 				// The registry of a fresh key prefix is new; waiting out the default margin would only slow the test.
-				"uid.worker.redis.registry-loss-margin=0s");
+				// The margin must still cover how far ahead of the clock a generator may record its mark.
+				"uid.worker.redis.registry-loss-margin=300ms", "uid.mark.reservation=100ms",
+				"uid.cached.max-ahead=100ms");
 
 	@AfterAll
 	void deleteKeys() {
@@ -63,12 +65,12 @@ class RedisWorkerIdAssignerAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("uid.worker.instance-id=first").run((first) -> {
 			assertThat(first).hasSingleBean(RedisWorkerIdAssigner.class);
 			AbstractUidGenerator one = first.getBean(AbstractUidGenerator.class);
-			assertThat(one.getAssignerName()).isEqualTo("redis");
-			assertThat(one.decode(one.getUID()).workerId()).isEqualTo(one.getWorkerId());
+			assertThat(one.status().worker().assigner()).isEqualTo("redis");
+			assertThat(one.decode(one.getUID()).workerId()).isEqualTo(one.status().worker().id());
 			this.contextRunner.withPropertyValues("uid.worker.instance-id=second", "uid.generator=cached")
 				.run((second) -> {
 					AbstractUidGenerator two = second.getBean(AbstractUidGenerator.class);
-					assertThat(two.getWorkerId()).isNotEqualTo(one.getWorkerId());
+					assertThat(two.status().worker().id()).isNotEqualTo(one.status().worker().id());
 				});
 		});
 	}
@@ -79,7 +81,7 @@ class RedisWorkerIdAssignerAutoConfigurationTests {
 		for (int i = 0; i < 2; i++) {
 			int run = i;
 			this.contextRunner.withPropertyValues("uid.worker.instance-id=restarted", "uid.worker.redis.namespace=again")
-				.run((context) -> workerIds[run] = context.getBean(AbstractUidGenerator.class).getWorkerId());
+				.run((context) -> workerIds[run] = context.getBean(AbstractUidGenerator.class).status().worker().id());
 		}
 		assertThat(workerIds[1]).isEqualTo(workerIds[0]);
 	}
@@ -96,7 +98,7 @@ class RedisWorkerIdAssignerAutoConfigurationTests {
 				assertThat(assigner.getKeyTag()).isEqualTo("{" + this.keyPrefix + ":orders}");
 				assertThat(assigner.getLeaseDuration()).isEqualTo(Duration.ofSeconds(12));
 				assertThat(assigner.getHeartbeatInterval()).isEqualTo(Duration.ofSeconds(3));
-				assertThat(assigner.getRegistryLossMargin()).isZero();
+				assertThat(assigner.getRegistryLossMargin()).isEqualTo(Duration.ofMillis(300));
 				assertThat(assigner.getInstanceId()).isEqualTo("configured");
 			});
 	}

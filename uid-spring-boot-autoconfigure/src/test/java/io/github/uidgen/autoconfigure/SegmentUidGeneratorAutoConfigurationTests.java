@@ -4,6 +4,7 @@ import java.util.Set;
 import java.util.UUID;
 
 import io.github.uidgen.UidGenerator;
+import io.github.uidgen.UidGeneratorStatus;
 import io.github.uidgen.autoconfigure.actuate.UidEndpoint;
 import io.github.uidgen.autoconfigure.actuate.UidEndpointAutoConfiguration;
 import io.github.uidgen.autoconfigure.actuate.UidHealthContributorAutoConfiguration;
@@ -189,13 +190,21 @@ class SegmentUidGeneratorAutoConfigurationTests {
 
 			Health health = context.getBean(UidHealthIndicator.class).health();
 			assertThat(health.getStatus()).isEqualTo(Status.UP);
-			assertThat(health.getDetails()).containsEntry("generator", "segment")
-				.containsEntry("key", "actuated")
-				.containsEntry("store", "redis");
+			assertThat(health.getDetails()).containsEntry("generator", "segment").doesNotContainKey("expiry");
 
 			SimpleMeterRegistry registry = new SimpleMeterRegistry();
 			context.getBean(UidMeterBinder.class).bindTo(registry);
-			assertThat(registry.getMeters()).as("segment meters are not wired yet").isEmpty();
+			assertThat(registry.get("uid.ids.issued").tag("generator", "segment").functionCounter().count())
+				.isEqualTo(1);
+			assertThat(registry.find("uid.ring.size").gauge()).isNull();
+			assertThat(registry.find("uid.clock.backwards").functionCounter()).isNull();
+
+			UidGeneratorStatus.Segment segment = generator.status().segment();
+			assertThat(segment.key()).isEqualTo("actuated");
+			assertThat(segment.step()).isEqualTo(1000);
+			assertThat(segment.remaining()).isEqualTo(999);
+			assertThat(segment.segmentsFetched()).isOne();
+			assertThat(segment.storeFailures()).isZero();
 		});
 	}
 

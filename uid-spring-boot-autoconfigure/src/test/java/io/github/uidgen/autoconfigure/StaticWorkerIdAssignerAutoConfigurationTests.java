@@ -41,7 +41,7 @@ class StaticWorkerIdAssignerAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("uid.worker.id=5", stateFile()).run((context) -> {
 			assertThat(context).hasSingleBean(StaticWorkerIdAssigner.class).hasSingleBean(UidGenerator.class);
 			AbstractUidGenerator generator = context.getBean(AbstractUidGenerator.class);
-			assertThat(generator.getAssignerName()).isEqualTo("static");
+			assertThat(generator.status().worker().assigner()).isEqualTo("static");
 			assertThat(generator.decode(generator.getUID()).workerId()).isEqualTo(5);
 			assertThat(this.stateDir.resolve("worker.state")).isRegularFile();
 		});
@@ -81,7 +81,7 @@ class StaticWorkerIdAssignerAutoConfigurationTests {
 			.run((context) -> {
 				assertThat(context).doesNotHaveBean(StaticWorkerIdAssigner.class);
 				assertThat(context.getBean(WorkerIdAssigner.class)).isSameAs(own);
-				assertThat(context.getBean(AbstractUidGenerator.class).getWorkerId()).isEqualTo(9);
+				assertThat(context.getBean(AbstractUidGenerator.class).status().worker().id()).isEqualTo(9);
 			});
 	}
 

@@ -64,7 +64,7 @@ class UidGeneratorAutoConfigurationTests {
 			assertThat(context).hasSingleBean(UidGenerator.class).hasSingleBean(DefaultUidGenerator.class);
 			DefaultUidGenerator generator = context.getBean(DefaultUidGenerator.class);
 			assertThat(generator.layout()).isEqualTo(UidLayout.defaults());
-			assertThat(generator.getAssignerName()).isEqualTo("fixed");
+			assertThat(generator.status().worker().assigner()).isEqualTo("fixed");
 			long[] ids = new long[10_000];
 			for (int i = 0; i < ids.length; i++) {
 				ids[i] = generator.getUID();
@@ -128,9 +128,19 @@ class UidGeneratorAutoConfigurationTests {
 				assertThat(generator.getPaddingFactor()).isEqualTo(30);
 				assertThat(generator.getScheduleInterval()).isZero();
 				assertThat(generator.getMaxAhead()).isEqualTo(Duration.ofSeconds(2));
-				assertThat(generator.getRingBuffer().capacity()).isEqualTo(4096 << 1);
+				assertThat(generator.status().ring().capacity()).isEqualTo(4096 << 1);
 				assertThat(generator.decode(generator.getUID()).workerId()).isEqualTo(7);
 			});
+	}
+
+	@Test
+	void aBareScheduleIntervalMeansSecondsAsInBaidusGenerator() {
+		this.contextRunner.withPropertyValues("uid.generator=cached", "uid.cached.schedule-interval=60")
+			.run((context) -> assertThat(context.getBean(CachedUidGenerator.class).getScheduleInterval())
+				.isEqualTo(Duration.ofSeconds(60)));
+		this.contextRunner.withPropertyValues("uid.generator=cached", "uid.cached.schedule-interval=250ms")
+			.run((context) -> assertThat(context.getBean(CachedUidGenerator.class).getScheduleInterval())
+				.isEqualTo(Duration.ofMillis(250)));
 	}
 
 	@Test

@@ -41,10 +41,11 @@ class WorkerIdOutOfRangeFailureAnalyzerTests {
 		this.environment.setProperty("uid.worker.db.mode", "disposable");
 		this.environment.setProperty("uid.worker-bits", "2");
 		WorkerIdOutOfRangeException usedUp = new WorkerIdOutOfRangeException(4, 3,
-				"WORKER_NODE has handed out 4 worker IDs, one per start and never reused.");
+				"WORKER_NODE would hand out worker ID 4, one per start and never reused; the start is refused and "
+						+ "its row rolled back.");
 		FailureAnalysis analysis = this.analyzer.analyze(usedUp);
 		assertThat(analysis.getDescription()).contains("db worker-ID assigner found no worker ID from 0 to 3")
-			.contains("WORKER_NODE has handed out 4 worker IDs")
+			.contains("WORKER_NODE would hand out worker ID 4")
 			.contains("Property: uid.worker-bits")
 			.contains("Value: 2");
 		assertThat(analysis.getAction()).contains("uid.worker.db.mode to lease").contains("uid.worker-bits");

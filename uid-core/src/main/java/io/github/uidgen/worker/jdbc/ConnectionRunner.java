@@ -2,6 +2,7 @@ package io.github.uidgen.worker.jdbc;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 
 import javax.sql.DataSource;
 
@@ -10,6 +11,10 @@ import io.github.uidgen.worker.WorkerStoreUnavailableException;
 /**
  * Runs work on a connection of its own, in a short transaction of its own, whatever transaction the calling
  * thread may be in: a claim or a mark must be committed when the call returns.
+ *
+ * <p>Every connection gets a network timeout of its own while the work runs, so a statement on a database that
+ * stopped answering (paused, or cut off without a reset) fails within that time instead of waiting on the socket for
+ * ever (MySQL Connector/J's default) and holding the mark keeper with it.
  */
 final class ConnectionRunner {
 
@@ -23,8 +28,16 @@ final class ConnectionRunner {
 
 	private final DataSource dataSource;
 
-	ConnectionRunner(DataSource dataSource) {
+	private final int networkTimeoutMillis;
+
+	/**
+	 * Creates a runner.
+	 * @param dataSource the database
+	 * @param networkTimeout how long any one database round trip may take
+	 */
+	ConnectionRunner(DataSource dataSource, Duration networkTimeout) {
 		this.dataSource = dataSource;
+		this.networkTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, networkTimeout.toMillis()));
 	}
 
 	/**
@@ -33,7 +46,7 @@ final class ConnectionRunner {
 	 * @throws SQLException from the work
 	 */
 	<T> T inTransaction(SqlWork<T> work) throws SQLException {
-		try (Connection connection = connect()) {
+		return withConnection((connection) -> {
 			boolean autoCommit = connection.getAutoCommit();
 			int isolation = connection.getTransactionIsolation();
 			try {
@@ -44,7 +57,7 @@ final class ConnectionRunner {
 			finally {
 				restore(connection, autoCommit, isolation);
 			}
-		}
+		});
 	}
 
 	/**
@@ -53,12 +66,48 @@ final class ConnectionRunner {
 	 * @throws SQLException from the work
 	 */
 	<T> T autoCommit(SqlWork<T> work) throws SQLException {
-		try (Connection connection = connect()) {
+		return withConnection((connection) -> {
 			if (connection.getAutoCommit()) {
 				return work.run(connection);
 			}
 			// A pool may hand out connections without auto-commit; commit explicitly then.
 			return runAndCommit(connection, work);
+		});
+	}
+
+	/** Runs the work on a connection whose round trips are bounded, then gives the connection back as it was. */
+	private <T> T withConnection(SqlWork<T> work) throws SQLException {
+		try (Connection connection = connect()) {
+			int previous = boundNetworkTimeout(connection);
+			try {
+				return work.run(connection);
+			}
+			finally {
+				if (previous >= 0) {
+					restoreNetworkTimeout(connection, previous);
+				}
+			}
+		}
+	}
+
+	/** Sets this runner's network timeout; returns the previous one, or -1 when the driver has none. */
+	private int boundNetworkTimeout(Connection connection) {
+		try {
+			int previous = connection.getNetworkTimeout();
+			connection.setNetworkTimeout(Runnable::run, this.networkTimeoutMillis);
+			return previous;
+		}
+		catch (SQLException | UnsupportedOperationException | AbstractMethodError ex) {
+			return -1;
+		}
+	}
+
+	private static void restoreNetworkTimeout(Connection connection, int previous) {
+		try {
+			connection.setNetworkTimeout(Runnable::run, previous);
+		}
+		catch (SQLException ignored) {
+			// A broken connection is discarded by the pool on close.
 		}
 	}
 

@@ -34,26 +34,42 @@ final class DisposableModeAssigner implements WorkerIdAssigner {
 		this.container = container;
 	}
 
+	/**
+	 * Inserts this start's row and uses its ID, in one transaction that is rolled back when the ID does not fit
+	 * the layout: a refused start leaves no row behind. (The database's counter still moves on, but every later ID
+	 * is larger still, so nothing usable is lost.)
+	 */
 	@Override
 	public WorkerAssignment assign(long maxWorkerId) {
 		WorkerNodeTable table = new WorkerNodeTable(this.store.dialect(), this.store.table());
 		String nodePort = (this.port != null) ? this.port : "pid" + HostEnvironment.current().processId();
 		long id;
 		try {
-			id = this.store.runner()
-				.autoCommit((connection) -> table.insert(connection, this.hostName, nodePort, this.container));
+			id = this.store.runner().inTransaction((connection) -> {
+				long inserted = table.insert(connection, this.hostName, nodePort, this.container);
+				if (inserted > maxWorkerId) {
+					throw outOfRange(table, inserted, maxWorkerId);
+				}
+				return inserted;
+			});
 		}
 		catch (SQLException ex) {
 			throw this.store.translate(ex);
 		}
-		if (id > maxWorkerId) {
-			throw new WorkerIdOutOfRangeException(id, maxWorkerId, table.table() + " has handed out " + id
-					+ " worker IDs, one per start and never reused. Give the layout more worker bits, or switch to "
-					+ "lease mode, which reuses worker IDs.");
-		}
 		logger.info("uid worker ID {} assigned by a new row in {} (disposable mode, host {}, port {})", id,
 				table.table(), this.hostName, nodePort);
+		if (id > maxWorkerId - maxWorkerId / 10) {
+			logger.warn("uid worker ID {} is within 10% of the largest the layout holds ({}): disposable mode uses up "
+					+ "one worker ID per start, so starts will soon be refused. Give the layout more worker bits, or "
+					+ "switch to lease mode, which reuses worker IDs.", id, maxWorkerId);
+		}
 		return WorkerAssignment.fresh(id);
+	}
+
+	private static WorkerIdOutOfRangeException outOfRange(WorkerNodeTable table, long id, long maxWorkerId) {
+		return new WorkerIdOutOfRangeException(id, maxWorkerId, table.table() + " would hand out worker ID " + id
+				+ ", one per start and never reused; the start is refused and its row rolled back. Give the layout "
+				+ "more worker bits, or switch to lease mode, which reuses worker IDs.");
 	}
 
 	@Override

@@ -2,6 +2,7 @@ package io.github.uidgen.worker.jdbc;
 
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 
 import javax.sql.DataSource;
@@ -31,9 +32,11 @@ final class JdbcStore {
 	 * @param defaultTable the name the shipped DDL uses for the table
 	 * @param table the configured name, already validated
 	 * @param initializeSchema whether to create the table at first use when missing
+	 * @param callTimeout how long any one database round trip may take
 	 */
-	JdbcStore(DataSource dataSource, String defaultTable, String table, boolean initializeSchema) {
-		this.runner = new ConnectionRunner(dataSource);
+	JdbcStore(DataSource dataSource, String defaultTable, String table, boolean initializeSchema,
+			Duration callTimeout) {
+		this.runner = new ConnectionRunner(dataSource, callTimeout);
 		this.defaultTable = defaultTable;
 		this.table = table;
 		this.initializeSchema = initializeSchema;

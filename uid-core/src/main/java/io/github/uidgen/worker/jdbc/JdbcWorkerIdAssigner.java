@@ -88,12 +88,12 @@ public final class JdbcWorkerIdAssigner implements WorkerIdAssigner {
 		this.initializeSchema = builder.initializeSchema;
 		if (this.mode == Mode.LEASE) {
 			JdbcStore store = new JdbcStore(builder.dataSource, DEFAULT_LEASE_TABLE, this.leaseTableName,
-					this.initializeSchema);
+					this.initializeSchema, lease.heartbeatInterval());
 			this.modeAssigner = new LeaseModeAssigner(store, lease, this.hostName);
 		}
 		else {
 			JdbcStore store = new JdbcStore(builder.dataSource, DEFAULT_WORKER_NODE_TABLE, this.workerNodeTableName,
-					this.initializeSchema);
+					this.initializeSchema, lease.heartbeatInterval());
 			this.modeAssigner = new DisposableModeAssigner(store, this.hostName, lease.port(), host.isContainer());
 		}
 	}
@@ -110,6 +110,11 @@ public final class JdbcWorkerIdAssigner implements WorkerIdAssigner {
 	@Override
 	public WorkerAssignment assign(long maxWorkerId) {
 		return this.modeAssigner.assign(maxWorkerId);
+	}
+
+	@Override
+	public WorkerAssignment assign(long maxWorkerId, Duration maxMarkLead) {
+		return this.modeAssigner.assign(maxWorkerId, maxMarkLead);
 	}
 
 	@Override

@@ -3,6 +3,7 @@ package io.github.uidgen.worker.jdbc;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.github.uidgen.worker.LeaseSettings;
@@ -44,6 +45,11 @@ final class LeaseModeAssigner implements WorkerIdAssigner {
 
 	@Override
 	public WorkerAssignment assign(long maxWorkerId) {
+		return assign(maxWorkerId, LeaseSettings.DEFAULT_MAX_MARK_LEAD);
+	}
+
+	@Override
+	public WorkerAssignment assign(long maxWorkerId, Duration maxMarkLead) {
 		LeaseTable table = leaseTable();
 		long leaseMicros = micros(this.lease.leaseDuration());
 		SQLException lastContention = null;
@@ -53,7 +59,7 @@ final class LeaseModeAssigner implements WorkerIdAssigner {
 			try {
 				claim = this.store.runner()
 					.inTransaction((connection) -> table.tryClaim(connection, maxWorkerId, this.lease.instanceId(),
-							token, this.hostName, this.lease.port(), leaseMicros));
+							token, this.hostName, this.lease.port(), leaseMicros, maxMarkLead.toMillis()));
 			}
 			catch (SQLException ex) {
 				if (!SqlFailures.isContention(ex)) {
@@ -134,14 +140,14 @@ final class LeaseModeAssigner implements WorkerIdAssigner {
 	}
 
 	private WorkerIdOutOfRangeException full(LeaseTable table, long maxWorkerId) {
-		long live;
+		LeaseTable.LiveLeases live;
 		try {
 			live = this.store.runner().autoCommit((connection) -> table.liveLeases(connection, maxWorkerId));
 		}
 		catch (SQLException ex) {
-			live = maxWorkerId + 1;
+			live = new LeaseTable.LiveLeases(maxWorkerId + 1, List.of());
 		}
-		return this.lease.allTaken(maxWorkerId, live + " live leases in " + table.table());
+		return this.lease.allTaken(maxWorkerId, live.count(), live.holders(), table.table());
 	}
 
 	private String lostDetail(LeaseTable table, long workerId) {

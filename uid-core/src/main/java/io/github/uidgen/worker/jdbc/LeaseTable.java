@@ -31,9 +31,18 @@ final class LeaseTable {
 	record Holder(String instanceId, boolean released, boolean expired) {
 	}
 
+	/** The live leases among the worker IDs a layout holds, for the message of a full table. */
+	record LiveLeases(long count, List<String> holders) {
+	}
+
+	/** How many holders {@link #liveLeases} names. */
+	private static final int NAMED_HOLDERS = 8;
+
 	private final String table;
 
-	private final String freeSql;
+	private final String freeWithSaneMarkSql;
+
+	private final String freeByMarkSql;
 
 	private final String takeSql;
 
@@ -53,13 +62,19 @@ final class LeaseTable {
 
 	private final String liveCountSql;
 
+	private final String liveHoldersSql;
+
 	LeaseTable(SqlDialect dialect, String table) {
 		this.table = table;
 		String now = dialect.now();
 		String free = "(lease_token IS NULL OR lease_expires_at < " + now + ")";
 		String greatestMark = "high_water_mark = COALESCE(GREATEST(high_water_mark, ?), ?)";
-		this.freeSql = "SELECT worker_id FROM " + table + " WHERE worker_id <= ? AND " + free
-				+ " ORDER BY CASE WHEN instance_id = ? THEN 0 ELSE 1 END, worker_id LIMIT 16";
+		String own = "CASE WHEN instance_id = ? THEN 0 ELSE 1 END";
+		this.freeWithSaneMarkSql = "SELECT worker_id FROM " + table + " WHERE worker_id <= ? AND " + free
+				+ " AND (high_water_mark IS NULL OR high_water_mark <= " + dialect.nowMillis() + " + ?) ORDER BY " + own
+				+ ", worker_id LIMIT 16";
+		this.freeByMarkSql = "SELECT worker_id FROM " + table + " WHERE worker_id <= ? AND " + free
+				+ " ORDER BY high_water_mark, worker_id LIMIT 16";
 		this.takeSql = "UPDATE " + table + " SET instance_id = ?, lease_token = ?, host_name = ?, port = ?, "
 				+ "lease_expires_at = " + dialect.nowPlusMicros() + ", modified = " + now + " WHERE worker_id = ? AND "
 				+ free;
@@ -79,8 +94,9 @@ final class LeaseTable {
 				+ now + " WHERE worker_id = ? AND instance_id = ? AND lease_token = ?";
 		this.holderSql = "SELECT instance_id, CASE WHEN lease_token IS NULL THEN 1 ELSE 0 END, CASE WHEN "
 				+ "lease_expires_at < " + now + " THEN 1 ELSE 0 END FROM " + table + " WHERE worker_id = ?";
-		this.liveCountSql = "SELECT COUNT(*) FROM " + table + " WHERE worker_id <= ? AND lease_token IS NOT NULL AND "
-				+ "lease_expires_at >= " + now;
+		String live = " WHERE worker_id <= ? AND lease_token IS NOT NULL AND lease_expires_at >= " + now;
+		this.liveCountSql = "SELECT COUNT(*) FROM " + table + live;
+		this.liveHoldersSql = "SELECT instance_id FROM " + table + live + " ORDER BY worker_id LIMIT " + NAMED_HOLDERS;
 	}
 
 	String table() {
@@ -88,14 +104,47 @@ final class LeaseTable {
 	}
 
 	/**
-	 * Tries once, in the caller's transaction, to lease a worker ID: this instance's previous one if free, else any
-	 * released or expired one (lowest first), else the lowest never used.
+	 * Tries once, in the caller's transaction, to lease a worker ID. Among free (released or expired) worker IDs
+	 * whose mark lies no further than {@code maxMarkLeadMillis} ahead of the database clock, this instance's previous
+	 * one comes first, then the lowest; else the lowest never used; and only when neither exists a free one whose mark
+	 * lies further ahead (the nearest first), which a host with a fast clock left behind.
 	 * @return the claim, {@link Claim#FULL} or {@link Claim#RACED}
 	 * @throws SQLException a duplicate key or deadlock means another claimant won: try again
 	 */
 	Claim tryClaim(Connection connection, long maxWorkerId, String instanceId, String token, String hostName,
-			String port, long leaseMicros) throws SQLException {
-		List<Long> candidates = freeWorkerIds(connection, maxWorkerId, instanceId);
+			String port, long leaseMicros, long maxMarkLeadMillis) throws SQLException {
+		List<Long> sane = select(connection, this.freeWithSaneMarkSql, maxWorkerId, maxMarkLeadMillis, instanceId);
+		Claim claim = takeFirstFree(connection, sane, instanceId, token, hostName, port, leaseMicros);
+		if (claim != null) {
+			return claim;
+		}
+		long unused = lowestUnused(connection);
+		if (unused <= maxWorkerId) {
+			try (PreparedStatement insert = connection.prepareStatement(this.insertSql)) {
+				insert.setLong(1, unused);
+				insert.setString(2, instanceId);
+				insert.setString(3, token);
+				insert.setString(4, hostName);
+				insert.setString(5, port);
+				insert.setLong(6, leaseMicros);
+				insert.executeUpdate();
+			}
+			return new Claim(unused, WorkerAssignment.NO_MARK);
+		}
+		List<Long> ahead = select(connection, this.freeByMarkSql, maxWorkerId);
+		claim = takeFirstFree(connection, ahead, instanceId, token, hostName, port, leaseMicros);
+		if (claim != null) {
+			return claim;
+		}
+		return Claim.FULL;
+	}
+
+	/**
+	 * Takes the first candidate that is still free.
+	 * @return the claim, {@link Claim#RACED} when others took every candidate first, {@code null} without candidates
+	 */
+	private Claim takeFirstFree(Connection connection, List<Long> candidates, String instanceId, String token,
+			String hostName, String port, long leaseMicros) throws SQLException {
 		for (long candidate : candidates) {
 			try (PreparedStatement take = connection.prepareStatement(this.takeSql)) {
 				take.setString(1, instanceId);
@@ -109,30 +158,15 @@ final class LeaseTable {
 				}
 			}
 		}
-		if (!candidates.isEmpty()) {
-			return Claim.RACED;
-		}
-		long unused = lowestUnused(connection);
-		if (unused > maxWorkerId) {
-			return Claim.FULL;
-		}
-		try (PreparedStatement insert = connection.prepareStatement(this.insertSql)) {
-			insert.setLong(1, unused);
-			insert.setString(2, instanceId);
-			insert.setString(3, token);
-			insert.setString(4, hostName);
-			insert.setString(5, port);
-			insert.setLong(6, leaseMicros);
-			insert.executeUpdate();
-		}
-		return new Claim(unused, WorkerAssignment.NO_MARK);
+		return candidates.isEmpty() ? null : Claim.RACED;
 	}
 
-	private List<Long> freeWorkerIds(Connection connection, long maxWorkerId, String instanceId) throws SQLException {
+	private static List<Long> select(Connection connection, String sql, Object... args) throws SQLException {
 		List<Long> ids = new ArrayList<>();
-		try (PreparedStatement select = connection.prepareStatement(this.freeSql)) {
-			select.setLong(1, maxWorkerId);
-			select.setString(2, instanceId);
+		try (PreparedStatement select = connection.prepareStatement(sql)) {
+			for (int i = 0; i < args.length; i++) {
+				select.setObject(i + 1, args[i]);
+			}
 			try (ResultSet rows = select.executeQuery()) {
 				while (rows.next()) {
 					ids.add(rows.getLong(1));
@@ -216,17 +250,28 @@ final class LeaseTable {
 	}
 
 	/**
-	 * Counts the leases held now among worker IDs up to a maximum.
-	 * @return the count
+	 * Counts the leases held now among worker IDs up to a maximum, and names a few of their holders.
+	 * @return the live leases
 	 */
-	long liveLeases(Connection connection, long maxWorkerId) throws SQLException {
+	LiveLeases liveLeases(Connection connection, long maxWorkerId) throws SQLException {
+		long count;
 		try (PreparedStatement select = connection.prepareStatement(this.liveCountSql)) {
 			select.setLong(1, maxWorkerId);
 			try (ResultSet rows = select.executeQuery()) {
 				rows.next();
-				return rows.getLong(1);
+				count = rows.getLong(1);
 			}
 		}
+		List<String> holders = new ArrayList<>();
+		try (PreparedStatement select = connection.prepareStatement(this.liveHoldersSql)) {
+			select.setLong(1, maxWorkerId);
+			try (ResultSet rows = select.executeQuery()) {
+				while (rows.next()) {
+					holders.add(rows.getString(1));
+				}
+			}
+		}
+		return new LiveLeases(count, holders);
 	}
 
 }

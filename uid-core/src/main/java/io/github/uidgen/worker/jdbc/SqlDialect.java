@@ -9,12 +9,13 @@ import java.util.Locale;
 import io.github.uidgen.worker.WorkerAssignmentException;
 
 /**
- * What differs between the supported databases: the clock expression used for leases (the database's own clock,
- * so instances whose clocks disagree still agree on expiry), generated keys and the shipped DDL.
+ * What differs between the supported databases: the clock expressions used for leases and marks (the database's own
+ * clock, so instances whose clocks disagree still agree on expiry), generated keys and the shipped DDL.
  */
 enum SqlDialect {
 
-	MYSQL("schema-mysql.sql", "UTC_TIMESTAMP(3)", "UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND") {
+	MYSQL("schema-mysql.sql", "UTC_TIMESTAMP(3)", "UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND",
+			"ROUND(UNIX_TIMESTAMP(CURRENT_TIMESTAMP(3)) * 1000)") {
 
 		@Override
 		PreparedStatement prepareInsertReturningId(Connection connection, String sql) throws SQLException {
@@ -23,7 +24,8 @@ enum SqlDialect {
 
 	},
 
-	POSTGRESQL("schema-postgresql.sql", "clock_timestamp()", "clock_timestamp() + ? * INTERVAL '1 microsecond'") {
+	POSTGRESQL("schema-postgresql.sql", "clock_timestamp()", "clock_timestamp() + ? * INTERVAL '1 microsecond'",
+			"ROUND(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)") {
 
 		@Override
 		PreparedStatement prepareInsertReturningId(Connection connection, String sql) throws SQLException {
@@ -39,10 +41,13 @@ enum SqlDialect {
 
 	private final String nowPlusMicros;
 
-	SqlDialect(String schemaResource, String now, String nowPlusMicros) {
+	private final String nowMillis;
+
+	SqlDialect(String schemaResource, String now, String nowPlusMicros, String nowMillis) {
 		this.schemaResource = schemaResource;
 		this.now = now;
 		this.nowPlusMicros = nowPlusMicros;
+		this.nowMillis = nowMillis;
 	}
 
 	/** The shipped DDL, a resource next to this class. */
@@ -58,6 +63,11 @@ enum SqlDialect {
 	/** The database's current time plus a bound number of microseconds, as an SQL expression with one parameter. */
 	String nowPlusMicros() {
 		return this.nowPlusMicros;
+	}
+
+	/** The database's current time in epoch milliseconds, as an SQL expression, to compare marks with. */
+	String nowMillis() {
+		return this.nowMillis;
 	}
 
 	abstract PreparedStatement prepareInsertReturningId(Connection connection, String sql) throws SQLException;

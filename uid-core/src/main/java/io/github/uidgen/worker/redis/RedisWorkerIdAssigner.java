@@ -8,6 +8,7 @@ import java.util.regex.Pattern;
 
 import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.worker.AbstractLeaseBuilder;
+import io.github.uidgen.worker.AllWorkerIdsLeasedException;
 import io.github.uidgen.worker.LeaseSettings;
 import io.github.uidgen.worker.LeaseTokens;
 import io.github.uidgen.worker.WorkerAssignment;
@@ -24,31 +25,36 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * Leases reusable worker IDs from Redis, through the application's Spring Data Redis connection factory
  * (standalone, Sentinel or Cluster alike).
  *
- * <p>Claim, renewal and release are each one Lua script, so they are atomic. A claim takes this instance's previous
- * worker ID if nobody holds it, else the lowest released or expired one, else the lowest never used; when every ID
- * up to the layout's maximum is leased it fails with {@link WorkerIdOutOfRangeException}. Lease expiry is computed
- * by the Redis server's clock ({@code TIME}), so instances whose clocks disagree still agree on who holds what. Each
- * worker's high-water mark is kept without expiry and only ever grows. A renewal only succeeds while the claim's
- * token is still in place: a holder whose lease was taken, or has vanished, gets {@link WorkerLeaseLostException}
- * and never re-creates it.
+ * <p>Claim, renewal and release are each one run of a Lua script ({@code registry.lua}), so they are atomic. A claim
+ * takes this instance's previous worker ID if nobody holds it, else the lowest released or expired one, else the lowest
+ * never used, passing over free worker IDs whose mark a fast-clock host left far in the future unless nothing else is
+ * free; when every ID up to the layout's maximum is leased it fails with {@link AllWorkerIdsLeasedException}. Lease
+ * expiry is computed by the Redis server's clock ({@code TIME}), so instances whose clocks disagree still agree on who
+ * holds what. Each worker's high-water mark is kept without expiry and only ever grows. A renewal only succeeds while
+ * the claim's token is still in place: a holder whose lease was taken, or has vanished, gets
+ * {@link WorkerLeaseLostException} and never re-creates it.
  *
  * <p>All keys share the hash tag {@code {<keyPrefix>:<namespace>}}, so one namespace lives on one Redis Cluster
- * slot and the scripts may touch all of them: {@code …:leases} (sorted set, worker ID by lease expiry),
- * {@code …:tokens}, {@code …:holders}, {@code …:instances}, {@code …:marks} (hashes) and {@code …:generation}.
+ * slot and the script may touch all of them: {@code …:leases} (sorted set, worker ID by lease expiry),
+ * {@code …:tokens}, {@code …:holders}, {@code …:instances}, {@code …:marks} (hashes), {@code …:generation} and
+ * {@code …:server}.
  *
- * <p><strong>When Redis loses its data</strong> (a restart without persistence, a flush, a failover to an empty
- * replica) the marks go with it, and an empty registry would let a new holder reuse a worker ID whose previous
- * holder issued IDs ahead of the clock. The {@code generation} key guards against that: it is written with the first
- * claim of a registry and never expires, so when a claim finds it missing, the registry is new or was wiped, and
- * nothing in it can be trusted. That claim (and every other claim for the next {@link Builder#registryLossMargin
- * registry loss margin}) waits until the margin has passed, by the Redis clock, and the claimed worker's mark is
- * never earlier than the end of the margin. The margin must cover how far ahead of the clock any generator of the
- * namespace may have reserved IDs (the cached generator's {@code maxAhead} plus the mark reservation) plus the clock
- * skew between instances; the default, 15 s, covers the generators' defaults (10 s + 3 s) with 2 s to spare.
- * Instances that were running when the data was lost find their lease gone at the next renewal and stop issuing
- * (their IDs all lie before the end of the margin). The cost is a wait of one margin at the very first start of a
- * namespace and after every loss; setting the generation key by hand ({@code SET {uid:default}:generation 0}) skips
- * it when you know the namespace is brand new.
+ * <p><strong>When Redis loses its data or goes back in time.</strong> An empty registry (a restart without
+ * persistence, a flush, a failover to an empty replica) has lost every mark, and a registry restored from an older
+ * snapshot (or served by a replica that lagged) has older leases, tokens and marks than its holders were told; either
+ * would let a newcomer reuse a worker ID whose holder issued IDs ahead of the clock. Two keys guard against that.
+ * {@code generation} is written with the first claim of a registry and never expires: a claim that finds it missing
+ * knows the registry is new or wiped. {@code server} holds the {@code run_id} of the Redis process that last wrote
+ * the registry, and every token names the process it was claimed on: a script that runs on another process (a
+ * restart, a failover) ends every lease. In both cases no claim in the namespace succeeds for the next
+ * {@link Builder#registryLossMargin registry loss margin}, by the Redis clock, and the claimed worker's mark is
+ * never earlier than the end of the margin; running holders find their lease gone at their next renewal and stop
+ * issuing, with all their IDs before the end of the margin. The margin must cover how far ahead of the clock any
+ * generator of the namespace may have reserved IDs (the cached generator's {@code maxAhead} plus the mark
+ * reservation) plus the clock skew between instances; the default, 15 s, covers the generators' defaults
+ * (10 s + 3 s) with 2 s to spare. The cost is a wait of one margin at the very first start of a namespace and after
+ * every loss, restart or failover, and a restart of every holder; setting the generation key by hand
+ * ({@code SET {uid:default}:generation 0}) skips the first wait when you know the namespace is brand new.
  */
 public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
@@ -105,25 +111,31 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
 	@Override
 	public WorkerAssignment assign(long maxWorkerId) {
+		return assign(maxWorkerId, LeaseSettings.DEFAULT_MAX_MARK_LEAD);
+	}
+
+	@Override
+	public WorkerAssignment assign(long maxWorkerId, Duration maxMarkLead) {
 		for (int waits = 0;; waits++) {
-			String token = LeaseTokens.newToken();
-			List<String> reply = this.scripts.claim(this.lease.instanceId(), token,
+			List<String> reply = this.scripts.claim(this.lease.instanceId(), LeaseTokens.newToken(),
 					Long.toString(maxWorkerId), Long.toString(this.lease.leaseDuration().toMillis()),
-					Long.toString(this.registryLossMargin.toMillis()));
+					Long.toString(this.registryLossMargin.toMillis()), Long.toString(maxMarkLead.toMillis()));
 			switch (reply.get(0)) {
 				case "ok" -> {
-					return claimed(reply, token);
+					return claimed(reply);
 				}
-				case "full" -> throw this.lease.allTaken(maxWorkerId,
-						reply.get(1) + " live leases under " + this.hashTag);
-				case "wait" -> awaitRegistry(Long.parseLong(reply.get(1)), Long.parseLong(reply.get(2)), waits);
+				case "full" -> throw this.lease.allTaken(maxWorkerId, Long.parseLong(reply.get(1)),
+						reply.subList(2, reply.size()), "Redis under " + this.hashTag);
+				case "wait" -> awaitRegistry(Long.parseLong(reply.get(1)), Long.parseLong(reply.get(2)), reply.get(3),
+						waits);
 				default -> throw new WorkerAssignmentException("Unexpected reply from the uid claim script: " + reply);
 			}
 		}
 	}
 
-	private WorkerAssignment claimed(List<String> reply, String token) {
+	private WorkerAssignment claimed(List<String> reply) {
 		long workerId = Long.parseLong(reply.get(1));
+		String token = reply.get(5);
 		long mark = reply.get(2).isEmpty() ? WorkerAssignment.NO_MARK : Long.parseLong(reply.get(2));
 		long floor = Long.parseLong(reply.get(3));
 		long redisNow = Long.parseLong(reply.get(4));
@@ -140,16 +152,21 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		return assignment;
 	}
 
-	private void awaitRegistry(long floorMillis, long nowMillis, int waits) {
+	private void awaitRegistry(long floorMillis, long nowMillis, String why, int waits) {
 		if (waits >= MAX_WAITS) {
-			throw new WorkerAssignmentException("The uid worker registry " + this.hashTag + " was found empty "
-					+ (waits + 1) + " times in a row; is something flushing Redis? Redis must keep the registry for "
-					+ "worker IDs to be safe.");
+			throw new WorkerAssignmentException("The uid worker registry " + this.hashTag + " was found lost or "
+					+ "rewound " + (waits + 1) + " times in a row; is something flushing or restarting Redis? Redis must "
+					+ "keep the registry for worker IDs to be safe.");
 		}
 		long waitMillis = Math.max(1, floorMillis - nowMillis);
-		logger.warn("uid worker registry {} is new or Redis lost its data (no generation key): waiting {} ms before "
-				+ "claiming, so that no worker ID is reused before its previous holder's IDs lie in the past",
-				this.hashTag, waitMillis);
+		String reason = switch (why) {
+			case "new" -> "is new, or Redis lost its data (no generation key)";
+			case "rewound" -> "was written by another Redis process (Redis was restarted or failed over, perhaps from "
+					+ "older data)";
+			default -> "was found lost or rewound moments ago";
+		};
+		logger.warn("uid worker registry {} {}: waiting {} ms before claiming, so that no worker ID is reused before its "
+				+ "previous holder's IDs lie in the past", this.hashTag, reason, waitMillis);
 		try {
 			Thread.sleep(waitMillis);
 		}
@@ -162,20 +179,22 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 	@Override
 	public void renew(long workerId, long highWaterMarkMillis) {
 		String token = this.tokens.require(workerId);
-		List<String> reply = this.scripts.renew(Long.toString(workerId), token,
-				Long.toString(highWaterMarkMillis), Long.toString(this.lease.leaseDuration().toMillis()));
+		List<String> reply = this.scripts.renew(Long.toString(workerId), token, Long.toString(highWaterMarkMillis),
+				Long.toString(this.lease.leaseDuration().toMillis()), Long.toString(this.registryLossMargin.toMillis()));
 		String outcome = reply.get(0);
 		if ("ok".equals(outcome)) {
 			return;
 		}
 		this.tokens.lost(workerId, token);
-		String holder = (reply.size() > 1) ? reply.get(1) : "";
 		String detail = switch (outcome) {
 			case "wiped" -> "Redis no longer has the worker registry " + this.hashTag
 					+ ", so its data was lost; the lease is not re-created because it can no longer be proven";
-			case "released" -> this.lease.instanceId().equals(holder) ? "it was released"
+			case "rewound" -> "Redis was restarted or failed over since the lease was claimed (server run_id "
+					+ reply.get(1) + ", now " + reply.get(2) + "), so the registry may hold older data than this "
+					+ "instance recorded; the lease can no longer be proven";
+			case "released" -> this.lease.instanceId().equals(reply.get(1)) ? "it was released"
 					: "its lease is gone from Redis (data lost or changed by hand)";
-			default -> "the lease expired and instance '" + holder + "' holds it now";
+			default -> "the lease expired and instance '" + reply.get(1) + "' holds it now";
 		};
 		throw new WorkerLeaseLostException(workerId, detail);
 	}
@@ -187,8 +206,9 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 			return;
 		}
 		String mark = (highWaterMarkMillis == WorkerAssignment.NO_MARK) ? "" : Long.toString(highWaterMarkMillis);
-		Long released = this.scripts.release(Long.toString(workerId), token, mark);
-		if (released != null && released == 1L) {
+		List<String> reply = this.scripts.release(Long.toString(workerId), token, mark,
+				Long.toString(this.registryLossMargin.toMillis()));
+		if ("released".equals(reply.get(0))) {
 			logger.info("uid worker ID {} released in Redis {}", workerId, this.hashTag);
 		}
 		else {

@@ -15,67 +15,69 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.DefaultRedisScript;
 
 /**
- * The Redis side of {@link RedisWorkerIdAssigner}: the keys of one namespace under their hash tag and the Lua
- * scripts that claim, renew and release on them, with Redis failures turned into the assigner's exceptions.
+ * The Redis side of {@link RedisWorkerIdAssigner}: the keys of one namespace under their hash tag and the Lua script
+ * ({@code registry.lua}) that claims, renews and releases on them, with Redis failures turned into the assigner's
+ * exceptions.
  */
 final class RegistryScripts {
 
-	private static final DefaultRedisScript<List> CLAIM = script("claim.lua", List.class);
-
-	private static final DefaultRedisScript<List> RENEW = script("renew.lua", List.class);
-
-	private static final DefaultRedisScript<Long> RELEASE = script("release.lua", Long.class);
+	private static final DefaultRedisScript<List> REGISTRY = script("registry.lua");
 
 	private final StringRedisTemplate redis;
 
 	private final String hashTag;
 
-	private final List<String> claimKeys;
-
-	private final List<String> renewKeys;
-
-	private final List<String> releaseKeys;
+	private final List<String> keys;
 
 	RegistryScripts(RedisConnectionFactory connectionFactory, String hashTag) {
 		this.redis = new StringRedisTemplate(connectionFactory);
 		this.hashTag = hashTag;
-		String leases = key("leases");
-		String tokens = key("tokens");
-		String holders = key("holders");
-		String marks = key("marks");
-		String generation = key("generation");
-		this.claimKeys = List.of(leases, tokens, holders, key("instances"), marks, generation);
-		this.renewKeys = List.of(leases, tokens, holders, marks, generation);
-		this.releaseKeys = List.of(leases, tokens, marks);
+		this.keys = List.of(key("leases"), key("tokens"), key("holders"), key("instances"), key("marks"),
+				key("generation"), key("server"));
 	}
 
-	private static <T> DefaultRedisScript<T> script(String name, Class<T> resultType) {
-		DefaultRedisScript<T> script = new DefaultRedisScript<>();
+	private static DefaultRedisScript<List> script(String name) {
+		DefaultRedisScript<List> script = new DefaultRedisScript<>();
 		script.setLocation(new ClassPathResource(name, RedisWorkerIdAssigner.class));
-		script.setResultType(resultType);
+		script.setResultType(List.class);
 		return script;
 	}
 
-	/** Runs the claim script; its reply starts with {@code ok}, {@code full} or {@code wait}. */
+	/** Claims; the reply starts with {@code ok}, {@code full} or {@code wait}. */
 	List<String> claim(String... args) {
-		return call(CLAIM, this.claimKeys, args);
+		return call("claim", args);
 	}
 
-	/** Runs the renewal script; its reply starts with {@code ok}, {@code wiped}, {@code released} or another. */
+	/** Renews; the reply starts with {@code ok}, {@code wiped}, {@code rewound}, {@code released} or {@code taken}. */
 	List<String> renew(String... args) {
-		return call(RENEW, this.renewKeys, args);
+		return call("renew", args);
 	}
 
-	/** Runs the release script; 1 when the lease was still this claim's. */
-	Long release(String... args) {
-		return execute(RELEASE, this.releaseKeys, args);
+	/** Releases; the reply is {@code released}, or {@code not held} when the claim no longer held the lease. */
+	List<String> release(String... args) {
+		return call("release", args);
 	}
 
 	@SuppressWarnings("unchecked")
-	private List<String> call(DefaultRedisScript<List> script, List<String> keys, String... args) {
-		List<Object> reply = execute(script, keys, args);
+	private List<String> call(String operation, String... args) {
+		String[] argv = new String[args.length + 1];
+		argv[0] = operation;
+		System.arraycopy(args, 0, argv, 1, args.length);
+		List<Object> reply;
+		try {
+			reply = this.redis.execute(REGISTRY, this.keys, (Object[]) argv);
+		}
+		catch (DataAccessResourceFailureException | QueryTimeoutException ex) {
+			throw new WorkerStoreUnavailableException("Cannot reach Redis, which hands out uid worker IDs ("
+					+ ex.getMessage() + "); check that it runs and that the connection settings are right.", ex);
+		}
+		catch (DataAccessException ex) {
+			throw new WorkerAssignmentException("Redis refused the uid worker registry script (" + operation + ") under "
+					+ this.hashTag + ": " + ex.getMessage(), ex);
+		}
 		if (reply == null || reply.isEmpty()) {
-			throw new WorkerAssignmentException("Empty reply from a uid Redis script: " + reply);
+			throw new WorkerAssignmentException("Empty reply from the uid worker registry script (" + operation + "): "
+					+ reply);
 		}
 		return reply.stream().map(RegistryScripts::text).toList();
 	}
@@ -83,21 +85,6 @@ final class RegistryScripts {
 	private static String text(Object value) {
 		return (value instanceof byte[] bytes) ? new String(bytes, StandardCharsets.UTF_8)
 				: String.valueOf(value);
-	}
-
-	@SuppressWarnings({ "rawtypes", "unchecked" })
-	private <T> T execute(DefaultRedisScript script, List<String> keys, String... args) {
-		try {
-			return (T) this.redis.execute(script, keys, (Object[]) args);
-		}
-		catch (DataAccessResourceFailureException | QueryTimeoutException ex) {
-			throw new WorkerStoreUnavailableException("Cannot reach Redis, which hands out uid worker IDs ("
-					+ ex.getMessage() + "); check that it runs and that the connection settings are right.", ex);
-		}
-		catch (DataAccessException ex) {
-			throw new WorkerAssignmentException("Redis refused a uid worker ID script under " + this.hashTag + ": "
-					+ ex.getMessage(), ex);
-		}
 	}
 
 	private String key(String name) {

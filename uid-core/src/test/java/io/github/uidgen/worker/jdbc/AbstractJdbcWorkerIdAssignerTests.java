@@ -145,17 +145,66 @@ abstract class AbstractJdbcWorkerIdAssignerTests {
 	}
 
 	@Test
-	void disposableModeFailsOnceTheTableHandedOutMoreIdsThanTheLayoutHolds() {
+	void disposableModeRefusesAStartWhoseIdWouldNotFitTheLayoutAndLeavesNoRow() {
 		JdbcWorkerIdAssigner assigner = disposable().initializeSchema(true).build();
 		long last = 0;
 		while (last < 3) {
 			last = assigner.assign(3).workerId();
 		}
-		assertThatExceptionOfType(WorkerIdOutOfRangeException.class).isThrownBy(() -> assigner.assign(3))
-			.satisfies((ex) -> assertThat(ex.getWorkerId()).isEqualTo(4))
-			.withMessageContaining("has handed out 4 worker IDs, one per start and never reused")
-			.withMessageContaining("more worker bits")
-			.withMessageContaining("lease mode");
+		assertThat(rowIds()).containsExactly(1L, 2L, 3L);
+		for (int refused = 0; refused < 2; refused++) {
+			assertThatExceptionOfType(WorkerIdOutOfRangeException.class).isThrownBy(() -> assigner.assign(3))
+				.satisfies((ex) -> assertThat(ex.getWorkerId()).isGreaterThan(3))
+				.satisfies((ex) -> assertThat(ex.getMaxWorkerId()).isEqualTo(3))
+				.withMessageContaining("would hand out worker ID")
+				.withMessageContaining("one per start and never reused")
+				.withMessageContaining("rolled back")
+				.withMessageContaining("more worker bits")
+				.withMessageContaining("lease mode");
+		}
+		assertThat(rowIds()).containsExactly(1L, 2L, 3L);
+		// A layout with room for more starts carries on above the refused IDs, never below or on one.
+		long next = assigner.assign(1023).workerId();
+		assertThat(next).isGreaterThan(4);
+		assertThat(rowIds()).containsExactly(1L, 2L, 3L, next);
+	}
+
+	@Test
+	void disposableModeRefusesConcurrentStartsBeyondTheLayoutWithoutRows() throws Exception {
+		JdbcWorkerIdAssigner assigner = disposable().initializeSchema(true).build();
+		assigner.assign(7);
+		ExecutorService pool = Executors.newFixedThreadPool(12);
+		CountDownLatch start = new CountDownLatch(1);
+		List<Future<Long>> claims = new ArrayList<>();
+		for (int i = 0; i < 12; i++) {
+			claims.add(pool.submit(() -> {
+				start.await();
+				try {
+					return disposable().build().assign(7).workerId();
+				}
+				catch (WorkerIdOutOfRangeException ex) {
+					return -1L;
+				}
+			}));
+		}
+		start.countDown();
+		List<Long> granted = new ArrayList<>();
+		for (Future<Long> claim : claims) {
+			long id = claim.get(60, TimeUnit.SECONDS);
+			if (id >= 0) {
+				granted.add(id);
+			}
+		}
+		pool.shutdown();
+		assertThat(granted).doesNotHaveDuplicates().allSatisfy((id) -> assertThat(id).isBetween(2L, 7L));
+		assertThat(rowIds()).hasSize(granted.size() + 1).allSatisfy((id) -> assertThat(id).isLessThanOrEqualTo(7));
+	}
+
+	private List<Long> rowIds() {
+		return TestDatabases.query(this.dataSource, "SELECT ID FROM " + this.table + " ORDER BY ID")
+			.stream()
+			.map((row) -> ((Number) row.get(0)).longValue())
+			.toList();
 	}
 
 	@Test

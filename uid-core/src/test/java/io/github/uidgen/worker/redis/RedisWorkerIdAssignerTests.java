@@ -81,7 +81,8 @@ class RedisWorkerIdAssignerTests {
 
 		Set<String> keys = this.redis.keys(hashTag() + "*");
 		assertThat(keys).containsExactlyInAnyOrder(hashTag() + ":leases", hashTag() + ":tokens",
-				hashTag() + ":holders", hashTag() + ":instances", hashTag() + ":marks", hashTag() + ":generation");
+				hashTag() + ":holders", hashTag() + ":instances", hashTag() + ":marks", hashTag() + ":generation",
+				hashTag() + ":server");
 		assertThat(keys.stream().map(SlotHash::getSlot).collect(Collectors.toSet())).hasSize(1);
 		assertThat(keys).allSatisfy((key) -> assertThat(this.redis.getExpire(key)).isEqualTo(-1L));
 		assertThat(this.redis.<String, String>opsForHash().get(hashTag() + ":marks", Long.toString(workerId)))
@@ -154,6 +155,24 @@ class RedisWorkerIdAssignerTests {
 		if (after.hasMark()) {
 			assertThat(after.highWaterMarkMillis()).isGreaterThanOrEqualTo(wipedAt + 600);
 		}
+	}
+
+	@Test
+	void aRegistryLastWrittenByAnotherRedisProcessEndsEveryLeaseAndMakesClaimsWaitTheMargin() {
+		TestRedis.markNewRegistry(this.connectionFactory, hashTag());
+		RedisWorkerIdAssigner holder = assigner("holder").registryLossMargin(Duration.ofMillis(700)).build();
+		long workerId = holder.assign(1023).workerId();
+		holder.renew(workerId, MARK);
+		// What a restart from a snapshot, or a failover to a replica, looks like to the registry.
+		this.redis.opsForValue().set(hashTag() + ":server", "0123456789abcdef0123456789abcdef01234567");
+
+		long rewoundAt = System.currentTimeMillis();
+		assertThatExceptionOfType(WorkerLeaseLostException.class).isThrownBy(() -> holder.renew(workerId, MARK + 1))
+			.withMessageContaining("Redis was restarted or failed over since the lease was claimed");
+		WorkerAssignment next = assigner("next").registryLossMargin(Duration.ofMillis(700)).build().assign(1023);
+		assertThat(System.currentTimeMillis()).as("the claim waited the margin").isGreaterThanOrEqualTo(rewoundAt + 700);
+		assertThat(next.workerId()).as("the holder's lease ended with the rewind").isEqualTo(workerId);
+		assertThat(next.highWaterMarkMillis()).isGreaterThanOrEqualTo(rewoundAt + 700);
 	}
 
 	@Test

@@ -21,11 +21,6 @@ class MysqlSegmentGeneratorEndToEndTests extends SegmentGeneratorEndToEndTests {
 	}
 
 	@Override
-	String expectedStore() {
-		return "db";
-	}
-
-	@Override
 	void removeStore(String runId) throws Exception {
 		try (Connection connection = DriverManager.getConnection("jdbc:mysql://127.0.0.1:3306/test", "root", "");
 				Statement statement = connection.createStatement()) {

@@ -22,11 +22,6 @@ class RedisSegmentGeneratorEndToEndTests extends SegmentGeneratorEndToEndTests {
 	}
 
 	@Override
-	String expectedStore() {
-		return "redis";
-	}
-
-	@Override
 	void removeStore(String runId) {
 		RedisClient redis = RedisClient.create("redis://127.0.0.1:6379");
 		try (StatefulRedisConnection<String, String> connection = redis.connect()) {

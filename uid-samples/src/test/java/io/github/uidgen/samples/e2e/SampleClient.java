@@ -79,6 +79,55 @@ final class SampleClient {
 		return ids;
 	}
 
+	/**
+	 * Asks {@code GET /uid} for one ID and returns whatever it answered, an ID or a refusal.
+	 * @param timeout how long to wait for the answer
+	 * @return the answer
+	 */
+	UidAnswer tryUid(Duration timeout) throws IOException {
+		HttpResponse<String> response = get("/uid", timeout);
+		if (response.statusCode() == 200) {
+			return new UidAnswer(200, Long.parseLong(response.body().strip()), null);
+		}
+		return new UidAnswer(response.statusCode(), 0, detail(response));
+	}
+
+	/**
+	 * Reads the status of a health endpoint, whatever HTTP status it answers with (503 when DOWN).
+	 * @param path {@code /actuator/health} or one of its components, such as {@code /actuator/health/uid}
+	 * @param timeout how long to wait for the answer
+	 * @return the status, such as {@code UP} or {@code DOWN}
+	 */
+	HealthAnswer health(String path, Duration timeout) throws IOException {
+		HttpResponse<String> response = get(path, timeout);
+		String status = "HTTP " + response.statusCode();
+		try {
+			status = json.readTree(response.body()).path("status").asString(status);
+		}
+		catch (RuntimeException ex) {
+			// not JSON: keep the HTTP status
+		}
+		return new HealthAnswer(response.statusCode(), status, response.body());
+	}
+
+	/**
+	 * Returns the {@code detail} of a problem-detail answer, or its whole body when it has none.
+	 * @param response an answer other than 200
+	 * @return the detail
+	 */
+	static String detail(HttpResponse<String> response) {
+		try {
+			JsonNode detail = json.readTree(response.body()).path("detail");
+			if (detail.isString()) {
+				return detail.asString();
+			}
+		}
+		catch (RuntimeException ex) {
+			// not JSON: the body says what there is to say
+		}
+		return response.body();
+	}
+
 	/** Reads {@code GET /actuator/uid}. */
 	JsonNode generator() throws IOException {
 		return json.readTree(ok("/actuator/uid").body());
@@ -100,6 +149,40 @@ final class SampleClient {
 					+ response.statusCode() + ": " + response.body());
 		}
 		return response;
+	}
+
+	/**
+	 * What {@code GET /uid} answered.
+	 *
+	 * @param status the HTTP status
+	 * @param id the ID when the status is 200
+	 * @param detail the problem detail otherwise
+	 */
+	record UidAnswer(int status, long id, String detail) {
+
+		boolean ok() {
+			return this.status == 200;
+		}
+
+	}
+
+	/**
+	 * What a health endpoint answered.
+	 *
+	 * @param httpStatus the HTTP status, 503 when DOWN
+	 * @param status the health status, such as {@code UP} or {@code DOWN}
+	 * @param body the whole answer, for messages
+	 */
+	record HealthAnswer(int httpStatus, String status, String body) {
+
+		boolean isDown() {
+			return "DOWN".equals(this.status);
+		}
+
+		boolean isUp() {
+			return "UP".equals(this.status);
+		}
+
 	}
 
 }

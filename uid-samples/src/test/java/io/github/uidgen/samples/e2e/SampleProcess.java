@@ -20,9 +20,6 @@ import java.util.concurrent.TimeUnit;
  */
 final class SampleProcess implements AutoCloseable {
 
-	/** JVM options that make the sample start faster on a small machine. */
-	private static final List<String> JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Xmx256m");
-
 	/** Every process still running, killed when the test JVM exits however it exits, so none outlives a run. */
 	private static final Set<Process> running = ConcurrentHashMap.newKeySet();
 
@@ -34,6 +31,8 @@ final class SampleProcess implements AutoCloseable {
 	private final String name;
 
 	private final Path workDir;
+
+	private final List<String> jvmOptions;
 
 	private final List<String> args;
 
@@ -47,10 +46,11 @@ final class SampleProcess implements AutoCloseable {
 
 	private final SampleClient client;
 
-	private SampleProcess(String name, Path workDir, List<String> args, int port, Path log, Process process,
-			Instant launchedAt) {
+	private SampleProcess(String name, Path workDir, List<String> jvmOptions, List<String> args, int port, Path log,
+			Process process, Instant launchedAt) {
 		this.name = name;
 		this.workDir = workDir;
+		this.jvmOptions = jvmOptions;
 		this.args = args;
 		this.port = port;
 		this.log = log;
@@ -67,15 +67,23 @@ final class SampleProcess implements AutoCloseable {
 	 * @return the launched process
 	 */
 	static SampleProcess launch(String name, Path workDir, List<String> args) {
+		return launch(name, workDir, List.of(), args);
+	}
+
+	/**
+	 * Launches the sample jar on a free port with extra JVM options; returns at once.
+	 * @param name a short name for logs and messages
+	 * @param workDir the working directory
+	 * @param jvmOptions options before {@code -jar}, such as {@code -Dspring.aot.enabled=true}
+	 * @param args application arguments
+	 * @return the launched process
+	 */
+	static SampleProcess launch(String name, Path workDir, List<String> jvmOptions, List<String> args) {
 		try {
 			Files.createDirectories(workDir.resolve("logs"));
 			int port = freePort();
 			Path log = workDir.resolve("logs").resolve(name + "-" + port + ".log");
-			List<String> command = new ArrayList<>();
-			command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-			command.addAll(JVM_OPTIONS);
-			command.add("-jar");
-			command.add(E2eSettings.jar().toString());
+			List<String> command = new ArrayList<>(SampleJvm.command(jvmOptions));
 			command.add("--server.port=" + port);
 			command.addAll(args);
 			Instant launchedAt = Instant.now();
@@ -85,7 +93,8 @@ final class SampleProcess implements AutoCloseable {
 				.start();
 			running.add(process);
 			process.onExit().thenRun(() -> running.remove(process));
-			return new SampleProcess(name, workDir, List.copyOf(args), port, log, process, launchedAt);
+			return new SampleProcess(name, workDir, List.copyOf(jvmOptions), List.copyOf(args), port, log, process,
+					launchedAt);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not launch " + name, ex);
@@ -93,12 +102,12 @@ final class SampleProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Launches the same application again (same working directory and arguments, a new port), as an operator
+	 * Launches the same application again (same working directory, JVM options and arguments, a new port), as an operator
 	 * would after a crash.
 	 * @return the new process
 	 */
 	SampleProcess relaunch() {
-		return launch(this.name, this.workDir, this.args);
+		return launch(this.name, this.workDir, this.jvmOptions, this.args);
 	}
 
 	/**
@@ -128,6 +137,62 @@ final class SampleProcess implements AutoCloseable {
 	}
 
 	/**
+	 * Waits until the actuator health endpoint answers 200, or the process exits, as one of several instances
+	 * started at once may (for example when no worker ID is left for it).
+	 * @param timeout how long to wait
+	 * @return {@code true} when it is ready, {@code false} when it exited
+	 */
+	boolean awaitReadyOrExit(Duration timeout) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (System.nanoTime() < deadline) {
+			if (!this.process.isAlive()) {
+				return false;
+			}
+			try {
+				HttpResponse<String> health = this.client.get("/actuator/health", Duration.ofSeconds(2));
+				if (health.statusCode() == 200) {
+					return true;
+				}
+			}
+			catch (IOException ex) {
+				// not listening yet
+			}
+			sleep(Duration.ofMillis(200));
+		}
+		throw new AssertionError(this.name + " neither became ready nor exited within " + timeout + ":\n"
+				+ logTail());
+	}
+
+	/**
+	 * Freezes the JVM with SIGSTOP, as a long GC pause, a stopped container or a suspended VM would: every thread
+	 * stops, sockets stay open, nothing answers.
+	 */
+	void pause() {
+		signal("STOP");
+	}
+
+	/** Lets a paused JVM carry on (SIGCONT). */
+	void resume() {
+		signal("CONT");
+	}
+
+	private void signal(String signal) {
+		try {
+			Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid())).start();
+			if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+				throw new AssertionError("kill -" + signal + " " + pid() + " failed for " + this.name);
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new AssertionError("Interrupted while signalling " + this.name, ex);
+		}
+	}
+
+	/**
 	 * Kills the JVM with SIGKILL, as a crash or {@code kill -9} would: no shutdown hook, no lease release.
 	 * @return the exit code
 	 */
@@ -146,9 +211,18 @@ final class SampleProcess implements AutoCloseable {
 	}
 
 	private int awaitExit() {
+		return awaitExit(Duration.ofSeconds(60));
+	}
+
+	/**
+	 * Waits for the process to exit by itself.
+	 * @param timeout how long to wait
+	 * @return the exit code
+	 */
+	int awaitExit(Duration timeout) {
 		try {
-			if (!this.process.waitFor(60, TimeUnit.SECONDS)) {
-				throw new AssertionError(this.name + " did not exit within 60 s:\n" + logTail());
+			if (!this.process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+				throw new AssertionError(this.name + " did not exit within " + timeout + ":\n" + logTail());
 			}
 			return this.process.exitValue();
 		}
@@ -192,6 +266,21 @@ final class SampleProcess implements AutoCloseable {
 		catch (IOException | UncheckedIOException ex) {
 			return "(no log at " + this.log + ": " + ex + ")";
 		}
+	}
+
+	/**
+	 * Returns Spring Boot's report of a failed start ("APPLICATION FAILED TO START", its description and action),
+	 * or the log's last lines when there is none.
+	 * @return the report
+	 */
+	String startupFailure() {
+		String log = log();
+		int report = log.indexOf("APPLICATION FAILED TO START");
+		if (report < 0) {
+			return logTail();
+		}
+		int end = log.indexOf("\n\n", log.indexOf("Action:", report) + "Action:\n\n".length());
+		return log.substring(report, (end > 0) ? end : log.length()).strip();
 	}
 
 	String log() {

@@ -1,16 +1,12 @@
 package io.github.uidgen.autoconfigure.actuate;
 
-import java.time.Instant;
 import java.util.Locale;
 
 import io.github.uidgen.DecodedUid;
 import io.github.uidgen.UidException;
 import io.github.uidgen.UidGenerator;
+import io.github.uidgen.UidGeneratorStatus;
 import io.github.uidgen.UidLayout;
-import io.github.uidgen.buffer.RingBuffer;
-import io.github.uidgen.impl.AbstractUidGenerator;
-import io.github.uidgen.impl.CachedUidGenerator;
-import io.github.uidgen.segment.SegmentUidGenerator;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -41,33 +37,23 @@ public class UidEndpoint {
 	 */
 	@ReadOperation
 	public UidDescriptor describe() {
-		if (this.generator instanceof SegmentUidGenerator segment) {
-			// Segment IDs carry no layout, worker or time.
-			UidException failure = segment.getFailure();
-			return new UidDescriptor(segment.kind(), null, null, null, null, null, segment.getIssuedCount(), null,
-					(failure != null) ? failure.getMessage() : null);
-		}
-		UidLayout layout = this.generator.layout();
-		LayoutDescriptor layoutDescriptor = new LayoutDescriptor(layout.getTimeUnit().name().toLowerCase(Locale.ROOT),
-				layout.getEpoch().toString(), layout.getTimeBits(), layout.getWorkerBits(), layout.getSeqBits(),
-				layout.getMaxWorkerId(), layout.getMaxSequence() + 1, layout.getExpiry().toString());
-		if (!(this.generator instanceof AbstractUidGenerator running)) {
-			return new UidDescriptor(this.generator.getClass().getName(), layoutDescriptor, null, null, null, null,
-					null, null, null);
-		}
-		Instant mark = running.getHighWaterMark();
-		UidException failure = running.getFailure();
-		return new UidDescriptor(running.kind(), layoutDescriptor, running.getWorkerId(), running.getAssignerName(),
-				(mark != null) ? mark.toString() : null, running.getAheadOfClock().toMillis(),
-				running.getIssuedCount(), (running instanceof CachedUidGenerator cached) ? ring(cached) : null,
+		UidGeneratorStatus status = this.generator.status();
+		UidLayout layout = status.layout();
+		LayoutDescriptor layoutDescriptor = (layout != null) ? new LayoutDescriptor(
+				layout.getTimeUnit().name().toLowerCase(Locale.ROOT), layout.getEpoch().toString(),
+				layout.getTimeBits(), layout.getWorkerBits(), layout.getSeqBits(), layout.getMaxWorkerId(),
+				layout.getMaxSequence() + 1, layout.getExpiry().toString()) : null;
+		UidGeneratorStatus.Worker worker = status.worker();
+		UidGeneratorStatus.Ring ring = status.ring();
+		UidException failure = status.failure();
+		return new UidDescriptor(status.kind(), layoutDescriptor, (worker != null) ? worker.id() : null,
+				(worker != null) ? worker.assigner() : null,
+				(worker != null && worker.highWaterMark() != null) ? worker.highWaterMark().toString() : null,
+				(status.aheadOfClock() != null) ? status.aheadOfClock().toMillis() : null,
+				(status.issued() >= 0) ? status.issued() : null,
+				(ring != null) ? new RingDescriptor(ring.capacity(), ring.size(), ring.fillPercent(),
+						ring.putRejections(), ring.takeRejections(), ring.fillErrors()) : null,
 				(failure != null) ? failure.getMessage() : null);
-	}
-
-	private static RingDescriptor ring(CachedUidGenerator cached) {
-		RingBuffer ring = cached.getRingBuffer();
-		int size = ring.size();
-		return new RingDescriptor(ring.capacity(), size, (int) (100L * size / ring.capacity()), ring.putRejections(),
-				ring.takeRejections(), cached.getFillErrorCount());
 	}
 
 	/**
@@ -108,9 +94,10 @@ public class UidEndpoint {
 		}
 	}
 
+	/** The largest ID of the generator's layout; a generator without a layout (segment) issues plain longs. */
 	private long maxUid() {
-		return (this.generator instanceof SegmentUidGenerator) ? SegmentUidGenerator.MAX_ID
-				: this.generator.layout().maxUid();
+		UidLayout layout = this.generator.status().layout();
+		return (layout != null) ? layout.maxUid() : Long.MAX_VALUE;
 	}
 
 	private static boolean isInteger(String text) {
@@ -142,9 +129,9 @@ public class UidEndpoint {
 	/**
 	 * The running generator, as {@code GET /actuator/uid} shows it.
 	 *
-	 * @param generator {@code default}, {@code cached}, {@code segment}, or the class name of an application's own
-	 * generator
-	 * @param layout the ID layout; none for the segment generator, whose IDs are plain numbers
+	 * @param generator {@code default}, {@code cached}, or the kind an application's own generator reports (its
+	 * simple class name unless it says otherwise)
+	 * @param layout the ID layout, or {@code null} for a generator whose IDs have none
 	 * @param workerId the worker ID
 	 * @param assigner the name of the worker-ID assigner
 	 * @param highWaterMark the latest time the worker may issue IDs for before recording a new mark, ISO-8601

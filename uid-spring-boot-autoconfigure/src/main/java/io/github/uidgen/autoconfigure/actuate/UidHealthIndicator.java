@@ -7,15 +7,15 @@ import io.github.uidgen.LayoutExhaustedException;
 import io.github.uidgen.UidClock;
 import io.github.uidgen.UidException;
 import io.github.uidgen.UidGenerator;
-import io.github.uidgen.impl.AbstractUidGenerator;
-import io.github.uidgen.segment.SegmentUidGenerator;
+import io.github.uidgen.UidGeneratorStatus;
+import io.github.uidgen.UidLayout;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 /**
- * The {@code uid} health component: DOWN when the generator cannot issue IDs (lease lost, layout exhausted,
- * high-water mark not recordable, segment store down with every claimed number used up); UP otherwise, with the
- * layout's expiry date and a warning once it comes within the configured window.
+ * The {@code uid} health component, from the generator's {@link UidGeneratorStatus}: DOWN when it cannot issue IDs
+ * (lease lost, layout exhausted, high-water mark not recordable, store down); UP otherwise, with the layout's expiry
+ * date and a warning once it comes within the configured window.
  */
 public class UidHealthIndicator extends AbstractHealthIndicator {
 
@@ -40,49 +40,31 @@ public class UidHealthIndicator extends AbstractHealthIndicator {
 
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
-		if (this.generator instanceof SegmentUidGenerator segment) {
-			segmentHealth(segment, builder);
-			return;
+		UidGeneratorStatus status = this.generator.status();
+		builder.withDetail("generator", status.kind());
+		if (status.worker() != null) {
+			builder.withDetail("workerId", status.worker().id()).withDetail("assigner", status.worker().assigner());
 		}
-		Instant expiry = this.generator.layout().getExpiry();
+		UidLayout layout = status.layout();
 		Instant now = Instant.ofEpochMilli(this.clock.currentTimeMillis());
-		builder.withDetail("expiry", expiry.toString());
-		UidException failure = null;
-		if (this.generator instanceof AbstractUidGenerator running) {
-			builder.withDetail("generator", running.kind())
-				.withDetail("workerId", running.getWorkerId())
-				.withDetail("assigner", running.getAssignerName());
-			failure = running.getFailure();
-		}
-		else if (!expiry.isAfter(now)) {
-			failure = new LayoutExhaustedException(expiry);
+		UidException failure = status.failure();
+		if (layout != null) {
+			builder.withDetail("expiry", layout.getExpiry().toString());
+			if (failure == null && !layout.getExpiry().isAfter(now)) {
+				failure = new LayoutExhaustedException(layout.getExpiry());
+			}
 		}
 		if (failure != null) {
 			builder.down().withDetail("error", failure.getMessage());
 			return;
 		}
-		Duration left = Duration.between(now, expiry);
-		if (left.compareTo(this.expiryWarning) < 0) {
-			builder.withDetail("warning", "The ID layout runs out in " + left.toDays() + " days, on " + expiry
-					+ "; move to a layout with more uid.time-bits or a later uid.epoch before then");
-		}
-		builder.up();
-	}
-
-	/** A segment generator has no layout to expire: DOWN when it cannot hand out numbers, UP otherwise. */
-	private static void segmentHealth(SegmentUidGenerator segment, Health.Builder builder) {
-		builder.withDetail("generator", segment.kind())
-			.withDetail("key", segment.getKey())
-			.withDetail("store", segment.getStoreName());
-		UidException failure = segment.getFailure();
-		if (failure != null) {
-			builder.down().withDetail("error", failure.getMessage());
-			return;
-		}
-		UidException storeFailure = segment.getStoreFailure();
-		if (storeFailure != null) {
-			builder.withDetail("warning", "Serving the " + segment.getRemaining() + " numbers already claimed; the "
-					+ "store fails: " + storeFailure.getMessage());
+		if (layout != null) {
+			Duration left = Duration.between(now, layout.getExpiry());
+			if (left.compareTo(this.expiryWarning) < 0) {
+				builder.withDetail("warning", "The ID layout runs out in " + left.toDays() + " days, on "
+						+ layout.getExpiry() + "; move to a layout with more uid.time-bits or a later uid.epoch before "
+						+ "then");
+			}
 		}
 		builder.up();
 	}

@@ -1,14 +1,13 @@
 package io.github.uidgen.autoconfigure.actuate;
 
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 
 import io.github.uidgen.UidGenerator;
-import io.github.uidgen.buffer.RingBuffer;
-import io.github.uidgen.impl.AbstractUidGenerator;
-import io.github.uidgen.impl.CachedUidGenerator;
+import io.github.uidgen.UidGeneratorStatus;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -17,12 +16,13 @@ import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
- * Micrometer meters of a uid generator. Every meter reads a counter the generator keeps anyway, when the registry
- * is scraped, so ID issue itself pays nothing for them.
+ * Micrometer meters of a uid generator, read from its {@link UidGeneratorStatus} when the registry is scraped, so ID
+ * issue itself pays nothing for them; a generator gets the meters of the parts its status has.
  *
  * <ul>
  * <li>{@code uid.ids.issued} IDs handed out (counter)</li>
  * <li>{@code uid.clock.backwards} times the clock was seen going back (counter)</li>
+ * <li>{@code uid.mark.failures} times recording the high-water mark failed and was retried (counter)</li>
  * <li>{@code uid.clock.ahead} how far the latest issued or produced ID lies ahead of the clock (time gauge)</li>
  * <li>{@code uid.ring.size}, {@code uid.ring.capacity} IDs waiting in the cached generator's ring, and its slots
  * (gauges)</li>
@@ -42,34 +42,51 @@ public class UidMeterBinder implements MeterBinder {
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
-		if (!(this.generator instanceof AbstractUidGenerator running)) {
-			return;
+		UidGeneratorStatus status = this.generator.status();
+		Tags tags = Tags.of("generator", status.kind());
+		UidGenerator source = this.generator;
+		if (status.issued() >= 0) {
+			counter(registry, "uid.ids.issued", "IDs handed out", tags, source, (g) -> g.status().issued());
 		}
-		Tags tags = Tags.of("generator", running.kind());
-		counter(registry, "uid.ids.issued", "IDs handed out", tags, running, AbstractUidGenerator::getIssuedCount);
-		counter(registry, "uid.clock.backwards", "Times the clock was seen going backwards", tags, running,
-				AbstractUidGenerator::getClockBackwardsCount);
-		TimeGauge.builder("uid.clock.ahead", running, TimeUnit.MILLISECONDS, (g) -> g.getAheadOfClock().toMillis())
-			.description("How far the latest issued or produced ID lies ahead of the clock")
-			.tags(tags)
-			.register(registry);
-		if (running instanceof CachedUidGenerator cached) {
-			RingBuffer ring = cached.getRingBuffer();
-			Gauge.builder("uid.ring.size", ring, RingBuffer::size)
+		if (status.worker() != null) {
+			counter(registry, "uid.clock.backwards", "Times the clock was seen going backwards", tags, source,
+					(g) -> g.status().clockBackwards());
+			counter(registry, "uid.mark.failures", "Times recording the high-water mark failed and was retried", tags,
+					source, (g) -> g.status().worker().markFailures());
+		}
+		if (status.aheadOfClock() != null) {
+			TimeGauge.builder("uid.clock.ahead", source, TimeUnit.MILLISECONDS, UidMeterBinder::aheadOfClockMillis)
+				.description("How far the latest issued or produced ID lies ahead of the clock")
+				.tags(tags)
+				.register(registry);
+		}
+		if (status.ring() != null) {
+			Gauge.builder("uid.ring.size", source, (g) -> ring(g).size())
 				.description("IDs waiting in the ring buffer")
 				.tags(tags)
 				.register(registry);
-			Gauge.builder("uid.ring.capacity", ring, RingBuffer::capacity)
+			Gauge.builder("uid.ring.capacity", source, (g) -> ring(g).capacity())
 				.description("Slots of the ring buffer")
 				.tags(tags)
 				.register(registry);
-			counter(registry, "uid.ring.put.rejections", "Puts that found the ring buffer full", tags, ring,
-					RingBuffer::putRejections);
-			counter(registry, "uid.ring.take.rejections", "Takes that found the ring buffer empty", tags, ring,
-					RingBuffer::takeRejections);
-			counter(registry, "uid.ring.fill.errors", "Ring buffer fills that failed and were retried", tags, cached,
-					CachedUidGenerator::getFillErrorCount);
+			counter(registry, "uid.ring.put.rejections", "Puts that found the ring buffer full", tags, source,
+					(g) -> ring(g).putRejections());
+			counter(registry, "uid.ring.take.rejections", "Takes that found the ring buffer empty", tags, source,
+					(g) -> ring(g).takeRejections());
+			counter(registry, "uid.ring.fill.errors", "Ring buffer fills that failed and were retried", tags, source,
+					(g) -> ring(g).fillErrors());
 		}
+	}
+
+	private static double aheadOfClockMillis(UidGenerator generator) {
+		Duration ahead = generator.status().aheadOfClock();
+		return (ahead != null) ? ahead.toMillis() : 0;
+	}
+
+	/** The ring's state now; a generator that reported a ring at bind time keeps reporting one. */
+	private static UidGeneratorStatus.Ring ring(UidGenerator generator) {
+		UidGeneratorStatus.Ring ring = generator.status().ring();
+		return (ring != null) ? ring : new UidGeneratorStatus.Ring(0, 0, 0, 0, 0);
 	}
 
 	private static <T> void counter(MeterRegistry registry, String name, String description, Tags tags, T source,

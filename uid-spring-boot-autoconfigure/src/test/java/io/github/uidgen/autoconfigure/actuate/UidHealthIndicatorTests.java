@@ -111,7 +111,8 @@ class UidHealthIndicatorTests {
 		Health health = new UidHealthIndicator(new FixedLayoutGenerator(), UidClock.SYSTEM, Duration.ofDays(1))
 			.health();
 		assertThat(health.getStatus()).isEqualTo(Status.UP);
-		assertThat(health.getDetails()).containsOnlyKeys("expiry");
+		assertThat(health.getDetails()).containsOnlyKeys("generator", "expiry")
+			.containsEntry("generator", FixedLayoutGenerator.class.getName());
 		Health expired = new UidHealthIndicator(new FixedLayoutGenerator(),
 				() -> UidLayout.defaults().getExpiry().toEpochMilli(), Duration.ofDays(1))
 			.health();

@@ -27,7 +27,8 @@ class UidMeterBinderTests {
 			.build()) {
 			new UidMeterBinder(generator).bindTo(this.registry);
 			assertThat(this.registry.getMeters()).extracting((meter) -> meter.getId().getName())
-				.containsExactlyInAnyOrder("uid.ids.issued", "uid.clock.backwards", "uid.clock.ahead");
+				.containsExactlyInAnyOrder("uid.ids.issued", "uid.clock.backwards", "uid.mark.failures",
+						"uid.clock.ahead");
 			assertThat(this.registry.getMeters())
 				.allSatisfy((meter) -> assertThat(meter.getId().getTag("generator")).isEqualTo("default"));
 			for (int i = 0; i < 1000; i++) {
@@ -35,6 +36,7 @@ class UidMeterBinderTests {
 			}
 			assertThat(counter("uid.ids.issued").count()).isEqualTo(1000);
 			assertThat(counter("uid.clock.backwards").count()).isZero();
+			assertThat(counter("uid.mark.failures").count()).isZero();
 			assertThat(this.registry.get("uid.clock.ahead").timeGauge().value(TimeUnit.SECONDS)).isNotNegative();
 		}
 	}
@@ -48,8 +50,8 @@ class UidMeterBinderTests {
 			.build()) {
 			new UidMeterBinder(generator).bindTo(this.registry);
 			assertThat(this.registry.getMeters()).extracting((meter) -> meter.getId().getName())
-				.containsExactlyInAnyOrder("uid.ids.issued", "uid.clock.backwards", "uid.clock.ahead",
-						"uid.ring.size", "uid.ring.capacity", "uid.ring.put.rejections", "uid.ring.take.rejections",
+				.containsExactlyInAnyOrder("uid.ids.issued", "uid.clock.backwards", "uid.mark.failures",
+						"uid.clock.ahead", "uid.ring.size", "uid.ring.capacity", "uid.ring.put.rejections", "uid.ring.take.rejections",
 						"uid.ring.fill.errors");
 			assertThat(this.registry.get("uid.ring.capacity").gauge().value()).isEqualTo(4096);
 			assertThat(this.registry.get("uid.ring.size").gauge().value()).isBetween(1.0, 4096.0);

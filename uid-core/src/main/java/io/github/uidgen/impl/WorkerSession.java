@@ -1,0 +1,249 @@
+package io.github.uidgen.impl;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.github.uidgen.ClockBehindHighWaterMarkException;
+import io.github.uidgen.LayoutExhaustedException;
+import io.github.uidgen.UidClock;
+import io.github.uidgen.UidException;
+import io.github.uidgen.UidLayout;
+import io.github.uidgen.UidUnavailableException;
+import io.github.uidgen.worker.WorkerAssignment;
+import io.github.uidgen.worker.WorkerIdAssigner;
+import io.github.uidgen.worker.WorkerIdOutOfRangeException;
+import io.github.uidgen.worker.WorkerLeaseLostException;
+
+/**
+ * What a generator does with its worker ID, from claim to release: claims it, waits (within limits) for the clock
+ * to pass its high-water mark, keeps the mark ahead of issue and the lease renewed from a background thread
+ * ({@link HighWaterMarkKeeper}), tells the generator when the lease is lost, and releases the worker ID with its final
+ * mark on close.
+ *
+ * <p>A session is opened before its generator is built and handed to it, so a generator's constructor does no I/O
+ * and starts no thread.
+ */
+final class WorkerSession implements AutoCloseable {
+
+	private final WorkerIdAssigner assigner;
+
+	private final UidLayout layout;
+
+	private final UidClock clock;
+
+	private final WorkerAssignment assignment;
+
+	private final long startUnit;
+
+	private final HighWaterMarkKeeper keeper;
+
+	private final CopyOnWriteArrayList<Runnable> leaseLostListeners = new CopyOnWriteArrayList<>();
+
+	private WorkerSession(WorkerIdAssigner assigner, UidLayout layout, UidClock clock, WorkerAssignment assignment,
+			long startUnit, Settings settings) {
+		this.assigner = assigner;
+		this.layout = layout;
+		this.clock = clock;
+		this.assignment = assignment;
+		this.startUnit = startUnit;
+		this.keeper = new HighWaterMarkKeeper(assigner, assignment.workerId(), layout, clock, startUnit,
+				settings.markReservation(), settings.markTimeout(), this::leaseLost);
+	}
+
+	/**
+	 * Claims a worker ID, waits for the clock to allow the first unit after its mark, records the first reservation
+	 * and starts keeping the mark; on any failure the worker ID is released again.
+	 * @param assigner where the worker ID comes from
+	 * @param layout the layout, whose worker bits the ID must fit
+	 * @param clock the clock
+	 * @param settings how the mark is kept and how long start-up may wait
+	 * @return the open session
+	 */
+	static WorkerSession open(WorkerIdAssigner assigner, UidLayout layout, UidClock clock, Settings settings) {
+		// Prefer worker IDs the generator can start on without refusing: their mark, if any, lies no further ahead of
+		// the clock than it may wait at start plus how far ahead of the clock it may issue anyway.
+		WorkerAssignment assignment = assigner.assign(layout.getMaxWorkerId(),
+				settings.maxStartupWait().plus(settings.allowedAhead()));
+		try {
+			if (assignment.workerId() < 0 || assignment.workerId() > layout.getMaxWorkerId()) {
+				throw new WorkerIdOutOfRangeException(assignment.workerId(), layout.getMaxWorkerId(),
+						"give the layout more worker bits, or use an assigner in lease mode so worker IDs are reused");
+			}
+			long startUnit = awaitStart(assignment, layout, clock, settings);
+			return new WorkerSession(assigner, layout, clock, assignment, startUnit, settings);
+		}
+		catch (RuntimeException ex) {
+			try {
+				assigner.release(assignment.workerId(), assignment.highWaterMarkMillis());
+			}
+			catch (RuntimeException releaseFailure) {
+				ex.addSuppressed(releaseFailure);
+			}
+			throw ex;
+		}
+	}
+
+	/** Waits, within limits, until the clock allows the first unit after the mark; returns that unit. */
+	private static long awaitStart(WorkerAssignment assignment, UidLayout layout, UidClock clock, Settings settings) {
+		long nowMillis = clock.currentTimeMillis();
+		long nowUnit = layout.toUnit(nowMillis);
+		long afterMark = assignment.hasMark() ? layout.toUnit(assignment.highWaterMarkMillis()) + 1 : 0;
+		long first = Math.max(afterMark, Math.max(nowUnit, 0));
+		if (first > layout.getMaxTime()) {
+			throw new LayoutExhaustedException(layout.getExpiry());
+		}
+		long clockNeeded = layout.startMillis(first) - settings.allowedAhead().toMillis();
+		long waitMillis = clockNeeded - nowMillis;
+		if (waitMillis <= 0) {
+			return first;
+		}
+		Duration maxWait = settings.maxStartupWait();
+		if (waitMillis > maxWait.toMillis()) {
+			throw clockBehind(assignment, nowMillis, maxWait);
+		}
+		long deadline = System.nanoTime() + Duration.ofMillis(waitMillis).plus(maxWait).toNanos();
+		while (clock.currentTimeMillis() < clockNeeded) {
+			if (System.nanoTime() - deadline > 0) {
+				throw clockBehind(assignment, clock.currentTimeMillis(), maxWait);
+			}
+			sleep(Math.max(1, Math.min(50, clockNeeded - clock.currentTimeMillis())));
+		}
+		return first;
+	}
+
+	private static ClockBehindHighWaterMarkException clockBehind(WorkerAssignment assignment, long nowMillis,
+			Duration maxWait) {
+		return new ClockBehindHighWaterMarkException(assignment.workerId(),
+				Instant.ofEpochMilli(assignment.highWaterMarkMillis()), Instant.ofEpochMilli(nowMillis), maxWait);
+	}
+
+	private static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new UidUnavailableException("Interrupted while waiting for the clock", ex);
+		}
+	}
+
+	/**
+	 * Asks to be told, on the keeper's thread, when the lease is lost; a generator registers once it is built.
+	 * @param listener what to run
+	 */
+	void onLeaseLost(Runnable listener) {
+		this.leaseLostListeners.add(listener);
+		if (this.keeper.isRevoked()) {
+			listener.run();
+		}
+	}
+
+	private void leaseLost() {
+		this.leaseLostListeners.forEach(Runnable::run);
+	}
+
+	long workerId() {
+		return this.assignment.workerId();
+	}
+
+	/** The worker ID and the mark it was claimed with. */
+	WorkerAssignment assignment() {
+		return this.assignment;
+	}
+
+	/** The first time unit the generator may issue in: strictly after the worker's mark. */
+	long startUnit() {
+		return this.startUnit;
+	}
+
+	String assignerName() {
+		return this.assigner.name();
+	}
+
+	UidLayout layout() {
+		return this.layout;
+	}
+
+	UidClock clock() {
+		return this.clock;
+	}
+
+	/** The unit beyond which the generator should ask for a longer reservation; see {@link HighWaterMarkKeeper}. */
+	long refreshAt() {
+		return this.keeper.refreshAt();
+	}
+
+	/** Makes sure a unit is reserved, waiting for it within the mark timeout; see {@link HighWaterMarkKeeper}. */
+	void cover(long unit) {
+		this.keeper.cover(unit);
+	}
+
+	/** Whether the lease should be confirmed before more IDs are handed out (after a pause). */
+	boolean isRenewalOverdue() {
+		return this.keeper.isRenewalOverdue();
+	}
+
+	/** Waits for a renewal that started after this call; throws when the lease is lost or cannot be confirmed. */
+	void confirmLease() {
+		this.keeper.confirmLease();
+	}
+
+	/**
+	 * Returns the latest time the generator may issue IDs for without recording a new mark.
+	 * @return the start of the reserved unit, or {@code null} once closed or the lease is lost
+	 */
+	Instant highWaterMark() {
+		long reserved = this.keeper.reservedUntil();
+		return (reserved == Long.MIN_VALUE) ? null : Instant.ofEpochMilli(this.layout.startMillis(reserved));
+	}
+
+	/** Why the mark cannot be kept ahead of issue, if that is so; {@code null} while healthy. */
+	UidException failure() {
+		return this.keeper.failure();
+	}
+
+	/** Whether the lease was lost. */
+	boolean isLeaseLost() {
+		return this.keeper.failure() instanceof WorkerLeaseLostException;
+	}
+
+	/** How many times recording the mark failed and was retried. */
+	long markFailures() {
+		return this.keeper.failedRenewals();
+	}
+
+	/**
+	 * Stops keeping the mark and releases the worker ID with its final mark.
+	 * @param finalUnit the highest unit the generator issued in
+	 */
+	void close(long finalUnit) {
+		this.keeper.close(finalUnit);
+	}
+
+	/** Releases the worker ID as if nothing had been issued past the start. */
+	@Override
+	public void close() {
+		close(this.startUnit - 1);
+	}
+
+	/**
+	 * Stops keeping the mark without releasing anything, the way a killed process stops (for crash tests).
+	 */
+	void halt() {
+		this.keeper.halt();
+	}
+
+	/**
+	 * How a session keeps the mark and how long it may wait at start.
+	 *
+	 * @param markReservation how far past the time in use each recorded mark reaches
+	 * @param markTimeout how long issue may wait for the mark to be recorded
+	 * @param maxStartupWait how long start-up may wait for the clock to pass the mark
+	 * @param allowedAhead how far ahead of the clock the generator may issue anyway (the cached generator's
+	 * {@code maxAhead}), so it may start that much before the mark
+	 */
+	record Settings(Duration markReservation, Duration markTimeout, Duration maxStartupWait, Duration allowedAhead) {
+	}
+
+}

@@ -1,0 +1,355 @@
+package io.github.uidgen.worker.zookeeper;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import io.github.uidgen.worker.WorkerAssignmentException;
+import io.github.uidgen.worker.WorkerStoreUnavailableException;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ZooKeeper side of {@link ZookeeperWorkerIdAssigner}: the znodes of one namespace and the transactions that
+ * claim, renew and release on them, with ZooKeeper failures turned into the assigner's exceptions.
+ *
+ * <p>Under {@code <root>/<namespace>}: {@code workers/<id>} (persistent, a {@link WorkerRecord}; its {@code mtime} is
+ * the time of the last claim or renewal), {@code leases/<id>} (ephemeral, owned by the holder's session) and
+ * {@code clock} (written once per claim attempt, so its {@code mtime} tells the ensemble's time). Every change to a
+ * worker znode names the version it read ({@code setData} with a version, in a {@code multi} with the lease znode's
+ * create or delete), so two claimants can never both succeed on what they read: the second finds the version moved
+ * on and gets a {@link Conflict}.
+ */
+final class WorkerRegistry {
+
+	private static final Logger logger = LoggerFactory.getLogger(ZookeeperWorkerIdAssigner.class);
+
+	private static final byte[] NO_DATA = new byte[0];
+
+	/** One worker ID's znode as read, and whether its ephemeral lease znode existed. */
+	record WorkerNode(long workerId, WorkerRecord record, int version, long modifiedMillis, boolean leaseNode) {
+
+		/** Returns whether the znode could not be read as a record (written by something else). */
+		boolean corrupt() {
+			return this.record == null;
+		}
+
+		/**
+		 * Returns whether nobody holds the worker ID at a time of the store: released, its holder's session gone, or
+		 * not renewed for the holder's lease duration.
+		 */
+		boolean free(long storeMillis) {
+			return this.record != null && (!this.record.leased() || !this.leaseNode
+					|| this.modifiedMillis + this.record.leaseMillis() < storeMillis);
+		}
+
+	}
+
+	/**
+	 * The worker IDs up to a maximum, read after a write to the clock znode.
+	 * @param storeMillis the ensemble's time when the reading started
+	 * @param nodes the worker znodes by ascending worker ID
+	 * @param leaseNodes the worker IDs with a lease znode, some possibly beyond the maximum
+	 */
+	record Snapshot(long storeMillis, List<WorkerNode> nodes, Set<Long> leaseNodes) {
+	}
+
+	/** A znode was not as read any more: another instance wrote it first. */
+	static final class Conflict extends RuntimeException {
+
+		private static final long serialVersionUID = 1L;
+
+		Conflict(KeeperException cause) {
+			super(cause.getMessage(), cause, false, false);
+		}
+
+	}
+
+	private final CuratorFramework client;
+
+	private final String basePath;
+
+	private final String workersPath;
+
+	private final String leasesPath;
+
+	private final String clockPath;
+
+	private volatile boolean pathsCreated;
+
+	WorkerRegistry(CuratorFramework client, String basePath) {
+		this.client = client;
+		this.basePath = basePath;
+		this.workersPath = ZKPaths.makePath(basePath, "workers");
+		this.leasesPath = ZKPaths.makePath(basePath, "leases");
+		this.clockPath = ZKPaths.makePath(basePath, "clock");
+	}
+
+	String basePath() {
+		return this.basePath;
+	}
+
+	String workerPath(long workerId) {
+		return ZKPaths.makePath(this.workersPath, Long.toString(workerId));
+	}
+
+	private String leasePath(long workerId) {
+		return ZKPaths.makePath(this.leasesPath, Long.toString(workerId));
+	}
+
+	/**
+	 * Waits for the client to be connected, so that an unreachable ensemble fails start-up within the timeout.
+	 * @param timeout how long to wait
+	 */
+	void awaitConnected(Duration timeout) {
+		if (this.client.getState() == CuratorFrameworkState.LATENT) {
+			throw new WorkerAssignmentException("The CuratorFramework of the zookeeper worker-ID assigner was never "
+					+ "started; call start() on it before the generator claims a worker ID.");
+		}
+		boolean connected;
+		try {
+			connected = this.client.blockUntilConnected((int) Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new WorkerAssignmentException("Interrupted while connecting to ZooKeeper", ex);
+		}
+		if (!connected) {
+			throw new WorkerStoreUnavailableException("Cannot reach ZooKeeper at " + connectString() + " within "
+					+ timeout.toMillis() + " ms, which hands out uid worker IDs; check that it runs and that the "
+					+ "connect string is right.", null);
+		}
+	}
+
+	/**
+	 * Returns the ZooKeeper session the client runs in now; it changes when a session expires.
+	 * @return the session ID, 0 while no session is established
+	 */
+	long sessionId() {
+		return call(() -> this.client.getZookeeperClient().getZooKeeper().getSessionId());
+	}
+
+	String connectString() {
+		try {
+			return this.client.getZookeeperClient().getCurrentConnectionString();
+		}
+		catch (RuntimeException ex) {
+			return "(unknown connect string)";
+		}
+	}
+
+	/**
+	 * Reads the ensemble's time, then every worker znode up to a maximum and which lease znodes exist.
+	 * @param maxWorkerId the largest worker ID to read
+	 * @return the snapshot
+	 */
+	Snapshot snapshot(long maxWorkerId) {
+		createPaths();
+		long storeMillis = call(() -> this.client.setData().forPath(this.clockPath, NO_DATA)).getMtime();
+		Set<Long> leaseNodes = new HashSet<>();
+		for (String name : call(() -> this.client.getChildren().forPath(this.leasesPath))) {
+			long id = workerIdOf(name);
+			if (id >= 0) {
+				leaseNodes.add(id);
+			}
+		}
+		List<Long> ids = new ArrayList<>();
+		for (String name : call(() -> this.client.getChildren().forPath(this.workersPath))) {
+			long id = workerIdOf(name);
+			if (id >= 0 && id <= maxWorkerId) {
+				ids.add(id);
+			}
+		}
+		ids.sort(null);
+		List<WorkerNode> nodes = new ArrayList<>(ids.size());
+		for (long id : ids) {
+			WorkerNode node = readNode(id, leaseNodes.contains(id));
+			if (node != null) {
+				nodes.add(node);
+			}
+		}
+		return new Snapshot(storeMillis, nodes, leaseNodes);
+	}
+
+	/**
+	 * Reads one worker znode and whether its lease znode exists.
+	 * @param workerId the worker ID
+	 * @return the node, or {@code null} when there is none
+	 */
+	WorkerNode read(long workerId) {
+		boolean leaseNode = call(() -> this.client.checkExists().forPath(leasePath(workerId))) != null;
+		return readNode(workerId, leaseNode);
+	}
+
+	private WorkerNode readNode(long workerId, boolean leaseNode) {
+		Stat stat = new Stat();
+		byte[] data;
+		try {
+			data = call(() -> this.client.getData().storingStatIn(stat).forPath(workerPath(workerId)));
+		}
+		catch (Conflict ex) {
+			return null;
+		}
+		WorkerRecord record;
+		try {
+			record = WorkerRecord.decode(data);
+		}
+		catch (IllegalArgumentException ex) {
+			logger.warn("uid worker znode {} is not a uid worker record ({}); its worker ID is never handed out. "
+					+ "Restore it, or delete it only once the clock has passed every ID issued with it.",
+					workerPath(workerId), ex.getMessage());
+			record = null;
+		}
+		return new WorkerNode(workerId, record, stat.getVersion(), stat.getMtime(), leaseNode);
+	}
+
+	/**
+	 * Claims a worker ID in one transaction: deletes a stale lease znode if there was one, creates this session's
+	 * ephemeral lease znode, and writes the record over the version read (or creates the worker znode).
+	 * @param workerId the worker ID
+	 * @param read the worker znode as read, {@code null} when there was none
+	 * @param staleLeaseNode whether a lease znode existed when read
+	 * @param record the record to write
+	 * @return the worker znode's new version
+	 * @throws Conflict when another instance changed either znode since it was read
+	 */
+	int take(long workerId, WorkerNode read, boolean staleLeaseNode, WorkerRecord record) {
+		List<CuratorOp> ops = new ArrayList<>(3);
+		String lease = leasePath(workerId);
+		String worker = workerPath(workerId);
+		byte[] data = record.encode();
+		call(() -> {
+			if (staleLeaseNode) {
+				// Lease znodes are never written after their creation, so their version is always 0.
+				ops.add(this.client.transactionOp().delete().withVersion(0).forPath(lease));
+			}
+			ops.add(this.client.transactionOp()
+				.create()
+				.withMode(CreateMode.EPHEMERAL)
+				.forPath(lease, record.token().getBytes(StandardCharsets.UTF_8)));
+			ops.add((read != null) ? this.client.transactionOp().setData().withVersion(read.version()).forPath(worker,
+					data) : this.client.transactionOp().create().withMode(CreateMode.PERSISTENT).forPath(worker, data));
+			return null;
+		});
+		List<CuratorTransactionResult> results = call(() -> this.client.transaction().forOperations(ops));
+		return (read != null) ? workerStat(results, worker).getVersion() : 0;
+	}
+
+	/**
+	 * Writes a held worker's record over the version this claim last wrote, while its lease znode exists.
+	 * @return the worker znode's new version
+	 * @throws Conflict when another instance took the worker ID or the lease znode is gone
+	 */
+	int renew(long workerId, WorkerRecord record, int version) {
+		String worker = workerPath(workerId);
+		List<CuratorOp> ops = call(() -> List.of(
+				this.client.transactionOp().check().withVersion(0).forPath(leasePath(workerId)),
+				this.client.transactionOp().setData().withVersion(version).forPath(worker, record.encode())));
+		return workerStat(call(() -> this.client.transaction().forOperations(ops)), worker).getVersion();
+	}
+
+	/**
+	 * Writes the released record over the version this claim last wrote, deleting the lease znode with it when it
+	 * still exists.
+	 * @throws Conflict when another instance took the worker ID, or the lease znode is not as expected
+	 */
+	void release(long workerId, WorkerRecord record, int version, boolean withLeaseNode) {
+		String worker = workerPath(workerId);
+		List<CuratorOp> ops = call(() -> {
+			List<CuratorOp> list = new ArrayList<>(2);
+			list.add(this.client.transactionOp().setData().withVersion(version).forPath(worker, record.encode()));
+			if (withLeaseNode) {
+				list.add(this.client.transactionOp().delete().withVersion(0).forPath(leasePath(workerId)));
+			}
+			return list;
+		});
+		call(() -> this.client.transaction().forOperations(ops));
+	}
+
+	private static Stat workerStat(List<CuratorTransactionResult> results, String worker) {
+		for (CuratorTransactionResult result : results) {
+			if (worker.equals(result.getForPath()) && result.getResultStat() != null) {
+				return result.getResultStat();
+			}
+		}
+		throw new WorkerAssignmentException("ZooKeeper answered a uid transaction without the stat of " + worker);
+	}
+
+	private void createPaths() {
+		if (this.pathsCreated) {
+			return;
+		}
+		for (String path : List.of(this.workersPath, this.leasesPath, this.clockPath)) {
+			try {
+				call(() -> this.client.create().creatingParentsIfNeeded().forPath(path, NO_DATA));
+			}
+			catch (Conflict ex) {
+				// Another instance created it first.
+			}
+		}
+		this.pathsCreated = true;
+	}
+
+	/** Returns the worker ID a child znode is named after, -1 for names that are not one. */
+	private static long workerIdOf(String name) {
+		try {
+			long id = Long.parseLong(name);
+			return (id >= 0 && Long.toString(id).equals(name)) ? id : -1;
+		}
+		catch (NumberFormatException ex) {
+			return -1;
+		}
+	}
+
+	/** Work with the client that may fail. */
+	@FunctionalInterface
+	interface ZooKeeperCall<T> {
+
+		T call() throws Exception;
+
+	}
+
+	private <T> T call(ZooKeeperCall<T> call) {
+		try {
+			return call.call();
+		}
+		catch (KeeperException.BadVersionException | KeeperException.NoNodeException
+				| KeeperException.NodeExistsException ex) {
+			throw new Conflict(ex);
+		}
+		catch (KeeperException.ConnectionLossException | KeeperException.OperationTimeoutException
+				| KeeperException.SessionExpiredException | KeeperException.SessionMovedException ex) {
+			throw new WorkerStoreUnavailableException("Cannot reach ZooKeeper at " + connectString()
+					+ ", which hands out uid worker IDs (" + ex.getMessage() + "); check that it runs and that "
+					+ "the connect string is right.", ex);
+		}
+		catch (KeeperException ex) {
+			throw new WorkerAssignmentException("ZooKeeper refused a uid worker-ID operation under " + this.basePath
+					+ ": " + ex.getMessage(), ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new WorkerAssignmentException("Interrupted while talking to ZooKeeper", ex);
+		}
+		catch (RuntimeException ex) {
+			throw ex;
+		}
+		catch (Exception ex) {
+			throw new WorkerStoreUnavailableException("ZooKeeper at " + connectString() + " failed a uid worker-ID "
+					+ "operation: " + ex, ex);
+		}
+	}
+
+}

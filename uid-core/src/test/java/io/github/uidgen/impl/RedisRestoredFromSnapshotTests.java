@@ -1,0 +1,109 @@
+package io.github.uidgen.impl;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import io.github.uidgen.UidClock;
+import io.github.uidgen.testsupport.Duplicates;
+import io.github.uidgen.testsupport.ThrowawayRedis;
+import io.github.uidgen.worker.WorkerLeaseLostException;
+import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static io.github.uidgen.impl.TestGenerators.LAYOUT;
+import static io.github.uidgen.impl.TestGenerators.maxUnit;
+import static io.github.uidgen.impl.TestGenerators.minUnit;
+import static io.github.uidgen.impl.TestGenerators.take;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Redis restarts from an older snapshot (a restore from backup, or a failover to a lagging replica) while a cached
+ * generator runs seconds ahead of the clock on worker 0. The snapshot still holds the registry, with worker 0 free
+ * and an old mark, so nothing looks lost. The registry must be recognised as gone back in time: the running holder
+ * stops, and a newcomer waits the registry-loss margin before it issues anything, so no ID is issued twice.
+ */
+class RedisRestoredFromSnapshotTests {
+
+	private static final Duration MAX_AHEAD = Duration.ofSeconds(4);
+
+	private static final Duration MARK_RESERVATION = Duration.ofMillis(300);
+
+	/** Covers {@link #MAX_AHEAD} plus the reservation, with room for scheduling delays. */
+	private static final Duration MARGIN = Duration.ofSeconds(6);
+
+	@Test
+	void aHolderStopsAndANewcomerWaitsTheMarginAfterARestartFromAnOlderSnapshot(@TempDir Path dir) throws Exception {
+		try (ThrowawayRedis redis = ThrowawayRedis.start(dir.resolve("redis"))) {
+			LettuceConnectionFactory connectionFactory = redis.connectionFactory();
+			AbstractUidGenerator holder = null;
+			AbstractUidGenerator newcomer = null;
+			try {
+				redis.cli("SET", "{uid-test:restore}:generation", "0");
+				AbstractUidGenerator earlier = build(connectionFactory, "earlier");
+				take(earlier, 1_000);
+				earlier.close();
+				Path snapshot = redis.snapshot("registry-with-worker-0-free");
+
+				holder = build(connectionFactory, "holder");
+				assertThat(holder.status().worker().id()).isEqualTo(earlier.status().worker().id());
+				long[] issuedByHolder = take(holder, 60_000);
+				long holderLead = LAYOUT.startMillis(maxUnit(issuedByHolder)) - System.currentTimeMillis();
+				assertThat(holderLead).as("the holder borrowed seconds ahead of the clock").isGreaterThan(2_000);
+
+				redis.restartFrom(snapshot);
+				long restoredAt = System.currentTimeMillis();
+
+				newcomer = build(connectionFactory, "newcomer");
+				long[] issuedByNewcomer = take(newcomer, 20_000);
+
+				assertThat(Duplicates.count(issuedByHolder, issuedByNewcomer)).isZero();
+				assertThat(LAYOUT.startMillis(minUnit(issuedByNewcomer)))
+					.as("the newcomer issues nothing before the registry-loss margin has passed")
+					.isGreaterThanOrEqualTo(restoredAt + MARGIN.toMillis() - 500);
+				awaitLeaseLost(holder);
+				assertThat(holder.status().failure()).hasMessageContaining("restarted or failed over");
+			}
+			finally {
+				if (holder != null) {
+					holder.close();
+				}
+				if (newcomer != null) {
+					newcomer.close();
+				}
+				connectionFactory.destroy();
+			}
+		}
+	}
+
+	private static void awaitLeaseLost(AbstractUidGenerator generator) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (!(generator.status().failure() instanceof WorkerLeaseLostException) && System.nanoTime() < deadline) {
+			Thread.sleep(20);
+		}
+		assertThat(generator.status().failure()).isInstanceOf(WorkerLeaseLostException.class);
+	}
+
+	private static AbstractUidGenerator build(LettuceConnectionFactory connectionFactory, String instanceId) {
+		RedisWorkerIdAssigner assigner = RedisWorkerIdAssigner.builder(connectionFactory)
+			.keyPrefix("uid-test")
+			.namespace("restore")
+			.leaseDuration(Duration.ofSeconds(3))
+			.heartbeatInterval(Duration.ofMillis(200))
+			.registryLossMargin(MARGIN)
+			.instanceId(instanceId)
+			.build();
+		return CachedUidGenerator.builder()
+			.layout(LAYOUT)
+			.clock(UidClock.SYSTEM)
+			.workerIdAssigner(assigner)
+			.markReservation(MARK_RESERVATION)
+			.maxAhead(MAX_AHEAD)
+			.maxStartupWait(Duration.ofSeconds(10))
+			.build();
+	}
+
+}

@@ -1,0 +1,210 @@
+package io.github.uidgen.impl;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.github.uidgen.UidClock;
+import io.github.uidgen.UidException;
+import io.github.uidgen.testsupport.Duplicates;
+import io.github.uidgen.testsupport.ThrowawayRedisSentinel;
+import io.github.uidgen.worker.WorkerLeaseLostException;
+import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static io.github.uidgen.impl.TestGenerators.LAYOUT;
+import static io.github.uidgen.impl.TestGenerators.minUnit;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A Sentinel failover while three generators (two cached, running ahead of the clock, and one default) issue IDs
+ * as fast as they can, each through a connection factory of its own; then three newcomers in the same namespace.
+ * The new master did not write the registry, so it is not trusted: the holders lose their leases, the newcomers wait
+ * the registry-loss margin, and no ID is issued twice.
+ *
+ * <p>A crash of the master has no split-brain window. A requested failover ({@code SENTINEL FAILOVER}) has one: the
+ * old master keeps taking writes from clients still connected to it until the sentinel demotes it; with
+ * {@code min-replicas-to-write 1} it refuses them once its replica has been gone {@code min-replicas-max-lag}, and
+ * the margin covers that lag, as docs/worker-ids.md asks.
+ */
+class RedisSentinelFailoverTests {
+
+	private static final Duration MAX_AHEAD = Duration.ofMillis(1500);
+
+	private static final Duration RESERVATION = Duration.ofMillis(300);
+
+	/** Covers the old master's 2 s lag plus a second of replica pings, max-ahead and the reservation, with room. */
+	private static final Duration MARGIN = Duration.ofSeconds(7);
+
+	@Test
+	void aCrashFailoverWhileIssuingRepeatsNoId(@TempDir Path dir) throws Exception {
+		try (ThrowawayRedisSentinel set = ThrowawayRedisSentinel.start(dir)) {
+			runFailover(set, set::killMaster);
+		}
+	}
+
+	@Test
+	void aRequestedFailoverWhileIssuingRepeatsNoIdWhenTheOldMasterRefusesWritesOnceCutOff(@TempDir Path dir)
+			throws Exception {
+		try (ThrowawayRedisSentinel set = ThrowawayRedisSentinel.start(dir, "--min-replicas-to-write", "1",
+				"--min-replicas-max-lag", "2")) {
+			runFailover(set, set::failover);
+		}
+	}
+
+	private void runFailover(ThrowawayRedisSentinel set, Runnable failover) throws Exception {
+		set.cli(set.masterPort(), "SET", "{uid-test:failover}:generation", "0");
+		List<LettuceConnectionFactory> factories = new ArrayList<>();
+		List<AbstractUidGenerator> generators = new ArrayList<>();
+		try {
+			List<Issuer> holders = new ArrayList<>();
+			for (int i = 0; i < 3; i++) {
+				AbstractUidGenerator holder = build(set, factories, "holder-" + i, i < 2);
+				generators.add(holder);
+				holders.add(Issuer.start(holder));
+			}
+			Thread.sleep(1_000);
+			long failoverAt = System.currentTimeMillis();
+			failover.run();
+
+			List<Issuer> newcomers = new ArrayList<>();
+			for (int i = 0; i < 3; i++) {
+				AbstractUidGenerator newcomer = build(set, factories, "newcomer-" + i, i < 2);
+				generators.add(newcomer);
+				newcomers.add(Issuer.start(newcomer));
+			}
+			Thread.sleep(1_500);
+			for (Issuer newcomer : newcomers) {
+				newcomer.stop();
+			}
+			for (Issuer holder : holders) {
+				holder.awaitStopped(Duration.ofSeconds(30));
+			}
+			long[][] all = new long[6][];
+			for (int i = 0; i < 3; i++) {
+				all[i] = holders.get(i).ids();
+				all[3 + i] = newcomers.get(i).ids();
+				assertThat(all[i]).as("holder %d issued before the failover", i).isNotEmpty();
+				assertThat(all[3 + i]).as("newcomer %d issued after its claim", i).isNotEmpty();
+				assertThat(LAYOUT.startMillis(minUnit(all[3 + i])))
+					.as("newcomer %d issued nothing inside the margin", i)
+					.isGreaterThanOrEqualTo(failoverAt + MARGIN.toMillis() - 500);
+			}
+			assertThat(Duplicates.count(all)).isZero();
+			for (int i = 0; i < 3; i++) {
+				awaitLeaseLost(generators.get(i));
+			}
+		}
+		finally {
+			generators.forEach(AbstractUidGenerator::close);
+			factories.forEach(LettuceConnectionFactory::destroy);
+		}
+	}
+
+	private static void awaitLeaseLost(AbstractUidGenerator holder) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
+		while (!(holder.status().failure() instanceof WorkerLeaseLostException) && System.nanoTime() < deadline) {
+			Thread.sleep(100);
+		}
+		assertThat(holder.status().failure()).as("the holder learns its lease is gone once it reaches the new master")
+			.isInstanceOf(WorkerLeaseLostException.class)
+			.hasMessageContaining("restarted or failed over");
+	}
+
+	private static AbstractUidGenerator build(ThrowawayRedisSentinel set, List<LettuceConnectionFactory> factories,
+			String instanceId, boolean cached) {
+		LettuceConnectionFactory factory = set.connectionFactory();
+		factories.add(factory);
+		RedisWorkerIdAssigner assigner = RedisWorkerIdAssigner.builder(factory)
+			.keyPrefix("uid-test")
+			.namespace("failover")
+			.leaseDuration(Duration.ofSeconds(3))
+			.heartbeatInterval(Duration.ofMillis(300))
+			.registryLossMargin(MARGIN)
+			.instanceId(instanceId)
+			.build();
+		if (cached) {
+			return CachedUidGenerator.builder()
+				.layout(LAYOUT)
+				.clock(UidClock.SYSTEM)
+				.workerIdAssigner(assigner)
+				.markReservation(RESERVATION)
+				.maxAhead(MAX_AHEAD)
+				.maxStartupWait(Duration.ofSeconds(10))
+				.build();
+		}
+		return DefaultUidGenerator.builder()
+			.layout(LAYOUT)
+			.clock(UidClock.SYSTEM)
+			.workerIdAssigner(assigner)
+			.markReservation(RESERVATION)
+			.maxStartupWait(Duration.ofSeconds(10))
+			.build();
+	}
+
+	/** One thread taking IDs from one generator as fast as it can until stopped or refused. */
+	private static final class Issuer {
+
+		private final AbstractUidGenerator generator;
+
+		private final Thread thread;
+
+		private volatile boolean stopped;
+
+		private long[] ids = new long[1 << 16];
+
+		private int count;
+
+		private volatile UidException refusal;
+
+		private Issuer(AbstractUidGenerator generator) {
+			this.generator = generator;
+			this.thread = new Thread(this::run, "issuer-" + generator.status().worker().id());
+		}
+
+		static Issuer start(AbstractUidGenerator generator) {
+			Issuer issuer = new Issuer(generator);
+			issuer.thread.start();
+			return issuer;
+		}
+
+		private void run() {
+			while (!this.stopped) {
+				try {
+					long id = this.generator.getUID();
+					if (this.count == this.ids.length) {
+						this.ids = Arrays.copyOf(this.ids, this.count * 2);
+					}
+					this.ids[this.count++] = id;
+				}
+				catch (UidException ex) {
+					this.refusal = ex;
+					return;
+				}
+			}
+		}
+
+		void stop() throws InterruptedException {
+			this.stopped = true;
+			this.thread.join(TimeUnit.SECONDS.toMillis(30));
+		}
+
+		void awaitStopped(Duration bound) throws InterruptedException {
+			this.thread.join(bound.toMillis());
+			assertThat(this.thread.isAlive()).as("issue stopped after the failover, refused with " + this.refusal)
+				.isFalse();
+		}
+
+		long[] ids() {
+			return Arrays.copyOf(this.ids, this.count);
+		}
+
+	}
+
+}

@@ -1,0 +1,159 @@
+package io.github.uidgen.testsupport;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * A real Redis Cluster of a test's own: three masters ({@code redis-server --cluster-enabled yes}) on spare loopback
+ * ports, each with its cluster bus on another spare port, joined by {@code redis-cli --cluster create} so that
+ * they share the 16,384 slots; each node keeps its data in a directory of the test's and is stopped by its PID.
+ */
+public final class ThrowawayRedisCluster implements AutoCloseable {
+
+	private static final int MASTERS = 3;
+
+	private static final Duration STARTUP = Duration.ofSeconds(30);
+
+	private final List<Integer> ports;
+
+	private final List<ServerProcess> nodes;
+
+	private ThrowawayRedisCluster(List<Integer> ports, List<ServerProcess> nodes) {
+		this.ports = ports;
+		this.nodes = nodes;
+	}
+
+	/**
+	 * Starts three empty masters, creates the cluster and waits until every node reports all slots served.
+	 * @param dir a directory of the test's own for the nodes' data and logs
+	 * @return the running cluster
+	 */
+	public static ThrowawayRedisCluster start(Path dir) {
+		List<Integer> ports = new ArrayList<>();
+		List<ServerProcess> nodes = new ArrayList<>();
+		ThrowawayRedisCluster cluster = new ThrowawayRedisCluster(ports, nodes);
+		try {
+			for (int i = 0; i < MASTERS; i++) {
+				int port = ServerProcess.freePort();
+				Path nodeDir = dir.toAbsolutePath().resolve("node-" + port);
+				Files.createDirectories(nodeDir);
+				List<String> command = List.of("redis-server", "--port", Integer.toString(port), "--bind",
+						"127.0.0.1", "--cluster-enabled", "yes", "--cluster-port",
+						Integer.toString(ServerProcess.freePort()), "--cluster-config-file", "nodes.conf",
+						"--cluster-node-timeout", "2000", "--dir", nodeDir.toString(), "--save", "", "--appendonly",
+						"no", "--daemonize", "no", "--protected-mode", "no");
+				nodes.add(ServerProcess.launch("redis-cluster-node:" + port, command, nodeDir.resolve("redis.log"),
+						port, STARTUP));
+				ports.add(port);
+			}
+			List<String> create = new ArrayList<>(List.of("--cluster", "create"));
+			ports.forEach((port) -> create.add("127.0.0.1:" + port));
+			create.addAll(List.of("--cluster-replicas", "0", "--cluster-yes"));
+			String created = RedisCli.runWithoutServer(STARTUP, create.toArray(String[]::new));
+			if (!created.contains("All 16384 slots covered")) {
+				throw new IllegalStateException("redis-cli --cluster create failed:\n" + created);
+			}
+			for (int i = 0; i < MASTERS; i++) {
+				int port = ports.get(i);
+				nodes.get(i).awaitTrue(STARTUP, () -> {
+					String info = RedisCli.run(port, Duration.ofSeconds(5), "CLUSTER", "INFO");
+					return info.contains("cluster_state:ok") && info.contains("cluster_slots_ok:16384")
+							&& info.contains("cluster_known_nodes:" + MASTERS);
+				}, "serve all 16384 slots");
+			}
+			return cluster;
+		}
+		catch (IOException ex) {
+			cluster.close();
+			throw new UncheckedIOException(ex);
+		}
+		catch (RuntimeException ex) {
+			cluster.close();
+			throw ex;
+		}
+	}
+
+	/**
+	 * Returns the masters' ports on 127.0.0.1.
+	 * @return three ports
+	 */
+	public List<Integer> ports() {
+		return List.copyOf(this.ports);
+	}
+
+	/**
+	 * Opens a started connection factory through Spring Data Redis's cluster configuration (Lettuce), seeded with
+	 * every node; call {@code destroy()} when done.
+	 * @return the factory
+	 */
+	public LettuceConnectionFactory connectionFactory() {
+		RedisClusterConfiguration configuration = new RedisClusterConfiguration(
+				this.ports.stream().map((port) -> "127.0.0.1:" + port).toList());
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(configuration);
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
+	}
+
+	/**
+	 * Runs one command on one node through {@code redis-cli} (without following redirections).
+	 * @param port the node's port
+	 * @param args the command and its arguments
+	 * @return what {@code redis-cli} printed
+	 */
+	public String cli(int port, String... args) {
+		return RedisCli.run(port, Duration.ofSeconds(10), args);
+	}
+
+	/**
+	 * Returns the port of the master that serves a key's slot, as the cluster itself says.
+	 * @param key the key
+	 * @return the port
+	 */
+	public int portOfKey(String key) {
+		String slot = cli(this.ports.get(0), "CLUSTER", "KEYSLOT", key);
+		for (int port : this.ports) {
+			if (ownsSlot(port, Integer.parseInt(slot))) {
+				return port;
+			}
+		}
+		throw new IllegalStateException("No master serves slot " + slot + " of " + key);
+	}
+
+	private boolean ownsSlot(int port, int slot) {
+		// CLUSTER NODES lists, on the "myself" line, the slot ranges this node serves.
+		for (String line : cli(port, "CLUSTER", "NODES").split("\n")) {
+			if (line.contains("myself")) {
+				String[] fields = line.trim().split(" ");
+				for (int i = 8; i < fields.length; i++) {
+					String[] range = fields[i].split("-");
+					int from = Integer.parseInt(range[0]);
+					int to = (range.length > 1) ? Integer.parseInt(range[1]) : from;
+					if (slot >= from && slot <= to) {
+						return true;
+					}
+				}
+			}
+		}
+		return false;
+	}
+
+	@Override
+	public void close() {
+		this.nodes.forEach((node) -> node.stop(Duration.ofSeconds(10)));
+	}
+
+	@Override
+	public String toString() {
+		return "ThrowawayRedisCluster" + this.ports;
+	}
+
+}

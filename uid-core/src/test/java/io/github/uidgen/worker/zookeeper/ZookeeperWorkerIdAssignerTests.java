@@ -1,0 +1,278 @@
+package io.github.uidgen.worker.zookeeper;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import io.github.uidgen.InvalidSettingException;
+import io.github.uidgen.testsupport.ServerProcess;
+import io.github.uidgen.testsupport.TestRedis;
+import io.github.uidgen.testsupport.ThrowawayZooKeeper;
+import io.github.uidgen.worker.WorkerAssignment;
+import io.github.uidgen.worker.WorkerAssignmentException;
+import io.github.uidgen.worker.WorkerLeaseLostException;
+import io.github.uidgen.worker.WorkerStoreUnavailableException;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.zookeeper.data.Stat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * What only the ZooKeeper assigner does, beyond the shared contract: its znodes, marks far ahead of the clock
+ * passed over, and what a holder sees when its session ends or the server goes away. The fault tests each start a
+ * server of their own.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ZookeeperWorkerIdAssignerTests {
+
+	private static final long MAX_WORKER_ID = 1023;
+
+	private static final Duration LEASE = Duration.ofSeconds(60);
+
+	private ThrowawayZooKeeper shared;
+
+	private CuratorFramework client;
+
+	@BeforeAll
+	void startServer() {
+		this.shared = ThrowawayZooKeeper.start();
+		this.client = this.shared.newClient(Duration.ofSeconds(30));
+	}
+
+	@AfterAll
+	void stopServer() {
+		this.client.close();
+		this.shared.close();
+	}
+
+	private static ZookeeperWorkerIdAssigner assigner(CuratorFramework client, String namespace, String instanceId) {
+		return ZookeeperWorkerIdAssigner.builder(client)
+			.namespace(namespace)
+			.leaseDuration(LEASE)
+			.instanceId(instanceId)
+			.connectionTimeout(Duration.ofSeconds(2))
+			.build();
+	}
+
+	@Test
+	void aFreeWorkerIdWhoseMarkLiesFarAheadIsPassedOverWhileAnotherIsFree() {
+		String namespace = TestRedis.uniqueNamespace("ahead");
+		long farAhead = System.currentTimeMillis() + TimeUnit.HOURS.toMillis(1);
+		ZookeeperWorkerIdAssigner fastClock = assigner(this.client, namespace, "fast-clock");
+		long aheadId = fastClock.assign(MAX_WORKER_ID).workerId();
+		fastClock.renew(aheadId, farAhead);
+		fastClock.release(aheadId, farAhead);
+		Duration lead = Duration.ofSeconds(10);
+
+		WorkerAssignment newcomer = assigner(this.client, namespace, "newcomer").assign(MAX_WORKER_ID, lead);
+		assertThat(newcomer.workerId()).as("the lowest free worker ID carries a mark an hour ahead")
+			.isNotEqualTo(aheadId);
+		assertThat(newcomer.hasMark()).isFalse();
+		WorkerAssignment restarted = assigner(this.client, namespace, "fast-clock").assign(MAX_WORKER_ID, lead);
+		assertThat(restarted.workerId()).as("not even its previous holder takes it back while others are free")
+			.isNotIn(aheadId, newcomer.workerId());
+
+		long onlyFree = Math.max(newcomer.workerId(), restarted.workerId());
+		WorkerAssignment last = assigner(this.client, namespace, "last").assign(onlyFree, lead);
+		assertThat(last.workerId()).as("taken when nothing else is free").isEqualTo(aheadId);
+		assertThat(last.highWaterMarkMillis()).isEqualTo(farAhead);
+
+		String other = TestRedis.uniqueNamespace("ahead");
+		ZookeeperWorkerIdAssigner holder = assigner(this.client, other, "holder");
+		long id = holder.assign(MAX_WORKER_ID).workerId();
+		holder.renew(id, farAhead);
+		holder.release(id, farAhead);
+		assertThat(assigner(this.client, other, "patient").assign(MAX_WORKER_ID, Duration.ofHours(2)).workerId())
+			.as("within the lead the lowest free worker ID is fine")
+			.isEqualTo(id);
+	}
+
+	@Test
+	void theZnodesSayWhoHoldsWhatAndTheLeaseZnodeBelongsToTheHoldersSession() throws Exception {
+		ZookeeperWorkerIdAssigner assigner = ZookeeperWorkerIdAssigner.builder(this.client)
+			.rootPath("/services/ids")
+			.namespace("orders-" + TestRedis.uniqueNamespace("z"))
+			.leaseDuration(LEASE)
+			.instanceId("reader:8080")
+			.build();
+		long workerId = assigner.assign(MAX_WORKER_ID).workerId();
+		assigner.renew(workerId, 1_760_000_000_000L);
+		String worker = assigner.getBasePath() + "/workers/" + workerId;
+		String lease = assigner.getBasePath() + "/leases/" + workerId;
+		assertThat(assigner.getBasePath()).startsWith("/services/ids/orders-");
+		assertThat(new String(this.client.getData().forPath(worker), StandardCharsets.UTF_8))
+			.contains("instance=reader:8080\n", "lease=60000\n", "mark=1760000000000\n")
+			.containsPattern("token=[0-9a-f-]{36}\n");
+		Stat leaseStat = this.client.checkExists().forPath(lease);
+		assertThat(leaseStat.getEphemeralOwner())
+			.isEqualTo(this.client.getZookeeperClient().getZooKeeper().getSessionId());
+
+		assigner.release(workerId, 1_760_000_005_000L);
+		assertThat(this.client.checkExists().forPath(lease)).isNull();
+		assertThat(new String(this.client.getData().forPath(worker), StandardCharsets.UTF_8))
+			.contains("token=\n", "mark=1760000005000\n");
+	}
+
+	@Test
+	void aWorkerZnodeThatIsNotAWorkerRecordIsNeverHandedOut() throws Exception {
+		String namespace = TestRedis.uniqueNamespace("corrupt");
+		this.client.create().creatingParentsIfNeeded().forPath("/uid/" + namespace + "/workers/0",
+				"written by hand".getBytes(StandardCharsets.UTF_8));
+		assertThat(assigner(this.client, namespace, "careful").assign(MAX_WORKER_ID).workerId()).isEqualTo(1);
+	}
+
+	@Test
+	void anEndedSessionLosesTheLeaseAndFreesTheWorkerIdAtOnceWithItsMark() {
+		try (ThrowawayZooKeeper zooKeeper = ThrowawayZooKeeper.start(Duration.ofMillis(100));
+				CuratorFramework holderClient = zooKeeper.newClient(Duration.ofSeconds(10));
+				CuratorFramework otherClient = zooKeeper.newClient(Duration.ofSeconds(10))) {
+			ZookeeperWorkerIdAssigner holder = assigner(holderClient, "session", "holder");
+			long workerId = holder.assign(MAX_WORKER_ID).workerId();
+			holder.renew(workerId, 1_760_000_000_000L);
+
+			zooKeeper.expireSession(holderClient);
+			assertThatExceptionOfType(WorkerLeaseLostException.class)
+				.isThrownBy(() -> holder.renew(workerId, 1_760_000_001_000L))
+				.withMessageContaining("session");
+			assertThatExceptionOfType(WorkerLeaseLostException.class)
+				.as("a lost lease stays lost")
+				.isThrownBy(() -> holder.renew(workerId, 1_760_000_002_000L));
+
+			WorkerAssignment next = assigner(otherClient, "session", "next").assign(MAX_WORKER_ID);
+			assertThat(next.workerId()).as("free long before its " + LEASE + " lease ran out").isEqualTo(workerId);
+			assertThat(next.highWaterMarkMillis()).isEqualTo(1_760_000_000_000L);
+		}
+	}
+
+	@Test
+	void aReleaseAfterTheSessionEndedStillRecordsTheFinalMark() {
+		try (ThrowawayZooKeeper zooKeeper = ThrowawayZooKeeper.start(Duration.ofMillis(100));
+				CuratorFramework holderClient = zooKeeper.newClient(Duration.ofSeconds(10));
+				CuratorFramework otherClient = zooKeeper.newClient(Duration.ofSeconds(10))) {
+			ZookeeperWorkerIdAssigner holder = assigner(holderClient, "release", "holder");
+			long workerId = holder.assign(MAX_WORKER_ID).workerId();
+			holder.renew(workerId, 1_760_000_000_000L);
+			zooKeeper.expireSession(holderClient);
+			holder.release(workerId, 1_760_000_009_000L);
+
+			WorkerAssignment next = assigner(otherClient, "release", "next").assign(MAX_WORKER_ID);
+			assertThat(next.workerId()).isEqualTo(workerId);
+			assertThat(next.highWaterMarkMillis()).isEqualTo(1_760_000_009_000L);
+		}
+	}
+
+	@Test
+	void aServerOutageShorterThanTheSessionFailsRenewalsUntilItIsBackAndKeepsTheLease() {
+		try (ThrowawayZooKeeper zooKeeper = ThrowawayZooKeeper.start(Duration.ofMillis(100));
+				CuratorFramework holderClient = fastFailingClient(zooKeeper, Duration.ofSeconds(20))) {
+			ZookeeperWorkerIdAssigner holder = assigner(holderClient, "outage", "holder");
+			long workerId = holder.assign(MAX_WORKER_ID).workerId();
+			holder.renew(workerId, 1_760_000_000_000L);
+
+			zooKeeper.stop();
+			assertThatExceptionOfType(WorkerStoreUnavailableException.class)
+				.isThrownBy(() -> holder.renew(workerId, 1_760_000_001_000L))
+				.withMessageContaining(zooKeeper.connectString());
+			zooKeeper.restart();
+			awaitRenewal(holder, workerId, 1_760_000_002_000L);
+
+			try (CuratorFramework otherClient = zooKeeper.newClient(Duration.ofSeconds(10))) {
+				assertThat(assigner(otherClient, "outage", "other").assign(MAX_WORKER_ID).workerId())
+					.as("the holder's lease survived the outage")
+					.isNotEqualTo(workerId);
+			}
+		}
+	}
+
+	@Test
+	void aServerOutageLongerThanTheSessionLosesTheLease() throws InterruptedException {
+		try (ThrowawayZooKeeper zooKeeper = ThrowawayZooKeeper.start(Duration.ofMillis(100));
+				CuratorFramework holderClient = fastFailingClient(zooKeeper, Duration.ofSeconds(1))) {
+			ZookeeperWorkerIdAssigner holder = assigner(holderClient, "long-outage", "holder");
+			long workerId = holder.assign(MAX_WORKER_ID).workerId();
+			holder.renew(workerId, 1_760_000_000_000L);
+
+			zooKeeper.stop();
+			Thread.sleep(2_500);
+			zooKeeper.restart();
+			assertThat(holderClient.blockUntilConnected(20, TimeUnit.SECONDS)).isTrue();
+			assertThatExceptionOfType(WorkerLeaseLostException.class)
+				.isThrownBy(() -> holder.renew(workerId, 1_760_000_001_000L))
+				.withMessageContaining("session");
+		}
+	}
+
+	@Test
+	void anUnreachableServerFailsTheClaimWithinTheConnectionTimeout() {
+		String connectString = "127.0.0.1:" + ServerProcess.freePort();
+		try (CuratorFramework unreachable = CuratorFrameworkFactory.newClient(connectString, 10_000, 500,
+				new RetryOneTime(100))) {
+			unreachable.start();
+			ZookeeperWorkerIdAssigner assigner = ZookeeperWorkerIdAssigner.builder(unreachable)
+				.connectionTimeout(Duration.ofMillis(500))
+				.instanceId("lonely")
+				.build();
+			long started = System.nanoTime();
+			assertThatExceptionOfType(WorkerStoreUnavailableException.class)
+				.isThrownBy(() -> assigner.assign(MAX_WORKER_ID))
+				.withMessageContaining(connectString)
+				.withMessageContaining("500 ms");
+			assertThat(System.nanoTime() - started).isLessThan(TimeUnit.SECONDS.toNanos(5));
+		}
+	}
+
+	@Test
+	void aClientThatWasNeverStartedIsNamedAsSuch() {
+		try (CuratorFramework latent = CuratorFrameworkFactory.newClient(this.shared.connectString(),
+				new RetryOneTime(100))) {
+			assertThatExceptionOfType(WorkerAssignmentException.class)
+				.isThrownBy(() -> ZookeeperWorkerIdAssigner.builder(latent).build().assign(MAX_WORKER_ID))
+				.withMessageContaining("never started");
+		}
+	}
+
+	@Test
+	void pathsThatZooKeeperCannotHoldAreRefused() {
+		assertThatExceptionOfType(InvalidSettingException.class)
+			.isThrownBy(() -> ZookeeperWorkerIdAssigner.builder(this.client).rootPath("uid"))
+			.satisfies((ex) -> assertThat(ex.getSetting()).isEqualTo("rootPath"));
+		assertThatExceptionOfType(InvalidSettingException.class)
+			.isThrownBy(() -> ZookeeperWorkerIdAssigner.builder(this.client).rootPath("/uid/"));
+		assertThatExceptionOfType(InvalidSettingException.class)
+			.isThrownBy(() -> ZookeeperWorkerIdAssigner.builder(this.client).namespace("orders/eu"))
+			.satisfies((ex) -> assertThat(ex.getSetting()).isEqualTo("namespace"));
+		assertThat(ZookeeperWorkerIdAssigner.builder(this.client).rootPath("/").namespace("ids").build().getBasePath())
+			.isEqualTo("/ids");
+	}
+
+	/** A client that gives up an operation after one retry and a short wait for the connection. */
+	private static CuratorFramework fastFailingClient(ThrowawayZooKeeper zooKeeper, Duration sessionTimeout) {
+		CuratorFramework client = CuratorFrameworkFactory.newClient(zooKeeper.connectString(),
+				(int) sessionTimeout.toMillis(), 500, new RetryOneTime(100));
+		client.start();
+		return client;
+	}
+
+	private static void awaitRenewal(ZookeeperWorkerIdAssigner holder, long workerId, long mark) {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+		while (true) {
+			try {
+				holder.renew(workerId, mark);
+				return;
+			}
+			catch (WorkerStoreUnavailableException ex) {
+				if (System.nanoTime() > deadline) {
+					throw ex;
+				}
+			}
+		}
+	}
+
+}

@@ -1,0 +1,215 @@
+package io.github.uidgen.samples.e2e;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.List;
+
+import io.github.uidgen.UidLayout;
+import io.github.uidgen.UidTimeUnit;
+import io.github.uidgen.testsupport.ThrowawayRedis;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The {@code redis} profile against a {@code redis-server} of the test's own: besides the paused holder, Redis
+ * loses the registry while instances serve: flushed, restarted empty, and restarted from an older snapshot that
+ * still holds the registry's {@code generation} key but not the current holders' claims. Each time the running
+ * holders must stop within seconds (503 naming the lost lease, health DOWN), and an instance started afterwards
+ * must not serve before the registry-loss margin has passed since the loss.
+ *
+ * <p>The holders run well ahead of the clock when Redis loses the registry, which is what makes the loss
+ * dangerous: with three sequence bits (8 IDs per millisecond) the cached generator borrows future time under the
+ * clients' load, up to its {@code max-ahead} of 10 s, and records marks up to the 3 s reservation beyond. A new
+ * holder of one of their worker IDs that started at "now" would repeat their IDs; the 15 s margin covers both.
+ */
+class RedisFaultEndToEndTests extends StoreFaultEndToEndTests {
+
+	private static final int SEQ_BITS = 3;
+
+	static final UidLayout RUN_AHEAD_LAYOUT = new UidLayout(UidTimeUnit.MILLISECONDS, LocalDate.of(2025, 1, 1), 41,
+			10, SEQ_BITS);
+
+	/** The registry-loss margin: the defaults' max-ahead (10 s) plus mark reservation (3 s), and 2 s to spare. */
+	static final Duration MARGIN = Duration.ofSeconds(15);
+
+	/** The holders must be at least this far ahead of the clock when the registry is lost. */
+	private static final Duration AHEAD = Duration.ofSeconds(5);
+
+	/** Timestamps are milliseconds of one machine's clock; this absorbs the rounding of the steps between. */
+	private static final Duration TOLERANCE = Duration.ofSeconds(1);
+
+	private static final List<String> RUN_AHEAD = List.of("--uid.seq-bits=" + SEQ_BITS, "--uid.cached.boost-power=8",
+			"--uid.cached.max-ahead=10s", "--uid.mark.reservation=3s",
+			"--uid.worker.redis.registry-loss-margin=" + MARGIN.toSeconds() + "s");
+
+	private ThrowawayRedis redis;
+
+	RedisFaultEndToEndTests() {
+		super("redis");
+	}
+
+	@Override
+	void startStore(Path dir) {
+		this.redis = ThrowawayRedis.start(dir);
+	}
+
+	@Override
+	void stopStore() {
+		if (this.redis != null) {
+			this.redis.close();
+		}
+	}
+
+	@Override
+	List<String> storeArguments(String namespace) {
+		return List.of("--spring.data.redis.port=" + this.redis.port(), "--uid.worker.redis.key-prefix=" + namespace);
+	}
+
+	@Override
+	List<String> leaseArguments(Duration lease, Duration heartbeat) {
+		return List.of("--uid.worker.redis.lease-duration=" + lease.toMillis() + "ms",
+				"--uid.worker.redis.heartbeat-interval=" + heartbeat.toMillis() + "ms");
+	}
+
+	/**
+	 * Marks the namespace as brand new, as the documentation advises, so its first claims need not wait out the
+	 * margin.
+	 */
+	@Override
+	void prepareNamespace(String namespace) {
+		assertThat(this.redis.cli("SET", hashTag(namespace) + ":generation", "0")).isEqualTo("OK");
+	}
+
+	@Test
+	@Order(2)
+	void flushedRedisStopsTheHoldersAndTheNextInstanceWaitsTheMargin() throws IOException {
+		registryLost("flush", this.redis::flushAll);
+	}
+
+	@Test
+	@Order(3)
+	void redisRestartedEmptyStopsTheHoldersAndTheNextInstanceWaitsTheMargin() throws IOException {
+		registryLost("empty", this.redis::restartEmpty);
+	}
+
+	/**
+	 * The dangerous history: X claims a worker ID and stops gracefully (releasing it); Redis is snapshotted; E
+	 * claims the released ID and serves under load, ahead of the clock; Redis restarts from the snapshot, whose
+	 * {@code generation} key makes the registry look trusted although it has gone back in time. K, whose claim is in
+	 * the snapshot, serves throughout. F starts after the restore and claims X's worker ID again.
+	 */
+	@Test
+	@Order(4)
+	void redisRestartedFromAnOlderSnapshotStopsTheHoldersAndTheNextInstanceWaitsTheMargin() throws IOException {
+		String namespace = namespace("snapshot");
+		prepareNamespace(namespace);
+		List<SampleProcess> first = launchReady(namespace, RUN_AHEAD, "snapshot-x", "snapshot-k");
+		SampleProcess x = first.get(0);
+		SampleProcess k = first.get(1);
+		long releasedWorkerId = workerId(x);
+		ServedIds served = new ServedIds().add(x.name(), x.client().takeBatches(2, BATCH));
+		assertThat(x.stop()).as("X stops gracefully (SIGTERM) and releases worker ID %s", releasedWorkerId)
+			.isEqualTo(143);
+		Path older = this.redis.snapshot("x-released");
+
+		SampleProcess e = launch("snapshot-e", namespace, RUN_AHEAD).awaitReady(STARTUP);
+		assertThat(workerId(e)).as("E claims the worker ID X released").isEqualTo(releasedWorkerId);
+		List<SampleProcess> holders = List.of(e, k);
+		List<TrafficLoop> traffic = holders.stream().map((holder) -> traffic(holder, BATCH, Duration.ZERO)).toList();
+		awaitAhead(holders);
+
+		Instant lostAt = Instant.now();
+		this.redis.restartFrom(older);
+		Instant backAt = Instant.now();
+		String tag = hashTag(namespace);
+		assertThat(this.redis.cli("EXISTS", tag + ":generation")).as("the snapshot has the generation key")
+			.isEqualTo("1");
+		assertThat(this.redis.cli("HGET", tag + ":holders", Long.toString(releasedWorkerId)))
+			.as("the snapshot has X, not E, as the last holder of worker ID %s", releasedWorkerId)
+			.isEqualTo(instanceId("snapshot-x"));
+		SampleProcess f = launch("snapshot-f", namespace, RUN_AHEAD);
+
+		SoftAssertions softly = new SoftAssertions();
+		assertHoldersStop(softly, holders, traffic, backAt, served);
+		f.awaitReady(STARTUP.plus(MARGIN));
+		served.add(f.name(), f.client().takeBatches(3, BATCH));
+		assertWaitedTheMargin(softly, "F (worker ID " + workerId(f) + "), started after the restore,",
+				served.of(f.name()), lostAt);
+		served.assertNoDuplicates(softly, "by X, K and E before the restore, and by F after it");
+		softly.assertAll();
+	}
+
+	/**
+	 * Two holders serve ahead of the clock, the registry is lost, the holders must stop, and a successor must wait
+	 * the margin.
+	 */
+	private void registryLost(String scenario, Runnable loss) throws IOException {
+		String namespace = namespace(scenario);
+		prepareNamespace(namespace);
+		List<SampleProcess> holders = launchReady(namespace, RUN_AHEAD, scenario + "-a", scenario + "-b");
+		List<TrafficLoop> traffic = holders.stream().map((holder) -> traffic(holder, BATCH, Duration.ZERO)).toList();
+		awaitAhead(holders);
+
+		Instant lostAt = Instant.now();
+		loss.run();
+		Instant doneAt = Instant.now();
+		SampleProcess successor = launch(scenario + "-c", namespace, RUN_AHEAD);
+
+		SoftAssertions softly = new SoftAssertions();
+		ServedIds served = new ServedIds();
+		assertHoldersStop(softly, holders, traffic, doneAt, served);
+		successor.awaitReady(STARTUP.plus(MARGIN));
+		served.add(successor.name(), successor.client().takeBatches(3, BATCH));
+		assertWaitedTheMargin(softly, "C (worker ID " + workerId(successor) + "), started after the loss,",
+				served.of(successor.name()), lostAt);
+		served.assertNoDuplicates(softly, "by A and B before the loss, and by C after it");
+		softly.assertAll();
+	}
+
+	private void assertHoldersStop(SoftAssertions softly, List<SampleProcess> holders, List<TrafficLoop> traffic,
+			Instant from, ServedIds served) {
+		for (SampleProcess holder : holders) {
+			assertStopsNamingTheLostLease(softly, holder, from.plus(STOPS_WITHIN), served.of(holder.name()));
+		}
+		traffic.forEach((loop) -> served.add(loop.name(), loop.stop()));
+	}
+
+	private static void assertWaitedTheMargin(SoftAssertions softly, String who, IssuedIds ids, Instant lostAt) {
+		Instant earliest = earliest(ids, RUN_AHEAD_LAYOUT);
+		softly.assertThat(earliest)
+			.as("%s issued its first ID for %s; the registry was lost at %s, so nothing before %s + %s margin "
+					+ "(less %s)", who, earliest, lostAt, lostAt, MARGIN, TOLERANCE)
+			.isAfterOrEqualTo(lostAt.plus(MARGIN).minus(TOLERANCE));
+	}
+
+	/** Waits until every holder runs at least {@link #AHEAD} ahead of the clock, which the scenarios rely on. */
+	private static void awaitAhead(List<SampleProcess> holders) {
+		for (SampleProcess holder : holders) {
+			Instant deadline = Instant.now().plusSeconds(30);
+			long[] ahead = new long[1];
+			Long reached = Waits.poll(deadline, () -> {
+				try {
+					ahead[0] = holder.client().generator().path("aheadOfClockMillis").asLong();
+				}
+				catch (IOException ex) {
+					throw new AssertionError(ex);
+				}
+				return (ahead[0] >= AHEAD.toMillis()) ? ahead[0] : null;
+			});
+			assertThat(reached).as("%s runs %s ms ahead of the clock under load; the scenario needs %s", holder.name(),
+					ahead[0], AHEAD)
+				.isNotNull();
+		}
+	}
+
+	private static String hashTag(String namespace) {
+		return "{" + namespace + ":default}";
+	}
+
+}

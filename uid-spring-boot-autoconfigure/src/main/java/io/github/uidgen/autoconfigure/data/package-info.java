@@ -1,0 +1,4 @@
+/**
+ * Auto-configuration of {@code @UidId} for Spring Data JDBC aggregates.
+ */
+package io.github.uidgen.autoconfigure.data;

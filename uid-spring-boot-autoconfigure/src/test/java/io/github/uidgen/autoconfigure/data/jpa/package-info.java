@@ -1,0 +1,4 @@
+/**
+ * A JPA application whose entity's {@code @Id} carries {@code @UidId}.
+ */
+package io.github.uidgen.autoconfigure.data.jpa;
