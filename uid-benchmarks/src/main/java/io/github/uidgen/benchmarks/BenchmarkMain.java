@@ -58,12 +58,17 @@ public final class BenchmarkMain {
 			return;
 		}
 		if (part.equals("saturation")) {
+			CpuSnapshot before = CpuSnapshot.take();
+			String loadBefore = loadAverage();
 			SaturationRunner.main(rest);
+			printPartCpu(System.out, before, loadBefore);
 			return;
 		}
 		Arguments arguments = new Arguments(rest, "rounds", "warmup", "iterations", "log-dir", "threads",
 				"contenders", "ids", "capped-ids", "repeats");
 		PrintStream out = System.out;
+		CpuSnapshot before = CpuSnapshot.take();
+		String loadBefore = loadAverage();
 		JmhSuite jmh = new JmhSuite(Path.of(arguments.get("log-dir", "benchmark-logs")), arguments.getInt("rounds", 3),
 				arguments.getInt("warmup", 2), arguments.getInt("iterations", 3), out);
 		switch (part) {
@@ -74,22 +79,32 @@ public final class BenchmarkMain {
 			case "cost" -> jmh.pacedCost(arguments.getContenders("contenders", PACED_CONTENDERS));
 			case "alloc" -> jmh.allocation(arguments.getContenders("contenders", ALLOCATION_CONTENDERS),
 					arguments.getInt("threads", 1));
-			case "all" -> all(arguments, jmh, out);
+			case "all" -> {
+				all(arguments, jmh, out);
+				System.exit(0);
+			}
 			default -> {
 				System.err.printf("Unknown part '%s'.%n", part);
 				System.err.printf(USAGE, Contender.labels());
 				System.exit(2);
 			}
 		}
+		printPartCpu(out, before, loadBefore);
 		System.exit(0);
 	}
 
-	static final String THROUGHPUT_CONTENDERS = "uid-cached,uid-default,baidu-cached,cosid-segment-chain,"
+	/** Says how busy the machine was while a single part ran, so its figures can be judged. */
+	private static void printPartCpu(PrintStream out, CpuSnapshot before, String loadBefore) {
+		out.printf("Load average (1/5/15 min) before: %s, after: %s. CPU during this part: %s.%n%n", loadBefore,
+				loadAverage(), CpuSnapshot.take().since(before));
+	}
+
+	static final String THROUGHPUT_CONTENDERS = "uid-cached,uid-default,uid-segment,baidu-cached,cosid-segment-chain,"
 			+ "cosid-snowflake,hutool-snowflake,atomic-long-cas,atomic-long";
 
 	static final String PACED_CONTENDERS = "uid-default,hutool-snowflake,cosid-snowflake";
 
-	static final String ALLOCATION_CONTENDERS = "uid-default,uid-cached,uid-cached-defaults,baidu-cached,"
+	static final String ALLOCATION_CONTENDERS = "uid-default,uid-cached,uid-cached-defaults,uid-segment,baidu-cached,"
 			+ "cosid-segment-chain";
 
 	private static void all(Arguments arguments, JmhSuite jmh, PrintStream out) throws Exception {

@@ -9,6 +9,7 @@ import io.github.uidgen.UidLayout;
 import io.github.uidgen.UidTimeUnit;
 import io.github.uidgen.impl.CachedUidGenerator;
 import io.github.uidgen.impl.DefaultUidGenerator;
+import io.github.uidgen.segment.SegmentUidGenerator;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import me.ahoo.cosid.segment.IdSegmentDistributor;
 import me.ahoo.cosid.segment.SegmentChainId;
@@ -80,6 +81,35 @@ public enum Contender {
 		@Override
 		public IdSource open() {
 			DefaultUidGenerator generator = defaultGenerator();
+			return source(generator::getUID, generator::close);
+		}
+	},
+
+	/**
+	 * Ours, segment: numbers from in-memory segments of {@link Layouts#COSID_STEP} (CosId's step), every other
+	 * setting at its default (adaptive step up to 1,000,000, prefetch at 80%).
+	 */
+	UID_SEGMENT("uid-segment", "ours: SegmentUidGenerator on an in-memory store (AtomicLong.addAndGet, as CosId's "
+			+ "Atomic distributor), step " + Layouts.COSID_STEP + ", other settings default (max-step 1,000,000, "
+			+ "target-interval 15 min, prefetch-threshold 80)", 0) {
+		@Override
+		public IdSource open() {
+			SegmentUidGenerator generator = SegmentUidGenerator.builder(new InMemorySegmentStore())
+				.step(Layouts.COSID_STEP)
+				.build();
+			return source(generator::getUID, generator::close);
+		}
+	},
+
+	/** Ours, segment, with the adaptive step switched off: every segment holds {@link Layouts#COSID_STEP} numbers. */
+	UID_SEGMENT_FIXED_STEP("uid-segment-fixed-step", "ours: as uid-segment with max-step = step = "
+			+ Layouts.COSID_STEP + " (no adaptive step): one claim per " + Layouts.COSID_STEP + " IDs", 0) {
+		@Override
+		public IdSource open() {
+			SegmentUidGenerator generator = SegmentUidGenerator.builder(new InMemorySegmentStore())
+				.step(Layouts.COSID_STEP)
+				.maxStep(Layouts.COSID_STEP)
+				.build();
 			return source(generator::getUID, generator::close);
 		}
 	},

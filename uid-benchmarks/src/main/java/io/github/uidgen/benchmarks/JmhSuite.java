@@ -137,7 +137,8 @@ final class JmhSuite {
 	}
 
 	private void printRatios(Map<Contender, Map<Integer, Samples>> scores, List<Integer> threadCounts) {
-		List<Contender> ours = new ArrayList<>(List.of(Contender.UID_CACHED, Contender.UID_DEFAULT));
+		List<Contender> ours = new ArrayList<>(List.of(Contender.UID_CACHED, Contender.UID_DEFAULT,
+				Contender.UID_SEGMENT));
 		ours.retainAll(scores.keySet());
 		if (ours.isEmpty()) {
 			return;

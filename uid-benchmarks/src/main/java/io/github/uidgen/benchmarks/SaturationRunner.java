@@ -22,7 +22,7 @@ import java.util.Map;
 public final class SaturationRunner {
 
 	/** Generators bounded by 4,096 IDs per millisecond need fewer IDs for a steady figure. */
-	static final String DEFAULT_CONTENDERS = "uid-cached,uid-cached-defaults,uid-default,baidu-cached,"
+	static final String DEFAULT_CONTENDERS = "uid-cached,uid-cached-defaults,uid-default,uid-segment,baidu-cached,"
 			+ "cosid-segment-chain,cosid-snowflake,hutool-snowflake,atomic-long";
 
 	private static final String CHILD = "child";
@@ -124,21 +124,22 @@ public final class SaturationRunner {
 			byRow.computeIfAbsent(outcome.contender().name() + "@" + outcome.threads(), key -> new ArrayList<>())
 				.add(outcome);
 		}
-		Map<Integer, Double> cachedMedian = new LinkedHashMap<>();
-		Map<Integer, Double> defaultMedian = new LinkedHashMap<>();
+		// A ratio column for each of ours that took part in the run.
+		List<Contender> ours = new ArrayList<>(List.of(Contender.UID_CACHED, Contender.UID_DEFAULT,
+				Contender.UID_SEGMENT));
+		Map<Contender, Map<Integer, Double>> oursMedians = new LinkedHashMap<>();
 		for (List<SaturationRun.Outcome> row : byRow.values()) {
-			double median = rates(row).median();
 			SaturationRun.Outcome first = row.get(0);
-			if (first.contender() == Contender.UID_CACHED) {
-				cachedMedian.put(first.threads(), median);
-			}
-			if (first.contender() == Contender.UID_DEFAULT) {
-				defaultMedian.put(first.threads(), median);
+			if (ours.contains(first.contender())) {
+				oursMedians.computeIfAbsent(first.contender(), (key) -> new LinkedHashMap<>())
+					.put(first.threads(), rates(row).median());
 			}
 		}
-		MarkdownTable table = new MarkdownTable("generator", "threads", "IDs per run", "runs", "IDs/s (median)",
-				"min – max", "spread", "of ceiling", "threw", "duplicates", "negative", "uid-cached ÷",
-				"uid-default ÷");
+		ours.retainAll(oursMedians.keySet());
+		List<String> headers = new ArrayList<>(List.of("generator", "threads", "IDs per run", "runs", "IDs/s (median)",
+				"min – max", "spread", "of ceiling", "threw", "duplicates", "negative"));
+		ours.forEach((mine) -> headers.add(mine.label() + " ÷"));
+		MarkdownTable table = new MarkdownTable(headers.toArray(String[]::new));
 		for (int threads : threadCounts) {
 			for (List<SaturationRun.Outcome> row : byRow.values()) {
 				SaturationRun.Outcome first = row.get(0);
@@ -157,15 +158,18 @@ public final class SaturationRunner {
 					complete &= outcome.complete();
 				}
 				long ceiling = first.contender().ceilingPerSecond();
-				table.row(first.contender().label(), threads,
+				List<Object> cells = new ArrayList<>(List.of(first.contender().label(), threads,
 						String.format("%,d", first.ids()) + (complete ? "" : " (incomplete!)"), row.size(),
 						MarkdownTable.millions(rates.median()),
 						MarkdownTable.millions(rates.min()) + " – " + MarkdownTable.millions(rates.max()),
 						String.format("%.0f%%", rates.spreadPercent()),
 						(ceiling > 0) ? String.format("%.1f%%", 100 * rates.median() / ceiling) : "",
-						String.format("%,d", threw), String.format("%,d", duplicates), String.format("%,d", negatives),
-						MarkdownTable.ratio(cachedMedian.getOrDefault(threads, 0.0), rates.median()),
-						MarkdownTable.ratio(defaultMedian.getOrDefault(threads, 0.0), rates.median()));
+						String.format("%,d", threw), String.format("%,d", duplicates),
+						String.format("%,d", negatives)));
+				for (Contender mine : ours) {
+					cells.add(MarkdownTable.ratio(oursMedians.get(mine).getOrDefault(threads, 0.0), rates.median()));
+				}
+				table.row(cells.toArray());
 			}
 		}
 		table.print(out);

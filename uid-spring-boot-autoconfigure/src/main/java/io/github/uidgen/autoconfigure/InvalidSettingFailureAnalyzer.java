@@ -43,15 +43,27 @@ class InvalidSettingFailureAnalyzer extends UidFailureAnalyzer<InvalidSettingExc
 			case "leaseTable" -> "uid.worker.db.lease-table";
 			case "workerNodeTable" -> "uid.worker.db.worker-node-table";
 			case "instanceId" -> "uid.worker.instance-id";
-			case "keyPrefix" -> "uid.worker.redis.key-prefix";
+			case "keyPrefix" -> isSegment() ? "uid.segment.redis.key-prefix" : "uid.worker.redis.key-prefix";
 			case "namespace" -> assignerPrefix() + "namespace";
 			case "rootPath" -> "uid.worker.zookeeper.root-path";
 			case "connectionTimeout" -> "uid.worker.zookeeper.connection-timeout";
 			case "registryLossMargin" -> "uid.worker.redis.registry-loss-margin";
 			case "workerId" -> "uid.worker.id";
 			case "stateFile" -> "uid.worker.static.state-file";
+			case "key" -> "uid.segment.key";
+			case "step" -> "uid.segment.step";
+			case "maxStep" -> "uid.segment.max-step";
+			case "targetInterval" -> "uid.segment.target-interval";
+			case "prefetchThreshold" -> "uid.segment.prefetch-threshold";
+			case "waitTimeout" -> "uid.segment.wait-timeout";
+			case "table" -> "uid.segment.db.table";
 			default -> "uid." + setting;
 		};
+	}
+
+	private boolean isSegment() {
+		return this.environment != null && "segment".equalsIgnoreCase(this.environment.getProperty("uid.generator", "")
+			.strip());
 	}
 
 	private String assignerPrefix() {

@@ -10,16 +10,18 @@ import org.springframework.context.annotation.Import;
 
 /**
  * Auto-configures the {@link io.github.uidgen.UidGenerator} chosen by {@code uid.generator}, built at start-up so
- * a bad setting or an unreachable worker-ID store fails fast, and closed on shutdown so its threads stop and its
- * worker ID is released.
+ * a bad setting or an unreachable worker-ID or segment store fails fast, and closed on shutdown so its threads stop
+ * and its worker ID is released.
  */
 @AutoConfiguration(after = { StaticWorkerIdAssignerAutoConfiguration.class,
 		JdbcWorkerIdAssignerAutoConfiguration.class, RedisWorkerIdAssignerAutoConfiguration.class,
-		ZookeeperWorkerIdAssignerAutoConfiguration.class })
+		ZookeeperWorkerIdAssignerAutoConfiguration.class },
+		afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+				"org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "uid.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(UidProperties.class)
 @Import({ DefaultUidGeneratorConfiguration.class, CachedUidGeneratorConfiguration.class,
-		UnknownGeneratorConfiguration.class })
+		SegmentUidGeneratorConfiguration.class, UnknownGeneratorConfiguration.class })
 public final class UidGeneratorAutoConfiguration {
 
 	@Bean

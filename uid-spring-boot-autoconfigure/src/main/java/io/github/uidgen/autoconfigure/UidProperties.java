@@ -26,7 +26,8 @@ public class UidProperties {
 
 	/**
 	 * Which generator to use: default computes each ID on the call, cached hands IDs out of a ring buffer that a
-	 * background thread fills ahead of demand.
+	 * background thread fills ahead of demand, segment hands out dense numbers per key from ranges claimed from a
+	 * database or Redis (uid.segment.*; no worker ID, no time in the ID).
 	 */
 	private Generator generator = Generator.DEFAULT;
 
@@ -72,6 +73,8 @@ public class UidProperties {
 	private final Worker worker = new Worker();
 
 	private final Health health = new Health();
+
+	private final Segment segment = new Segment();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -153,6 +156,10 @@ public class UidProperties {
 		return this.health;
 	}
 
+	public Segment getSegment() {
+		return this.segment;
+	}
+
 	/**
 	 * The kinds of generator.
 	 */
@@ -162,7 +169,10 @@ public class UidProperties {
 		DEFAULT,
 
 		/** Hands IDs out of a ring buffer filled ahead of demand. */
-		CACHED
+		CACHED,
+
+		/** Hands out dense numbers per key from segments claimed from a database or Redis. */
+		SEGMENT
 
 	}
 
@@ -809,6 +819,189 @@ public class UidProperties {
 
 		public void setExpiryWarning(Duration expiryWarning) {
 			this.expiryWarning = expiryWarning;
+		}
+
+	}
+
+	/**
+	 * Settings of the segment generator (uid.generator=segment).
+	 */
+	public static class Segment {
+
+		/**
+		 * Key (Leaf's biz_tag) whose sequence the auto-configured UidGenerator hands out; the SegmentUidGenerators
+		 * bean gives generators of other keys on the same store.
+		 */
+		private String key = "default";
+
+		/**
+		 * Where segments are claimed: db (a table in the application's DataSource) or redis (the application's
+		 * Redis).
+		 */
+		private Store store = Store.DB;
+
+		/**
+		 * Numbers per segment claimed at a time, and the smallest step the adaptive step shrinks back to. Larger
+		 * means fewer round trips to the store and larger gaps when an instance stops.
+		 */
+		private long step = 1000;
+
+		/**
+		 * Largest step the adaptive step grows to when segments are used up faster than the target interval.
+		 * Defaults to 1000000, or to the step when that is larger.
+		 */
+		private Long maxStep;
+
+		/**
+		 * How long a segment should last: when one is used up faster, the next claim takes twice the step (up to
+		 * max-step); when one lasts more than twice as long, the step halves (down to step).
+		 */
+		private Duration targetInterval = Duration.ofMinutes(15);
+
+		/**
+		 * Percentage (0 to 99) of a segment used when the next one is claimed in the background. Lower means longer
+		 * service through a store outage and a larger gap at a restart.
+		 */
+		private int prefetchThreshold = 80;
+
+		/**
+		 * How long getUID may wait for a new segment once the claimed numbers are used up before it fails; also
+		 * the timeout of each claim in the database.
+		 */
+		private Duration waitTimeout = Duration.ofSeconds(5);
+
+		private final Db db = new Db();
+
+		private final Redis redis = new Redis();
+
+		public String getKey() {
+			return this.key;
+		}
+
+		public void setKey(String key) {
+			this.key = key;
+		}
+
+		public Store getStore() {
+			return this.store;
+		}
+
+		public void setStore(Store store) {
+			this.store = store;
+		}
+
+		public long getStep() {
+			return this.step;
+		}
+
+		public void setStep(long step) {
+			this.step = step;
+		}
+
+		public Long getMaxStep() {
+			return this.maxStep;
+		}
+
+		public void setMaxStep(Long maxStep) {
+			this.maxStep = maxStep;
+		}
+
+		public Duration getTargetInterval() {
+			return this.targetInterval;
+		}
+
+		public void setTargetInterval(Duration targetInterval) {
+			this.targetInterval = targetInterval;
+		}
+
+		public int getPrefetchThreshold() {
+			return this.prefetchThreshold;
+		}
+
+		public void setPrefetchThreshold(int prefetchThreshold) {
+			this.prefetchThreshold = prefetchThreshold;
+		}
+
+		public Duration getWaitTimeout() {
+			return this.waitTimeout;
+		}
+
+		public void setWaitTimeout(Duration waitTimeout) {
+			this.waitTimeout = waitTimeout;
+		}
+
+		public Db getDb() {
+			return this.db;
+		}
+
+		public Redis getRedis() {
+			return this.redis;
+		}
+
+		/**
+		 * Where segments are claimed.
+		 */
+		public enum Store {
+
+			/** A table of the application's DataSource (MySQL, MariaDB, PostgreSQL). */
+			DB,
+
+			/** The application's Redis. */
+			REDIS
+
+		}
+
+		/**
+		 * Settings of the db segment store.
+		 */
+		public static class Db {
+
+			/**
+			 * Table of segment counters, one row per key.
+			 */
+			private String table = "UID_SEGMENT";
+
+			/**
+			 * Whether to create the table when it does not exist.
+			 */
+			private boolean initializeSchema = false;
+
+			public String getTable() {
+				return this.table;
+			}
+
+			public void setTable(String table) {
+				this.table = table;
+			}
+
+			public boolean isInitializeSchema() {
+				return this.initializeSchema;
+			}
+
+			public void setInitializeSchema(boolean initializeSchema) {
+				this.initializeSchema = initializeSchema;
+			}
+
+		}
+
+		/**
+		 * Settings of the redis segment store.
+		 */
+		public static class Redis {
+
+			/**
+			 * Prefix of the Redis keys, one per segment key: {key-prefix}:{key}.
+			 */
+			private String keyPrefix = "uid:segment";
+
+			public String getKeyPrefix() {
+				return this.keyPrefix;
+			}
+
+			public void setKeyPrefix(String keyPrefix) {
+				this.keyPrefix = keyPrefix;
+			}
+
 		}
 
 	}

@@ -79,7 +79,13 @@ class ConfigurationMetadataTests {
 				Map.entry("uid.worker.zookeeper.connection-timeout", "10s"),
 				Map.entry("uid.worker.zookeeper.lease-duration", "30s"),
 				Map.entry("uid.health.expiry-warning", "365d"), Map.entry("management.health.uid.enabled", "true"),
-				Map.entry("uid.jackson.write-longs-as-strings", "false"));
+				Map.entry("uid.jackson.write-longs-as-strings", "false"),
+				Map.entry("uid.segment.key", "default"),
+				Map.entry("uid.segment.store", "db"), Map.entry("uid.segment.step", "1000"),
+				Map.entry("uid.segment.target-interval", "15m"), Map.entry("uid.segment.prefetch-threshold", "80"),
+				Map.entry("uid.segment.wait-timeout", "5s"), Map.entry("uid.segment.db.table", "UID_SEGMENT"),
+				Map.entry("uid.segment.db.initialize-schema", "false"),
+				Map.entry("uid.segment.redis.key-prefix", "uid:segment"));
 		defaults.forEach((name, value) -> {
 			assertThat(properties).as(name).containsKey(name);
 			assertThat(properties.get(name).get("defaultValue")).as(name).isNotNull();
@@ -101,7 +107,8 @@ class ConfigurationMetadataTests {
 			});
 			hints.put(hint.get("name").asString(), values);
 		});
-		assertThat(hints).containsEntry("uid.generator", List.of("default", "cached"))
+		assertThat(hints).containsEntry("uid.generator", List.of("default", "cached", "segment"))
+			.containsEntry("uid.segment.store", List.of("db", "redis"))
 			.containsEntry("uid.time-unit", List.of("milliseconds", "seconds"))
 			.containsEntry("uid.worker.assigner", List.of("static", "db", "redis", "zookeeper"))
 			.containsEntry("uid.worker.db.mode", List.of("lease", "disposable"))

@@ -81,7 +81,7 @@ class InvalidConfigurationTests {
 	void unknownGenerator() {
 		assertFailure(this.withAssigner, (analysis) -> {
 			assertThat(analysis.getDescription()).contains("Property: uid.generator").contains("Value: turbo");
-			assertThat(analysis.getAction()).isEqualTo("Set uid.generator to one of: default, cached.");
+			assertThat(analysis.getAction()).isEqualTo("Set uid.generator to one of: default, cached, segment.");
 		}, "uid.generator=turbo");
 	}
 
@@ -91,7 +91,7 @@ class InvalidConfigurationTests {
 		// such, not as "a bean of type UidGenerator could not be found".
 		assertFailure(this.withAssigner.withUserConfiguration(OrderService.class), (analysis) -> {
 			assertThat(analysis.getDescription()).contains("Property: uid.generator").contains("Value: cahced");
-			assertThat(analysis.getAction()).isEqualTo("Set uid.generator to one of: default, cached.");
+			assertThat(analysis.getAction()).isEqualTo("Set uid.generator to one of: default, cached, segment.");
 		}, "uid.generator=cahced");
 	}
 

@@ -73,6 +73,20 @@ class InvalidSettingFailureAnalyzerTests {
 	}
 
 	@Test
+	void segmentSettingsNameTheirProperties() {
+		assertThat(this.analyzer.property("step")).isEqualTo("uid.segment.step");
+		assertThat(this.analyzer.property("maxStep")).isEqualTo("uid.segment.max-step");
+		assertThat(this.analyzer.property("targetInterval")).isEqualTo("uid.segment.target-interval");
+		assertThat(this.analyzer.property("prefetchThreshold")).isEqualTo("uid.segment.prefetch-threshold");
+		assertThat(this.analyzer.property("waitTimeout")).isEqualTo("uid.segment.wait-timeout");
+		assertThat(this.analyzer.property("key")).isEqualTo("uid.segment.key");
+		assertThat(this.analyzer.property("table")).isEqualTo("uid.segment.db.table");
+		assertThat(this.analyzer.property("keyPrefix")).isEqualTo("uid.worker.redis.key-prefix");
+		this.environment.setProperty("uid.generator", "Segment");
+		assertThat(this.analyzer.property("keyPrefix")).isEqualTo("uid.segment.redis.key-prefix");
+	}
+
+	@Test
 	void unknownSettingStillGetsAnAnalysis() {
 		FailureAnalysis analysis = this.analyzer.analyze(new InvalidSettingException("something", 3, "use 4"));
 		assertThat(analysis.getDescription()).contains("uid.something").contains("Value: 3");

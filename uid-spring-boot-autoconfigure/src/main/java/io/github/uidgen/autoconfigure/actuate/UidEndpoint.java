@@ -81,10 +81,8 @@ public class UidEndpoint {
 			value = Long.parseLong(text);
 		}
 		catch (NumberFormatException ex) {
-			return badRequest(isInteger(text)
-					? "uid " + echo(text) + " is out of range: IDs of this layout lie between 0 and "
-							+ this.generator.layout().maxUid()
-					: "uid '" + echo(text) + "' is not a decimal number");
+			return badRequest(isInteger(text) ? "uid " + echo(text) + " is out of range: IDs of this generator lie "
+					+ "between 0 and " + maxUid() : "uid '" + echo(text) + "' is not a decimal number");
 		}
 		try {
 			DecodedUid decoded = this.generator.decode(value);
@@ -94,6 +92,12 @@ public class UidEndpoint {
 		catch (UidException ex) {
 			return badRequest(ex.getMessage());
 		}
+	}
+
+	/** The largest ID of the generator's layout; a generator without a layout (segment) issues plain longs. */
+	private long maxUid() {
+		UidLayout layout = this.generator.status().layout();
+		return (layout != null) ? layout.maxUid() : Long.MAX_VALUE;
 	}
 
 	private static boolean isInteger(String text) {

@@ -1,0 +1,32 @@
+package io.github.uidgen.segment;
+
+/**
+ * Where segments come from: one counter per key, advanced atomically, shared by every instance that issues numbers
+ * of that key.
+ *
+ * <p>Implementations must guarantee what the generator's uniqueness rests on: every range handed out for a key, to
+ * any instance, lies entirely above every range handed out for that key before, and a claim is durable once
+ * {@link #claim(String, long) claim} returns (committed on its own, never as part of a caller's transaction that
+ * might still roll back).
+ */
+public interface SegmentStore {
+
+	/**
+	 * Advances the counter of a key by {@code size} and returns the numbers between its old value (excluded) and its
+	 * new value (included). A key the store has never seen starts at 0, so its first range begins at 1.
+	 * @param key the key, already validated by the generator
+	 * @param size how many numbers to claim, at least 1
+	 * @return the claimed range
+	 * @throws SegmentStoreException when the store cannot be reached or cannot be used
+	 */
+	SegmentRange claim(String key, long size);
+
+	/**
+	 * Returns a short name of the store for messages, the endpoint and metrics.
+	 * @return for example {@code db} or {@code redis}
+	 */
+	default String name() {
+		return getClass().getSimpleName();
+	}
+
+}

@@ -1,0 +1,797 @@
+package io.github.uidgen.segment;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.regex.Pattern;
+
+import io.github.uidgen.DecodedUid;
+import io.github.uidgen.InvalidSettingException;
+import io.github.uidgen.InvalidUidException;
+import io.github.uidgen.UidClock;
+import io.github.uidgen.UidException;
+import io.github.uidgen.UidGenerator;
+import io.github.uidgen.UidGeneratorStatus;
+import io.github.uidgen.UidLayout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Hands out the numbers of one key (Leaf's {@code biz_tag}) — 1, 2, 3, ... across all instances — from segments of
+ * {@code step} numbers claimed atomically from a {@link SegmentStore}: dense, short, independent of clocks, and
+ * strictly increasing for each calling thread.
+ *
+ * <p><strong>Double buffer.</strong> When the take of the number at {@code prefetchThreshold} percent of the current
+ * segment happens, a background thread claims the next segment, so the switch finds it ready. A caller that finds
+ * both used up waits for that claim, at most {@code waitTimeout}; only the background thread calls the store, so no
+ * caller blocks longer than that, whatever the store does.
+ *
+ * <p><strong>Hot path.</strong> {@link #getUID()} is one volatile read and one atomic fetch-and-add on the current
+ * segment's counter (which never fails and never retries, unlike a compare-and-set), then a comparison with the
+ * segment's end: no lock, no allocation, no logging.
+ *
+ * <p><strong>Adaptive step.</strong> When a segment is used up faster than {@code targetInterval} (measured between
+ * claims), the next claim takes twice the step, up to {@code maxStep}; when one lasts more than twice as long, the
+ * step halves, down to {@code step}. Fewer round trips under load, denser numbers when quiet.
+ *
+ * <p><strong>Order and gaps.</strong> Each number goes to one caller. Ranges of a key only ever grow in the store,
+ * so a thread's numbers strictly increase, and numbers from a later claim (of any instance) lie above those of an
+ * earlier one. Numbers left in memory when an instance stops or crashes are never handed out again: a restarted
+ * instance claims a fresh segment, leaving a gap.
+ *
+ * <p><strong>Store outage.</strong> Numbers already claimed keep being handed out; once they are used up,
+ * {@link #getUID()} fails with {@link SegmentUnavailableException}, never with a repeated or smaller number, and
+ * works again as soon as the store answers. A store that hands out a range below one it handed out before has lost
+ * claims; the range is refused and the generator stops claiming for good ({@link SegmentStoreRewoundException}).
+ *
+ * <p>A segment ID has no layout: {@link #layout()} throws {@link NoLayoutException}, {@link #decode(long)} and
+ * {@link #parseUID(long)} throw {@link SegmentIdNotDecodableException}, and {@link #status()} reports no layout and no
+ * worker but the segments.
+ */
+public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
+
+	/** Default numbers per segment, and the smallest step the adaptive step shrinks back to. */
+	public static final long DEFAULT_STEP = 1000;
+
+	/** Default largest step the adaptive step grows to. */
+	public static final long DEFAULT_MAX_STEP = 1_000_000;
+
+	/** Default time a segment should last before the step grows. */
+	public static final Duration DEFAULT_TARGET_INTERVAL = Duration.ofMinutes(15);
+
+	/** Default percentage of a segment used when the next one is claimed. */
+	public static final int DEFAULT_PREFETCH_THRESHOLD = 80;
+
+	/** Default limit on waiting for a new segment once the claimed numbers are used up. */
+	public static final Duration DEFAULT_WAIT_TIMEOUT = Duration.ofSeconds(5);
+
+	/** Default key. */
+	public static final String DEFAULT_KEY = "default";
+
+	/** The largest step allowed. */
+	public static final long MAX_STEP = 1_000_000_000L;
+
+	/**
+	 * The largest number ever handed out: 2^62 - 1. The counter of a used-up segment keeps counting one per refused
+	 * take, and the room left above this bound means it can never wrap.
+	 */
+	public static final long MAX_ID = (1L << 62) - 1;
+
+	private static final Logger logger = LoggerFactory.getLogger(SegmentUidGenerator.class);
+
+	private static final Pattern KEY = Pattern.compile("[A-Za-z0-9_.:-]{1,128}");
+
+	private static final long NO_CLAIM = Long.MIN_VALUE;
+
+	private static final long RETRY_MIN_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+	private static final long RETRY_MAX_NANOS = TimeUnit.SECONDS.toNanos(2);
+
+	private static final long IDLE_PARK_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	private static final VarHandle CURRENT;
+
+	static {
+		try {
+			CURRENT = MethodHandles.lookup().findVarHandle(SegmentUidGenerator.class, "current", Segment.class);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new ExceptionInInitializerError(ex);
+		}
+	}
+
+	private final String key;
+
+	private final SegmentStore store;
+
+	private final String storeName;
+
+	private final UidClock clock;
+
+	private final long minStep;
+
+	private final long maxStep;
+
+	private final long targetMillis;
+
+	private final int prefetchThreshold;
+
+	private final Duration waitTimeout;
+
+	private final long waitTimeoutNanos;
+
+	/**
+	 * Guards linking a new segment and recording a failed claim, so that callers waiting for a segment can sleep on
+	 * {@link #claimed}; never held during a store call, never taken on the hot path.
+	 */
+	private final ReentrantLock lock = new ReentrantLock();
+
+	/** Signalled after every claim attempt, successful or not, and on close. */
+	private final Condition claimed = this.lock.newCondition();
+
+	/** How many numbers the segments already left behind held. */
+	private final AtomicLong retiredNumbers = new AtomicLong();
+
+	private final Thread prefetcher;
+
+	private final AtomicBoolean closing = new AtomicBoolean();
+
+	private volatile Segment current;
+
+	private volatile boolean closed;
+
+	// Claim bookkeeping: written by the constructor, then only by the prefetch thread, the one thread that claims.
+
+	private volatile long step;
+
+	private long lastClaimMillis = NO_CLAIM;
+
+	private long highestClaimed = -1;
+
+	private long retryDelayNanos;
+
+	private volatile long segmentsFetched;
+
+	private volatile long storeFailureCount;
+
+	/** Claim attempts finished, successful or not; lets a waiting caller tell a failure newer than its wait. */
+	private volatile long attemptsFinished;
+
+	/** When the claim under way started, by {@link System#nanoTime()}; 0 while none is. */
+	private volatile long claimStartedNanos;
+
+	private volatile SegmentStoreException storeFailure;
+
+	/** Set for good once the store hands out a range below an earlier one: it lost claims, so no claim is trusted. */
+	private volatile SegmentStoreRewoundException rewound;
+
+	private volatile long retryAtNanos;
+
+	private SegmentUidGenerator(Builder builder) {
+		this.key = builder.key;
+		this.store = builder.store;
+		this.storeName = builder.store.name();
+		this.clock = builder.clock;
+		this.minStep = builder.step;
+		this.maxStep = builder.effectiveMaxStep();
+		this.targetMillis = builder.targetInterval.toMillis();
+		this.prefetchThreshold = builder.prefetchThreshold;
+		this.waitTimeout = builder.waitTimeout;
+		this.waitTimeoutNanos = builder.waitTimeout.toNanos();
+		this.step = this.minStep;
+		this.current = new Segment(claim(this.minStep, this.clock.currentTimeMillis()), this.prefetchThreshold);
+		this.prefetcher = new Thread(this::prefetchLoop, "uid-segment-prefetch-" + this.key);
+		this.prefetcher.setDaemon(true);
+		this.prefetcher.start();
+	}
+
+	/**
+	 * Starts building a generator on a store.
+	 * @param store where segments come from
+	 * @return a builder
+	 */
+	public static Builder builder(SegmentStore store) {
+		return new Builder(store);
+	}
+
+	/**
+	 * Returns the next number of the key: above every number this generator handed to the calling thread before,
+	 * and never handed to anyone else.
+	 * @return a number from 0 to {@link #MAX_ID}
+	 * @throws SegmentUnavailableException when every claimed number is used up and no new segment can be had
+	 */
+	@Override
+	public long getUID() {
+		Segment segment = this.current;
+		long uid = segment.take();
+		if (uid <= segment.last) {
+			if (uid == segment.prefetchAt) {
+				LockSupport.unpark(this.prefetcher);
+			}
+			return uid;
+		}
+		return takeFromNextSegment(segment);
+	}
+
+	/**
+	 * The slow path: moves to the successor of a used-up segment, waiting for it when it is not claimed yet.
+	 * {@code current} only ever moves to the successor of the segment it points at, so a thread never goes back to
+	 * an older segment; a take on a segment another thread has already left finds it used up.
+	 */
+	private long takeFromNextSegment(Segment usedUp) {
+		Segment seen = usedUp;
+		long deadline = 0;
+		boolean waiting = false;
+		for (;;) {
+			if (this.closed) {
+				throw closedException();
+			}
+			Segment segment = this.current;
+			if (segment != seen) {
+				long uid = segment.take();
+				if (uid <= segment.last) {
+					if (uid == segment.prefetchAt) {
+						LockSupport.unpark(this.prefetcher);
+					}
+					return uid;
+				}
+				seen = segment;
+				continue;
+			}
+			Segment successor = segment.successor;
+			if (successor != null) {
+				if (CURRENT.compareAndSet(this, segment, successor)) {
+					this.retiredNumbers.addAndGet(segment.size());
+				}
+				continue;
+			}
+			if (!waiting) {
+				waiting = true;
+				deadline = System.nanoTime() + this.waitTimeoutNanos;
+			}
+			awaitSuccessor(segment, deadline);
+		}
+	}
+
+	/**
+	 * Waits until the segment has a successor, asking the prefetch thread for it. Fails at once when the store is
+	 * known to fail (a claim failed and the next retry is not due, or a claim has hung for longer than the wait
+	 * timeout), after the first claim that fails while waiting, and at the deadline. Callers never call the store
+	 * themselves, so the wait timeout bounds them whatever the store does.
+	 */
+	private void awaitSuccessor(Segment segment, long deadline) {
+		this.lock.lock();
+		try {
+			long attemptsBefore = this.attemptsFinished;
+			while (segment.successor == null && this.current == segment && !this.closed) {
+				if (this.rewound != null) {
+					throw exhaustedException(this.rewound);
+				}
+				long now = System.nanoTime();
+				SegmentStoreException failure = this.storeFailure;
+				if (failure != null && (this.attemptsFinished != attemptsBefore || now - this.retryAtNanos < 0)) {
+					throw exhaustedException(failure);
+				}
+				long started = this.claimStartedNanos;
+				if (started != 0 && now - started > this.waitTimeoutNanos) {
+					throw timedOutException(now - started);
+				}
+				long left = deadline - now;
+				if (left <= 0) {
+					throw timedOutException(0);
+				}
+				LockSupport.unpark(this.prefetcher);
+				this.claimed.awaitNanos(left);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new SegmentUnavailableException("Interrupted while waiting for a new segment of key '" + this.key
+					+ "'", ex);
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** Claims the next segment whenever the current one is used up to its prefetch point, or a caller waits. */
+	private void prefetchLoop() {
+		while (!this.closed) {
+			Segment segment = this.current;
+			boolean wanted = segment.successor == null && segment.pastPrefetch() && this.rewound == null;
+			long untilRetry = (this.storeFailure != null) ? this.retryAtNanos - System.nanoTime() : 0;
+			if (wanted && untilRetry <= 0) {
+				claimSuccessor(segment);
+			}
+			else {
+				LockSupport.parkNanos(this, wanted ? untilRetry : IDLE_PARK_NANOS);
+			}
+		}
+	}
+
+	/** Claims the segment after {@code tail} outside the lock, then links it or records the failure under it. */
+	private void claimSuccessor(Segment tail) {
+		long nowMillis = this.clock.currentTimeMillis();
+		this.claimStartedNanos = nonZero(System.nanoTime());
+		Segment successor = null;
+		SegmentStoreException failure = null;
+		try {
+			successor = new Segment(claim(nextStep(nowMillis), nowMillis), this.prefetchThreshold);
+		}
+		catch (SegmentStoreException ex) {
+			failure = ex;
+		}
+		this.lock.lock();
+		try {
+			if (successor != null) {
+				tail.successor = successor;
+			}
+			else {
+				recordFailure(failure, tail);
+			}
+			this.claimStartedNanos = 0;
+			this.attemptsFinished++;
+			this.claimed.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private static long nonZero(long nanos) {
+		return (nanos != 0) ? nanos : 1;
+	}
+
+	/**
+	 * Claims a range from the store and checks it: above everything claimed before, within {@link #MAX_ID}.
+	 * Called by the constructor and then by the prefetch thread only.
+	 */
+	private SegmentRange claim(long size, long nowMillis) {
+		SegmentRange range;
+		try {
+			range = this.store.claim(this.key, size);
+		}
+		catch (SegmentStoreException ex) {
+			throw ex;
+		}
+		catch (RuntimeException ex) {
+			throw new SegmentStoreException("The " + this.storeName + " segment store failed to hand out a segment of "
+					+ "key '" + this.key + "': " + ex, ex);
+		}
+		if (range == null) {
+			throw new SegmentStoreException("The " + this.storeName + " segment store handed out no range for key '"
+					+ this.key + "'");
+		}
+		if (range.first() <= this.highestClaimed) {
+			throw new SegmentStoreRewoundException(this.key, this.storeName, this.highestClaimed, range);
+		}
+		if (range.first() < 0 || range.last() > MAX_ID) {
+			throw new SegmentStoreException("The " + this.storeName + " segment store handed out " + range
+					+ " for key '" + this.key + "', outside the numbers a segment generator issues (0 to " + MAX_ID
+					+ "); the key's counter has run out or was set by hand to a value out of range.");
+		}
+		this.highestClaimed = range.last();
+		this.step = size;
+		this.lastClaimMillis = nowMillis;
+		this.segmentsFetched++;
+		if (this.storeFailure != null) {
+			this.storeFailure = null;
+			this.retryDelayNanos = 0;
+			logger.info("uid segment store {} hands out segments of key '{}' again", this.storeName, this.key);
+		}
+		if (logger.isDebugEnabled()) {
+			logger.debug("uid segment {} of key '{}' claimed from {} (step {})", range, this.key, this.storeName, size);
+		}
+		return range;
+	}
+
+	/** Doubles the step when the last segment went faster than the target, halves it when it lasted over twice. */
+	private long nextStep(long nowMillis) {
+		long next = this.step;
+		if (this.lastClaimMillis != NO_CLAIM) {
+			long lasted = nowMillis - this.lastClaimMillis;
+			if (lasted >= 0 && lasted < this.targetMillis) {
+				next = Math.min(next * 2, this.maxStep);
+			}
+			else if (lasted >= 2 * this.targetMillis) {
+				next = Math.max(next / 2, this.minStep);
+			}
+		}
+		return next;
+	}
+
+	private void recordFailure(SegmentStoreException failure, Segment tail) {
+		boolean first = this.storeFailure == null;
+		this.storeFailureCount++;
+		this.storeFailure = failure;
+		if (failure instanceof SegmentStoreRewoundException backwards) {
+			this.rewound = backwards;
+			logger.error("uid segment generator of key '{}' stops claiming: {}", this.key, failure.getMessage());
+			return;
+		}
+		this.retryDelayNanos = first ? RETRY_MIN_NANOS : Math.min(this.retryDelayNanos * 2, RETRY_MAX_NANOS);
+		this.retryAtNanos = System.nanoTime() + this.retryDelayNanos;
+		if (first) {
+			logger.warn("uid segment store {} could not hand out a segment of key '{}' ({} numbers left in memory); "
+					+ "retrying: {}", this.storeName, this.key, tail.remaining(), failure.getMessage());
+		}
+	}
+
+	private SegmentUnavailableException exhaustedException(SegmentStoreException failure) {
+		if (failure instanceof SegmentStoreRewoundException) {
+			return new SegmentUnavailableException("Every number of key '" + this.key + "' claimed so far is used up, "
+					+ "and no new segment is claimed: " + failure.getMessage(), failure);
+		}
+		return new SegmentUnavailableException("Every number of key '" + this.key + "' claimed so far is used up, "
+				+ "and the " + this.storeName + " segment store cannot hand out a new segment: " + failure.getMessage()
+				+ " Issue resumes by itself once the store answers again.", failure);
+	}
+
+	private SegmentUnavailableException timedOutException(long claimRunningNanos) {
+		String how = (claimRunningNanos > 0)
+				? "the claim under way has not returned for " + Duration.ofNanos(claimRunningNanos).toMillis() + " ms"
+				: "no new segment came within " + this.waitTimeout + " (the wait timeout)";
+		return new SegmentUnavailableException("Every number of key '" + this.key + "' claimed so far is used up, and "
+				+ how + ": the " + this.storeName + " segment store is slow or does not answer. Issue resumes by "
+				+ "itself once it does.");
+	}
+
+	private SegmentUnavailableException closedException() {
+		return new SegmentUnavailableException("The segment generator of key '" + this.key + "' is closed");
+	}
+
+	/**
+	 * Always throws: segment IDs follow no layout.
+	 * @return never
+	 * @throws NoLayoutException always
+	 */
+	@Override
+	public UidLayout layout() {
+		throw new NoLayoutException(this.key);
+	}
+
+	/**
+	 * Always throws: a segment ID is a plain number, with nothing in it to decode.
+	 * @param uid an ID
+	 * @return never
+	 * @throws SegmentIdNotDecodableException for any ID from 0 up
+	 * @throws InvalidUidException for a negative ID
+	 */
+	@Override
+	public DecodedUid decode(long uid) {
+		if (uid < 0) {
+			throw new InvalidUidException("uid " + uid + " is negative; segment IDs never are");
+		}
+		throw new SegmentIdNotDecodableException(uid, this.key);
+	}
+
+	/**
+	 * Describes this generator: kind {@code segment}, no layout and no worker, the numbers issued, its segments
+	 * (key, step, numbers left in memory, segments claimed, failed claims) and why it cannot issue, if that is so.
+	 * @return the status now
+	 */
+	@Override
+	public UidGeneratorStatus status() {
+		return new UidGeneratorStatus(kind(), null, null, getIssuedCount(), 0, null, null,
+				new UidGeneratorStatus.Segment(this.key, this.step, getRemaining(), this.segmentsFetched,
+						this.storeFailureCount),
+				getFailure());
+	}
+
+	/**
+	 * Returns the kind of generator, as the endpoint and health views name it.
+	 * @return {@code segment}
+	 */
+	public String kind() {
+		return "segment";
+	}
+
+	/**
+	 * Returns the key whose numbers this generator hands out.
+	 * @return the key
+	 */
+	public String getKey() {
+		return this.key;
+	}
+
+	/**
+	 * Returns the name of the store segments come from.
+	 * @return for example {@code db} or {@code redis}
+	 */
+	public String getStoreName() {
+		return this.storeName;
+	}
+
+	/**
+	 * Returns the size of the latest claimed segment, which the adaptive step moves between {@code step} and
+	 * {@code maxStep}.
+	 * @return the step
+	 */
+	public long getStep() {
+		return this.step;
+	}
+
+	/**
+	 * Returns how many segments were claimed from the store, the first one included.
+	 * @return the count
+	 */
+	public long getSegmentsFetched() {
+		return this.segmentsFetched;
+	}
+
+	/**
+	 * Returns how many claims failed.
+	 * @return the count
+	 */
+	public long getStoreFailureCount() {
+		return this.storeFailureCount;
+	}
+
+	/**
+	 * Returns why the latest claim failed, while no claim has succeeded since.
+	 * @return the failure, or {@code null} while the store answers
+	 */
+	public SegmentStoreException getStoreFailure() {
+		return this.storeFailure;
+	}
+
+	/**
+	 * Returns how many claimed numbers are left in memory: the rest of the current segment and the next one, if it
+	 * is claimed already. These are what an outage of the store can still be served from.
+	 * @return the count, 0 once closed
+	 */
+	public long getRemaining() {
+		Segment segment = this.current;
+		Segment successor = segment.successor;
+		return segment.remaining() + ((successor != null) ? successor.remaining() : 0);
+	}
+
+	/**
+	 * Returns how many numbers this generator has handed out; exact when idle, close to it under load.
+	 * @return the count
+	 */
+	public long getIssuedCount() {
+		return this.retiredNumbers.get() + this.current.taken();
+	}
+
+	/**
+	 * Returns the segment numbers are handed out of now.
+	 * @return the range, or {@code null} once closed
+	 */
+	public SegmentRange getCurrentSegment() {
+		Segment segment = this.current;
+		return (segment.size() > 0) ? new SegmentRange(segment.first, segment.last) : null;
+	}
+
+	/**
+	 * Returns why {@link #getUID()} fails at the moment, if it does: the generator is closed, or every claimed number
+	 * is used up and the store fails or has not answered for longer than the wait timeout.
+	 * @return the failure, or {@code null} while numbers can be handed out
+	 */
+	public UidException getFailure() {
+		if (this.closed) {
+			return closedException();
+		}
+		if (getRemaining() > 0) {
+			return null;
+		}
+		SegmentStoreException failure = this.storeFailure;
+		if (failure != null) {
+			return exhaustedException(failure);
+		}
+		long started = this.claimStartedNanos;
+		long running = (started != 0) ? System.nanoTime() - started : 0;
+		return (running > this.waitTimeoutNanos) ? timedOutException(running) : null;
+	}
+
+	/**
+	 * Stops handing out numbers and stops the background thread. The numbers left in memory are never handed out
+	 * (a gap); the store needs no release.
+	 */
+	@Override
+	public void close() {
+		if (!this.closing.compareAndSet(false, true)) {
+			return;
+		}
+		this.closed = true;
+		Segment last = (Segment) CURRENT.getAndSet(this, Segment.empty());
+		this.retiredNumbers.addAndGet(last.taken());
+		this.lock.lock();
+		try {
+			this.claimed.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
+		LockSupport.unpark(this.prefetcher);
+		if (Thread.currentThread() != this.prefetcher) {
+			try {
+				this.prefetcher.join(TimeUnit.SECONDS.toMillis(5));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "SegmentUidGenerator[key=" + this.key + ", store=" + this.storeName + ", segment=" + this.current
+				+ ", step=" + this.step + "]";
+	}
+
+	/**
+	 * Settings of a segment generator.
+	 */
+	public static final class Builder {
+
+		private final SegmentStore store;
+
+		private String key = DEFAULT_KEY;
+
+		private long step = DEFAULT_STEP;
+
+		private Long maxStep;
+
+		private Duration targetInterval = DEFAULT_TARGET_INTERVAL;
+
+		private int prefetchThreshold = DEFAULT_PREFETCH_THRESHOLD;
+
+		private Duration waitTimeout = DEFAULT_WAIT_TIMEOUT;
+
+		private UidClock clock = UidClock.SYSTEM;
+
+		private Builder(SegmentStore store) {
+			if (store == null) {
+				throw new InvalidSettingException("store", null, "pass the SegmentStore segments come from, such as "
+						+ "a JdbcSegmentStore or a RedisSegmentStore");
+			}
+			this.store = store;
+		}
+
+		/**
+		 * Sets the key whose numbers to hand out (Leaf's {@code biz_tag}); {@code default} when not set.
+		 * @param key 1 to 128 letters, digits, {@code _}, {@code -}, {@code .} or {@code :}
+		 * @return this builder
+		 */
+		public Builder key(String key) {
+			this.key = requireKey(key);
+			return this;
+		}
+
+		/**
+		 * Sets how many numbers a segment holds, and the smallest step the adaptive step shrinks back to. Larger
+		 * means fewer round trips to the store and larger gaps when an instance stops.
+		 * @param step 1 to {@link #MAX_STEP}
+		 * @return this builder
+		 */
+		public Builder step(long step) {
+			if (step < 1 || step > MAX_STEP) {
+				throw new InvalidSettingException("step", step, "use a number of 1 to " + MAX_STEP + ", such as "
+						+ DEFAULT_STEP);
+			}
+			this.step = step;
+			return this;
+		}
+
+		/**
+		 * Sets the largest step the adaptive step grows to; the larger of {@link #DEFAULT_MAX_STEP} and the step when
+		 * not set. Equal to the step, the step never changes.
+		 * @param maxStep from the step to {@link #MAX_STEP}
+		 * @return this builder
+		 */
+		public Builder maxStep(long maxStep) {
+			this.maxStep = maxStep;
+			return this;
+		}
+
+		/**
+		 * Sets how long a segment should last: a segment used up faster doubles the next step, one that lasts more
+		 * than twice as long halves it.
+		 * @param targetInterval a positive duration
+		 * @return this builder
+		 */
+		public Builder targetInterval(Duration targetInterval) {
+			if (targetInterval == null || targetInterval.isNegative() || targetInterval.toMillis() < 1) {
+				throw new InvalidSettingException("targetInterval", targetInterval,
+						"use a duration of at least 1 ms, such as 15m");
+			}
+			this.targetInterval = targetInterval;
+			return this;
+		}
+
+		/**
+		 * Sets the percentage of a segment used when the next one is claimed in the background. Lower means longer
+		 * service through a store outage and a larger gap at a restart; 0 claims the next one at once.
+		 * @param prefetchThreshold 0 to 99
+		 * @return this builder
+		 */
+		public Builder prefetchThreshold(int prefetchThreshold) {
+			if (prefetchThreshold < 0 || prefetchThreshold > 99) {
+				throw new InvalidSettingException("prefetchThreshold", prefetchThreshold,
+						"use a percentage of 0 to 99, such as " + DEFAULT_PREFETCH_THRESHOLD);
+			}
+			this.prefetchThreshold = prefetchThreshold;
+			return this;
+		}
+
+		/**
+		 * Sets how long {@link SegmentUidGenerator#getUID()} may wait for a new segment once the claimed numbers are
+		 * used up, before it fails.
+		 * @param waitTimeout a positive duration
+		 * @return this builder
+		 */
+		public Builder waitTimeout(Duration waitTimeout) {
+			if (waitTimeout == null || waitTimeout.isNegative() || waitTimeout.isZero()) {
+				throw new InvalidSettingException("waitTimeout", waitTimeout, "use a positive duration, such as 5s");
+			}
+			this.waitTimeout = waitTimeout;
+			return this;
+		}
+
+		/**
+		 * Sets the clock the adaptive step measures segment lifetimes with; the system clock when not set.
+		 * @param clock the clock
+		 * @return this builder
+		 */
+		public Builder clock(UidClock clock) {
+			if (clock == null) {
+				throw new InvalidSettingException("clock", null, "pass a clock, such as UidClock.SYSTEM");
+			}
+			this.clock = clock;
+			return this;
+		}
+
+		/**
+		 * Claims the first segment and starts the background thread.
+		 * @return the running generator
+		 * @throws InvalidSettingException when {@code maxStep} is smaller than {@code step}
+		 * @throws SegmentStoreException when the first segment cannot be claimed
+		 */
+		public SegmentUidGenerator build() {
+			validate();
+			return new SegmentUidGenerator(this);
+		}
+
+		/** Checks the settings that depend on each other. */
+		void validate() {
+			long effective = effectiveMaxStep();
+			if (effective < this.step || effective > MAX_STEP) {
+				throw new InvalidSettingException("maxStep", effective, "use a number from the step (" + this.step
+						+ ") to " + MAX_STEP);
+			}
+		}
+
+		/** Returns a builder with the same settings, for another key. */
+		Builder copy() {
+			Builder copy = new Builder(this.store);
+			copy.key = this.key;
+			copy.step = this.step;
+			copy.maxStep = this.maxStep;
+			copy.targetInterval = this.targetInterval;
+			copy.prefetchThreshold = this.prefetchThreshold;
+			copy.waitTimeout = this.waitTimeout;
+			copy.clock = this.clock;
+			return copy;
+		}
+
+		private long effectiveMaxStep() {
+			return (this.maxStep != null) ? this.maxStep : Math.max(DEFAULT_MAX_STEP, this.step);
+		}
+
+		static String requireKey(String key) {
+			if (key == null || !KEY.matcher(key).matches()) {
+				throw new InvalidSettingException("key", key, "use 1 to 128 letters, digits, '_', '-', '.' or ':'");
+			}
+			return key;
+		}
+
+	}
+
+}

@@ -1,0 +1,364 @@
+package io.github.uidgen.segment.jdbc;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import javax.sql.DataSource;
+
+import io.github.uidgen.InvalidSettingException;
+import io.github.uidgen.segment.SegmentRange;
+import io.github.uidgen.segment.SegmentStore;
+import io.github.uidgen.segment.SegmentStoreException;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.PessimisticLockingFailureException;
+import org.springframework.dao.QueryTimeoutException;
+import org.springframework.dao.TransientDataAccessResourceException;
+import org.springframework.jdbc.CannotGetJdbcConnectionException;
+import org.springframework.jdbc.core.ConnectionCallback;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.support.JdbcTransactionManager;
+import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.TransactionException;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Claims segments from a table of the application's database (MySQL, MariaDB or PostgreSQL), one row per key.
+ *
+ * <p>A claim is {@code UPDATE <table> SET max_id = max_id + ? WHERE segment_key = ?} followed by reading the new
+ * {@code max_id}, in one transaction of its own ({@code REQUIRES_NEW}): the row lock serialises instances claiming
+ * the same key, and a claim is committed when it returns even when the calling thread is inside a transaction that
+ * later rolls back (joining that transaction would let a rollback hand the same range out twice). A key without a
+ * row gets one, with {@code max_id} 0, in the same transaction. Every claim is bounded by a transaction timeout.
+ *
+ * <p>The table ({@code UID_SEGMENT} by default; DDL in {@code schema-mysql.sql} and {@code schema-postgresql.sql}
+ * next to this class) is created at the first claim when {@link Builder#initializeSchema(boolean)} is set; when it
+ * is missing otherwise, the claim fails with {@link SegmentTableMissingException}, which carries the DDL.
+ */
+public final class JdbcSegmentStore implements SegmentStore {
+
+	/** Default table name. */
+	public static final String DEFAULT_TABLE = "UID_SEGMENT";
+
+	/** Default limit on one claim. */
+	public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
+
+	private static final Pattern TABLE = Pattern
+		.compile("[A-Za-z_][A-Za-z0-9_]{0,63}(\\.[A-Za-z_][A-Za-z0-9_]{0,63})?");
+
+	private static final int MAX_ATTEMPTS = 3;
+
+	private final JdbcTemplate jdbcTemplate;
+
+	private final JdbcClient jdbc;
+
+	private final TransactionTemplate transactions;
+
+	private final String table;
+
+	private final boolean initializeSchema;
+
+	private volatile Statements statements;
+
+	private JdbcSegmentStore(Builder builder) {
+		this.jdbcTemplate = new JdbcTemplate(builder.dataSource);
+		this.jdbc = JdbcClient.create(this.jdbcTemplate);
+		this.transactions = new TransactionTemplate(new JdbcTransactionManager(builder.dataSource));
+		this.transactions.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+		this.transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
+		this.transactions.setTimeout((int) Math.max(1, (builder.timeout.toMillis() + 999) / 1000));
+		this.table = builder.table;
+		this.initializeSchema = builder.initializeSchema;
+	}
+
+	/**
+	 * Starts building a store on a data source.
+	 * @param dataSource the application's database
+	 * @return a builder
+	 */
+	public static Builder builder(DataSource dataSource) {
+		return new Builder(dataSource);
+	}
+
+	@Override
+	public SegmentRange claim(String key, long size) {
+		Statements sql = statements();
+		for (int attempt = 1;; attempt++) {
+			try {
+				Long last = this.transactions.execute((status) -> advance(sql, key, size));
+				if (last == null) {
+					throw new SegmentStoreException("No max_id read back for key '" + key + "' from " + this.table);
+				}
+				return new SegmentRange(last - size + 1, last);
+			}
+			catch (PessimisticLockingFailureException ex) {
+				// Deadlock or lock timeout between instances creating the same key's row at once: try again.
+				if (attempt >= MAX_ATTEMPTS) {
+					throw translate(key, ex);
+				}
+				backOff(attempt);
+			}
+			catch (DataAccessException | TransactionException ex) {
+				throw translate(key, ex);
+			}
+		}
+	}
+
+	/** Moves the key's counter on by {@code size}, creating its row first when it has none; returns the new value. */
+	private Long advance(Statements sql, String key, long size) {
+		if (this.jdbc.sql(sql.advance).param(size).param(key).update() == 0) {
+			this.jdbc.sql(sql.insertIfAbsent).param(key).update();
+			if (this.jdbc.sql(sql.advance).param(size).param(key).update() != 1) {
+				throw new SegmentStoreException("The row of key '" + key + "' in " + this.table
+						+ " disappeared while it was claimed from");
+			}
+		}
+		return this.jdbc.sql(sql.read).param(key).query(Long.class).single();
+	}
+
+	@Override
+	public String name() {
+		return "db";
+	}
+
+	/**
+	 * Returns the table segments are claimed from.
+	 * @return the table name as configured
+	 */
+	public String table() {
+		return this.table;
+	}
+
+	/** Detects the database once, creates the table when asked to, and prepares the statements. */
+	private Statements statements() {
+		Statements current = this.statements;
+		if (current != null) {
+			return current;
+		}
+		synchronized (this) {
+			if (this.statements != null) {
+				return this.statements;
+			}
+			SegmentDialect dialect;
+			try {
+				// In a transaction of its own too: joining a caller's transaction would commit it early on MySQL
+				// (DDL commits implicitly) and roll the new table back with it on PostgreSQL.
+				dialect = SegmentDialect.of(this.transactions.execute((status) -> this.jdbcTemplate
+					.execute((ConnectionCallback<String>) (connection) -> connection.getMetaData()
+						.getDatabaseProductName())));
+				if (this.initializeSchema) {
+					createTable(createTableSql(dialect));
+				}
+			}
+			catch (DataAccessException | TransactionException ex) {
+				throw translate(null, ex);
+			}
+			this.statements = new Statements(dialect, this.table);
+			return this.statements;
+		}
+	}
+
+	/**
+	 * Runs {@code CREATE TABLE IF NOT EXISTS}, once more after a failure: instances starting together race to create
+	 * the table, and PostgreSQL lets the loser fail even with {@code IF NOT EXISTS}.
+	 */
+	private void createTable(String ddl) {
+		try {
+			this.transactions.executeWithoutResult((status) -> this.jdbcTemplate.execute(ddl));
+		}
+		catch (DataAccessException ex) {
+			if (isUnreachable(ex)) {
+				throw ex;
+			}
+			backOff(3);
+			this.transactions.executeWithoutResult((status) -> this.jdbcTemplate.execute(ddl));
+		}
+	}
+
+	/** Returns the shipped {@code CREATE TABLE} statement with the configured table name, without a semicolon. */
+	String createTableSql(SegmentDialect dialect) {
+		StringBuilder code = new StringBuilder();
+		for (String line : load(dialect).split("\n")) {
+			if (!line.trim().startsWith("--")) {
+				code.append(line).append('\n');
+			}
+		}
+		String statement = code.toString().strip();
+		if (statement.endsWith(";")) {
+			statement = statement.substring(0, statement.length() - 1);
+		}
+		return Pattern.compile("\\b" + DEFAULT_TABLE + "\\b")
+			.matcher(statement)
+			.replaceAll(Matcher.quoteReplacement(this.table));
+	}
+
+	private static String load(SegmentDialect dialect) {
+		try (InputStream in = JdbcSegmentStore.class.getResourceAsStream(dialect.schemaResource())) {
+			if (in == null) {
+				throw new IllegalStateException("Missing resource " + dialect.schemaResource() + " next to "
+						+ JdbcSegmentStore.class.getName());
+			}
+			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/** Turns a failure into what the generator reports: unreachable, table missing (with its DDL), or unusable. */
+	private SegmentStoreException translate(String key, RuntimeException ex) {
+		SQLException sqlException = sqlException(ex);
+		Statements current = this.statements;
+		if (sqlException != null && current != null && isTableMissing(sqlException)) {
+			return new SegmentTableMissingException(this.table, createTableSql(current.dialect) + ";", ex);
+		}
+		if (isUnreachable(ex)) {
+			return new SegmentStoreException("Cannot reach the database that hands out uid segments ("
+					+ ex.getMessage() + "); check that it runs and that the DataSource URL and credentials are right.",
+					ex);
+		}
+		return new SegmentStoreException("The uid segment table " + this.table + " could not be used"
+				+ ((key != null) ? " for key '" + key + "'" : "") + ": " + ex.getMessage(), ex);
+	}
+
+	private static boolean isUnreachable(RuntimeException ex) {
+		if (ex instanceof CannotGetJdbcConnectionException || ex instanceof CannotCreateTransactionException
+				|| ex instanceof DataAccessResourceFailureException || ex instanceof TransientDataAccessResourceException
+				|| ex instanceof QueryTimeoutException) {
+			return true;
+		}
+		SQLException sqlException = sqlException(ex);
+		String state = (sqlException != null) ? sqlException.getSQLState() : null;
+		return state != null && state.startsWith("08");
+	}
+
+	private static boolean isTableMissing(SQLException ex) {
+		String state = ex.getSQLState();
+		return "42S02".equals(state) || "42P01".equals(state) || ex.getErrorCode() == 1146;
+	}
+
+	private static SQLException sqlException(Throwable ex) {
+		for (Throwable current = ex; current != null; current = current.getCause()) {
+			if (current instanceof SQLException sqlException) {
+				return sqlException;
+			}
+		}
+		return null;
+	}
+
+	private static void backOff(int attempt) {
+		try {
+			Thread.sleep(ThreadLocalRandom.current().nextLong(1, 10L * attempt + 2));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new SegmentStoreException("Interrupted while claiming a uid segment", ex);
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "JdbcSegmentStore[table=" + this.table + "]";
+	}
+
+	/** The statements of one database and table. */
+	private static final class Statements {
+
+		final SegmentDialect dialect;
+
+		final String advance;
+
+		final String insertIfAbsent;
+
+		final String read;
+
+		Statements(SegmentDialect dialect, String table) {
+			this.dialect = dialect;
+			this.advance = "UPDATE " + table + " SET max_id = max_id + ?, modified = " + dialect.now()
+					+ " WHERE segment_key = ?";
+			this.insertIfAbsent = dialect.insertIfAbsent(table);
+			this.read = "SELECT max_id FROM " + table + " WHERE segment_key = ?";
+		}
+
+	}
+
+	/**
+	 * Settings of a database segment store.
+	 */
+	public static final class Builder {
+
+		private final DataSource dataSource;
+
+		private String table = DEFAULT_TABLE;
+
+		private boolean initializeSchema;
+
+		private Duration timeout = DEFAULT_TIMEOUT;
+
+		private Builder(DataSource dataSource) {
+			if (dataSource == null) {
+				throw new InvalidSettingException("dataSource", null, "pass the application's DataSource");
+			}
+			this.dataSource = dataSource;
+		}
+
+		/**
+		 * Sets the table; {@code UID_SEGMENT} when not set.
+		 * @param table letters, digits and underscores, optionally prefixed by a schema and a dot
+		 * @return this builder
+		 */
+		public Builder table(String table) {
+			if (table == null || !TABLE.matcher(table).matches()) {
+				throw new InvalidSettingException("table", table, "use a table name of letters, digits and "
+						+ "underscores (starting with a letter or underscore, at most 64), optionally prefixed by a "
+						+ "schema and a dot");
+			}
+			this.table = table;
+			return this;
+		}
+
+		/**
+		 * Sets whether to create the table at the first claim when it does not exist.
+		 * @param initializeSchema whether to create it
+		 * @return this builder
+		 */
+		public Builder initializeSchema(boolean initializeSchema) {
+			this.initializeSchema = initializeSchema;
+			return this;
+		}
+
+		/**
+		 * Sets how long one claim may take (a transaction timeout, in whole seconds rounded up), so that a database
+		 * that hangs makes a claim fail instead of blocking it.
+		 * @param timeout a positive duration
+		 * @return this builder
+		 */
+		public Builder timeout(Duration timeout) {
+			if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+				throw new InvalidSettingException("timeout", timeout, "use a positive duration, such as 5s");
+			}
+			this.timeout = timeout;
+			return this;
+		}
+
+		/**
+		 * Builds the store; it touches the database at its first claim.
+		 * @return the store
+		 */
+		public JdbcSegmentStore build() {
+			return new JdbcSegmentStore(this);
+		}
+
+	}
+
+}

@@ -1,0 +1,43 @@
+package io.github.uidgen.samples.e2e;
+
+import java.util.List;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+
+/**
+ * The {@code redis} profile with {@code --uid.generator=segment}: segments claimed with {@code INCRBY} from Redis on
+ * 127.0.0.1:6379.
+ */
+class RedisSegmentGeneratorEndToEndTests extends SegmentGeneratorEndToEndTests {
+
+	RedisSegmentGeneratorEndToEndTests() {
+		super("redis");
+	}
+
+	@Override
+	List<String> storeArguments(String runId) {
+		return List.of("--uid.segment.redis.key-prefix=" + keyPrefix(runId));
+	}
+
+	@Override
+	void removeStore(String runId) {
+		RedisClient redis = RedisClient.create("redis://127.0.0.1:6379");
+		try (StatefulRedisConnection<String, String> connection = redis.connect()) {
+			RedisCommands<String, String> commands = connection.sync();
+			List<String> keys = commands.keys(keyPrefix(runId) + ":*");
+			if (!keys.isEmpty()) {
+				commands.del(keys.toArray(String[]::new));
+			}
+		}
+		finally {
+			redis.shutdown();
+		}
+	}
+
+	private static String keyPrefix(String runId) {
+		return "uid-e2e-segment-" + runId;
+	}
+
+}

@@ -1,0 +1,36 @@
+package io.github.uidgen.autoconfigure;
+
+import io.github.uidgen.segment.SegmentStore;
+import io.github.uidgen.segment.redis.RedisSegmentStore;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * The redis segment store on the application's {@link RedisConnectionFactory}, chosen by
+ * {@code uid.segment.store=redis}; Sentinel and Cluster work through the application's Spring Data Redis
+ * configuration, and {@code spring.data.redis.timeout} bounds each claim.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass(RedisConnectionFactory.class)
+@ConditionalOnProperty(name = "uid.segment.store", havingValue = "redis")
+class RedisSegmentStoreConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean(SegmentStore.class)
+	RedisSegmentStore redisSegmentStore(UidProperties properties,
+			ObjectProvider<RedisConnectionFactory> connectionFactory) {
+		RedisConnectionFactory factory = connectionFactory.getIfUnique(() -> {
+			throw new UidPropertyException("uid.segment.store", "redis",
+					"The redis segment store needs a RedisConnectionFactory, and the application has none.",
+					"Add spring-boot-starter-data-redis and configure spring.data.redis.*, or set uid.segment.store "
+							+ "to db.");
+		});
+		return RedisSegmentStore.builder(factory).keyPrefix(properties.getSegment().getRedis().getKeyPrefix()).build();
+	}
+
+}

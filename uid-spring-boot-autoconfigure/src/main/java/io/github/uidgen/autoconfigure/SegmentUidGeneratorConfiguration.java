@@ -1,0 +1,86 @@
+package io.github.uidgen.autoconfigure;
+
+import io.github.uidgen.UidClock;
+import io.github.uidgen.UidGenerator;
+import io.github.uidgen.autoconfigure.UidProperties.Segment.Store;
+import io.github.uidgen.segment.SegmentStore;
+import io.github.uidgen.segment.SegmentUidGenerator;
+import io.github.uidgen.segment.SegmentUidGenerators;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Lazy;
+import org.springframework.util.ClassUtils;
+
+/**
+ * The segment generator: dense numbers per key from segments claimed from the application's database or Redis
+ * ({@code uid.segment.store}); it needs no worker-ID assigner. The {@link UidGenerator} bean hands out the numbers
+ * of {@code uid.segment.key}; the {@link SegmentUidGenerators} bean gives the generators of other keys, on the same
+ * store with the same settings. A {@link SegmentStore} bean of the application replaces the configured store.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnProperty(name = "uid.generator", havingValue = "segment")
+@Import({ JdbcSegmentStoreConfiguration.class, RedisSegmentStoreConfiguration.class })
+class SegmentUidGeneratorConfiguration {
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	SegmentUidGenerators segmentUidGenerators(UidProperties properties, ObjectProvider<SegmentStore> store,
+			ObjectProvider<UidClock> clock) {
+		UidProperties.Segment segment = properties.getSegment();
+		SegmentStore segmentStore = store.getIfAvailable(() -> {
+			throw noStore(segment.getStore());
+		});
+		SegmentUidGenerator.Builder builder = SegmentUidGenerator.builder(segmentStore)
+			.step(segment.getStep())
+			.targetInterval(segment.getTargetInterval())
+			.prefetchThreshold(segment.getPrefetchThreshold())
+			.waitTimeout(segment.getWaitTimeout())
+			.clock(clock.getIfAvailable(() -> UidClock.SYSTEM));
+		if (segment.getMaxStep() != null) {
+			builder.maxStep(segment.getMaxStep());
+		}
+		return new SegmentUidGenerators(builder);
+	}
+
+	@Bean
+	SegmentUidGeneratorsLifecycle segmentUidGeneratorsLifecycle(SegmentUidGenerators segmentUidGenerators) {
+		return new SegmentUidGeneratorsLifecycle(segmentUidGenerators);
+	}
+
+	@Bean
+	@Lazy(false)
+	@ConditionalOnMissingBean(UidGenerator.class)
+	SegmentUidGenerator uidGenerator(SegmentUidGenerators segmentUidGenerators, UidProperties properties) {
+		return segmentUidGenerators.forKey(properties.getSegment().getKey());
+	}
+
+	/** Explains why no store bean exists for the configured choice. */
+	private static UidPropertyException noStore(Store store) {
+		String property = "uid.segment.store";
+		if (store == Store.REDIS) {
+			return isPresent("org.springframework.data.redis.connection.RedisConnectionFactory")
+					? new UidPropertyException(property, "redis",
+							"No redis segment store was created for uid.segment.store.",
+							"Check the condition evaluation report (--debug), or declare a SegmentStore bean.")
+					: new UidPropertyException(property, "redis",
+							"The redis segment store needs Spring Data Redis, which is not on the classpath.",
+							"Add spring-boot-starter-data-redis, or set uid.segment.store to db.");
+		}
+		return isPresent("org.springframework.jdbc.core.simple.JdbcClient")
+				? new UidPropertyException(property, "db", "No db segment store was created for uid.segment.store.",
+						"Check the condition evaluation report (--debug), or declare a SegmentStore bean.")
+				: new UidPropertyException(property, "db",
+						"The db segment store (the default) needs spring-jdbc, which is not on the classpath.",
+						"Add spring-boot-starter-jdbc and a JDBC driver, or set uid.segment.store to redis.");
+	}
+
+	/** Looks the class up through the context class loader, the one the application's classes come from. */
+	private static boolean isPresent(String className) {
+		return ClassUtils.isPresent(className, null);
+	}
+
+}

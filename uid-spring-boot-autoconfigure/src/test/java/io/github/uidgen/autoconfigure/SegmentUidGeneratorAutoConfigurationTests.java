@@ -1,0 +1,299 @@
+package io.github.uidgen.autoconfigure;
+
+import java.util.Set;
+import java.util.UUID;
+
+import io.github.uidgen.UidGenerator;
+import io.github.uidgen.UidGeneratorStatus;
+import io.github.uidgen.autoconfigure.actuate.UidEndpoint;
+import io.github.uidgen.autoconfigure.actuate.UidEndpointAutoConfiguration;
+import io.github.uidgen.autoconfigure.actuate.UidHealthContributorAutoConfiguration;
+import io.github.uidgen.autoconfigure.actuate.UidHealthIndicator;
+import io.github.uidgen.autoconfigure.actuate.UidMeterBinder;
+import io.github.uidgen.autoconfigure.actuate.UidMetricsAutoConfiguration;
+import io.github.uidgen.segment.SegmentStore;
+import io.github.uidgen.segment.SegmentUidGenerator;
+import io.github.uidgen.segment.SegmentUidGenerators;
+import io.github.uidgen.segment.jdbc.JdbcSegmentStore;
+import io.github.uidgen.segment.redis.RedisSegmentStore;
+import io.github.uidgen.worker.WorkerIdAssigner;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+import static io.github.uidgen.autoconfigure.InvalidConfigurationTests.assertFailure;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for the segment generator's auto-configuration ({@code uid.generator=segment}) on the real MariaDB,
+ * PostgreSQL and Redis: the store chosen by {@code uid.segment.store} on the application's DataSource or Redis, no
+ * worker-ID assigner, generators for other keys, the settings, user beans winning, clear start-up failures, and the
+ * endpoint, health and meters answering sensibly. Each run uses a table and key prefix of its own.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SegmentUidGeneratorAutoConfigurationTests {
+
+	private final String name = "uid_ac_seg_" + UUID.randomUUID().toString().substring(0, 8);
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(StaticWorkerIdAssignerAutoConfiguration.class,
+				JdbcWorkerIdAssignerAutoConfiguration.class, RedisWorkerIdAssignerAutoConfiguration.class,
+				UidGeneratorAutoConfiguration.class, UidEndpointAutoConfiguration.class,
+				UidHealthContributorAutoConfiguration.class, UidMetricsAutoConfiguration.class))
+		.withPropertyValues("uid.generator=segment", "management.endpoints.web.exposure.include=uid");
+
+	private final ApplicationContextRunner onMariaDb = this.contextRunner
+		.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class))
+		.withPropertyValues("spring.datasource.url=jdbc:mysql://127.0.0.1:3306/test", "spring.datasource.username=root",
+				"spring.datasource.password=", "uid.segment.db.table=" + this.name,
+				"uid.segment.db.initialize-schema=true");
+
+	private final ApplicationContextRunner onRedis = this.contextRunner
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+		.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=6379",
+				"uid.segment.store=redis", "uid.segment.redis.key-prefix=" + this.name);
+
+	@AfterAll
+	void dropTablesAndKeys() {
+		for (String url : new String[] { "jdbc:mysql://127.0.0.1:3306/test", "jdbc:postgresql://127.0.0.1:5432/test" }) {
+			new JdbcTemplate(new DriverManagerDataSource(url, url.contains("mysql") ? "root" : "postgres", ""))
+				.execute("DROP TABLE IF EXISTS " + this.name);
+		}
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration("127.0.0.1", 6379));
+		factory.afterPropertiesSet();
+		try {
+			StringRedisTemplate redis = new StringRedisTemplate(factory);
+			Set<String> keys = redis.keys(this.name + "*");
+			redis.delete(keys);
+		}
+		finally {
+			factory.destroy();
+		}
+	}
+
+	@Test
+	void theDbStoreIsTheDefaultAndNeedsNoWorkerIdAssigner() {
+		this.onMariaDb.withPropertyValues("uid.segment.key=db-default").run((context) -> {
+			assertThat(context).hasSingleBean(JdbcSegmentStore.class)
+				.hasSingleBean(SegmentUidGenerators.class)
+				.doesNotHaveBean(WorkerIdAssigner.class);
+			SegmentUidGenerator generator = (SegmentUidGenerator) context.getBean(UidGenerator.class);
+			assertThat(generator.getKey()).isEqualTo("db-default");
+			assertThat(generator.getStoreName()).isEqualTo("db");
+			assertThat(generator.getUID()).isOne();
+			assertThat(generator.getUID()).isEqualTo(2);
+			assertThat(context.getBean(SegmentUidGenerators.class).forKey("db-invoice").getUID()).isOne();
+			assertThat(context.getBean(SegmentUidGenerators.class).forKey("db-default")).isSameAs(generator);
+			context.stop();
+			assertThat(generator.getFailure()).as("closed as the context stops").isNotNull()
+				.hasMessageContaining("closed");
+		});
+	}
+
+	@Test
+	void theDbStoreRunsOnPostgresql() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class))
+			.withPropertyValues("spring.datasource.url=jdbc:postgresql://127.0.0.1:5432/test",
+					"spring.datasource.username=postgres", "spring.datasource.password=",
+					"uid.segment.db.table=" + this.name, "uid.segment.db.initialize-schema=true")
+			.run((context) -> assertThat(context.getBean(UidGenerator.class).getUID()).isOne());
+	}
+
+	@Test
+	void theRedisStoreIsChosenByProperty() {
+		this.onRedis.withPropertyValues("uid.segment.key=orders").run((context) -> {
+			assertThat(context).hasSingleBean(RedisSegmentStore.class).doesNotHaveBean(WorkerIdAssigner.class);
+			assertThat(context.getBean(UidGenerator.class).getUID()).isOne();
+			assertThat(new StringRedisTemplate(context.getBean(RedisConnectionFactory.class)).opsForValue()
+				.get(this.name + ":orders")).isEqualTo("1000");
+		});
+	}
+
+	@Test
+	void segmentPropertiesReachTheGenerator() {
+		this.onRedis
+			.withPropertyValues("uid.segment.key=tuned", "uid.segment.step=10", "uid.segment.max-step=20",
+					"uid.segment.prefetch-threshold=50", "uid.segment.target-interval=1h",
+					"uid.segment.wait-timeout=2s")
+			.run((context) -> {
+				SegmentUidGenerator generator = context.getBean(SegmentUidGenerator.class);
+				assertThat(generator.getStep()).isEqualTo(10);
+				assertThat(generator.getCurrentSegment().size()).isEqualTo(10);
+				for (int i = 0; i < 6; i++) {
+					generator.getUID();
+				}
+				long deadline = System.nanoTime() + 10_000_000_000L;
+				while (generator.getSegmentsFetched() < 2 && System.nanoTime() < deadline) {
+					Thread.sleep(5);
+				}
+				assertThat(generator.getStep()).as("doubled within the target interval").isEqualTo(20);
+			});
+	}
+
+	@Test
+	void anApplicationsSegmentStoreAndGeneratorWin() {
+		LettuceConnectionFactory factory = redisConnectionFactory();
+		try {
+			SegmentStore own = RedisSegmentStore.builder(factory).keyPrefix(this.name + "-mine").build();
+			this.onRedis.withBean("mySegmentStore", SegmentStore.class, () -> own)
+				.withPropertyValues("uid.segment.key=mine")
+				.run((context) -> {
+					assertThat(context).hasSingleBean(SegmentStore.class);
+					assertThat(context.getBean(SegmentStore.class)).isSameAs(own);
+					assertThat(context.getBean(UidGenerator.class).getUID()).isOne();
+					assertThat(new StringRedisTemplate(factory).opsForValue().get(this.name + "-mine:mine"))
+						.isEqualTo("1000");
+				});
+		}
+		finally {
+			factory.destroy();
+		}
+		UidGenerator own = new FixedUid();
+		this.onRedis.withBean(UidGenerator.class, () -> own)
+			.run((context) -> assertThat(context.getBean(UidGenerator.class)).isSameAs(own));
+	}
+
+	@Test
+	void theEndpointHealthAndMetersAnswerSensiblyForSegmentIds() {
+		this.onRedis.withPropertyValues("uid.segment.key=actuated").run((context) -> {
+			UidGenerator generator = context.getBean(UidGenerator.class);
+			long uid = generator.getUID();
+			UidEndpoint endpoint = context.getBean(UidEndpoint.class);
+			UidEndpoint.UidDescriptor descriptor = endpoint.describe();
+			assertThat(descriptor.generator()).isEqualTo("segment");
+			assertThat(descriptor.layout()).isNull();
+			assertThat(descriptor.issued()).isOne();
+			assertThat(descriptor.failure()).isNull();
+			WebEndpointResponse<Object> parsed = endpoint.parse("parse", Long.toString(uid));
+			assertThat(parsed.getStatus()).isEqualTo(400);
+			assertThat(parsed.getBody()).asString().contains("is a segment ID");
+			assertThat(endpoint.parse("parse", "99999999999999999999").getStatus()).isEqualTo(400);
+			assertThat(endpoint.parse("parse", "-1").getStatus()).isEqualTo(400);
+
+			Health health = context.getBean(UidHealthIndicator.class).health();
+			assertThat(health.getStatus()).isEqualTo(Status.UP);
+			assertThat(health.getDetails()).containsEntry("generator", "segment").doesNotContainKey("expiry");
+
+			SimpleMeterRegistry registry = new SimpleMeterRegistry();
+			context.getBean(UidMeterBinder.class).bindTo(registry);
+			assertThat(registry.get("uid.ids.issued").tag("generator", "segment").functionCounter().count())
+				.isEqualTo(1);
+			assertThat(registry.find("uid.ring.size").gauge()).isNull();
+			assertThat(registry.find("uid.clock.backwards").functionCounter()).isNull();
+
+			UidGeneratorStatus.Segment segment = generator.status().segment();
+			assertThat(segment.key()).isEqualTo("actuated");
+			assertThat(segment.step()).isEqualTo(1000);
+			assertThat(segment.remaining()).isEqualTo(999);
+			assertThat(segment.segmentsFetched()).isOne();
+			assertThat(segment.storeFailures()).isZero();
+		});
+	}
+
+	@Test
+	void aMissingDataSourceFailsNamingTheStoreProperty() {
+		assertFailure(this.contextRunner, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("needs a DataSource")
+				.contains("Property: uid.segment.store")
+				.contains("Value: db");
+			assertThat(analysis.getAction()).contains("spring.datasource.url").contains("uid.segment.store to redis");
+		}, "uid.generator=segment");
+	}
+
+	@Test
+	void aMissingLibraryFailsNamingTheStoreProperty() {
+		assertFailure(this.contextRunner.withClassLoader(new FilteredClassLoader(JdbcClient.class)), (analysis) -> {
+			assertThat(analysis.getDescription()).contains("needs spring-jdbc").contains("Value: db");
+			assertThat(analysis.getAction()).contains("spring-boot-starter-jdbc");
+		}, "uid.generator=segment");
+		assertFailure(this.contextRunner.withClassLoader(new FilteredClassLoader(RedisConnectionFactory.class)),
+				(analysis) -> {
+					assertThat(analysis.getDescription()).contains("needs Spring Data Redis").contains("Value: redis");
+					assertThat(analysis.getAction()).contains("spring-boot-starter-data-redis");
+				}, "uid.generator=segment", "uid.segment.store=redis");
+	}
+
+	@Test
+	void aMissingTableFailsWithTheDdl() {
+		assertFailure(this.onMariaDb, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.segment.db.table")
+				.contains("Value: " + this.name + "_missing");
+			assertThat(analysis.getAction()).contains("CREATE TABLE IF NOT EXISTS " + this.name + "_missing")
+				.contains("uid.segment.db.initialize-schema=true");
+		}, "uid.generator=segment", "uid.segment.db.table=" + this.name + "_missing",
+				"uid.segment.db.initialize-schema=false");
+	}
+
+	@Test
+	void invalidSegmentPropertiesNameTheirPropertyValueAndFix() {
+		assertInvalid("uid.segment.step", "0", "use a number of 1 to 1000000000", "uid.segment.step=0");
+		assertInvalid("uid.segment.max-step", "5", "from the step (10)", "uid.segment.step=10",
+				"uid.segment.max-step=5");
+		assertInvalid("uid.segment.prefetch-threshold", "100", "0 to 99", "uid.segment.prefetch-threshold=100");
+		assertInvalid("uid.segment.target-interval", "PT0S", "at least 1 ms", "uid.segment.target-interval=0s");
+		assertInvalid("uid.segment.wait-timeout", "PT0S", "positive duration", "uid.segment.wait-timeout=0s");
+		assertInvalid("uid.segment.key", "order numbers", "letters, digits", "uid.segment.key=order numbers");
+		assertInvalid("uid.segment.db.table", "x;y", "table name", "uid.segment.db.table=x;y");
+		assertFailure(this.onRedis, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.segment.redis.key-prefix")
+				.contains("Value: a b");
+			assertThat(analysis.getAction()).contains("without white space");
+		}, "uid.generator=segment", "uid.segment.redis.key-prefix=a b");
+		assertFailure(this.onMariaDb, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("uid.segment.store").contains("mongo");
+			assertThat(analysis.getAction()).contains("db, redis");
+		}, "uid.generator=segment", "uid.segment.store=mongo");
+	}
+
+	private void assertInvalid(String property, String value, String fix, String... properties) {
+		String[] all = new String[properties.length + 1];
+		all[0] = "uid.generator=segment";
+		System.arraycopy(properties, 0, all, 1, properties.length);
+		assertFailure(this.onMariaDb, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: " + property).contains("Value: " + value);
+			assertThat(analysis.getAction()).startsWith("Change " + property + ":").contains(fix);
+		}, all);
+	}
+
+	private static LettuceConnectionFactory redisConnectionFactory() {
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration("127.0.0.1", 6379));
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
+	}
+
+	/** An application's own generator. */
+	private static final class FixedUid implements UidGenerator {
+
+		@Override
+		public long getUID() {
+			return 42;
+		}
+
+		@Override
+		public io.github.uidgen.UidLayout layout() {
+			return io.github.uidgen.UidLayout.defaults();
+		}
+
+	}
+
+}
