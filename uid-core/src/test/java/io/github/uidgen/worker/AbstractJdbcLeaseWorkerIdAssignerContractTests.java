@@ -6,7 +6,7 @@ import java.util.List;
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.uidgen.testsupport.TestDatabases;
 import io.github.uidgen.testsupport.TestDatabases.Database;
-import io.github.uidgen.worker.jdbc.JdbcWorkerIdAssigner;
+import io.github.uidgen.worker.jdbc.JdbcLeaseWorkerIdAssigner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -53,7 +53,7 @@ abstract class AbstractJdbcLeaseWorkerIdAssignerContractTests extends AbstractLe
 
 	@Override
 	WorkerIdAssigner newAssigner(String instanceId) {
-		return JdbcWorkerIdAssigner.builder(this.dataSource)
+		return JdbcLeaseWorkerIdAssigner.builder(this.dataSource)
 			.leaseTable(this.table)
 			.leaseDuration(LEASE)
 			.instanceId(instanceId)
