@@ -1,11 +1,13 @@
-package io.github.uidgen.worker;
+package io.github.uidgen.test.assigners;
 
 import java.util.ArrayList;
 import java.util.List;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.github.uidgen.test.AbstractLeaseWorkerIdAssignerContractTests;
 import io.github.uidgen.testsupport.TestDatabases;
 import io.github.uidgen.testsupport.TestDatabases.Database;
+import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.jdbc.JdbcLeaseWorkerIdAssigner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -52,7 +54,7 @@ abstract class AbstractJdbcLeaseWorkerIdAssignerContractTests extends AbstractLe
 	}
 
 	@Override
-	WorkerIdAssigner newAssigner(String instanceId) {
+	protected WorkerIdAssigner newAssigner(String instanceId) {
 		return JdbcLeaseWorkerIdAssigner.builder(this.dataSource)
 			.leaseTable(this.table)
 			.leaseDuration(LEASE)
