@@ -12,7 +12,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.github.uidgen.UidClock;
 import io.github.uidgen.UidException;
 import io.github.uidgen.testsupport.ThrowawayMariaDb;
-import io.github.uidgen.worker.jdbc.JdbcWorkerIdAssigner;
+import io.github.uidgen.worker.jdbc.JdbcLeaseWorkerIdAssigner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -52,7 +52,7 @@ class DatabaseOutageTests {
 		try (HikariDataSource dataSource = defaultPool(db)) {
 			AbstractUidGenerator generator = DefaultUidGenerator.builder()
 				.clock(UidClock.SYSTEM)
-				.workerIdAssigner(JdbcWorkerIdAssigner.builder(dataSource)
+				.workerIdAssigner(JdbcLeaseWorkerIdAssigner.builder(dataSource)
 					.initializeSchema(true)
 					.instanceId("outage")
 					.build())
@@ -104,7 +104,7 @@ class DatabaseOutageTests {
 	@Test
 	void aRenewalThatTheDatabaseLeavesUnansweredFailsWithinItsOwnTimeout() throws Exception {
 		try (HikariDataSource dataSource = defaultPool(this.db)) {
-			JdbcWorkerIdAssigner assigner = JdbcWorkerIdAssigner.builder(dataSource)
+			JdbcLeaseWorkerIdAssigner assigner = JdbcLeaseWorkerIdAssigner.builder(dataSource)
 				.initializeSchema(true)
 				.instanceId("unanswered")
 				.leaseDuration(Duration.ofSeconds(6))

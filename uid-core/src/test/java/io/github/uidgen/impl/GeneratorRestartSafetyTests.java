@@ -14,7 +14,6 @@ import io.github.uidgen.testsupport.Duplicates;
 import io.github.uidgen.testsupport.SteppableClock;
 import io.github.uidgen.testsupport.TestDatabases.Database;
 import io.github.uidgen.worker.WorkerIdAssigner;
-import io.github.uidgen.worker.jdbc.JdbcWorkerIdAssigner.Mode;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -60,8 +59,8 @@ class GeneratorRestartSafetyTests {
 	private static Function<Path, AssignerBackend> backend(String name) {
 		return switch (name) {
 			case "static" -> (folder) -> AssignerBackend.staticFile(folder, 5);
-			case "db-mariadb" -> (folder) -> AssignerBackend.jdbc(Database.MARIADB, Mode.LEASE, LEASE);
-			case "db-postgresql" -> (folder) -> AssignerBackend.jdbc(Database.POSTGRESQL, Mode.LEASE, LEASE);
+			case "db-mariadb" -> (folder) -> AssignerBackend.jdbcLease(Database.MARIADB, LEASE);
+			case "db-postgresql" -> (folder) -> AssignerBackend.jdbcLease(Database.POSTGRESQL, LEASE);
 			case "redis" -> (folder) -> AssignerBackend.redis(LEASE);
 			case "zookeeper" -> (folder) -> AssignerBackend.zookeeper(LEASE);
 			default -> throw new IllegalArgumentException(name);

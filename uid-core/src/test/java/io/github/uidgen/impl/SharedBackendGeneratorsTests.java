@@ -19,7 +19,6 @@ import io.github.uidgen.impl.TestGenerators.Kind;
 import io.github.uidgen.testsupport.AssignerBackend;
 import io.github.uidgen.testsupport.Duplicates;
 import io.github.uidgen.testsupport.TestDatabases.Database;
-import io.github.uidgen.worker.jdbc.JdbcWorkerIdAssigner.Mode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -41,14 +40,13 @@ class SharedBackendGeneratorsTests {
 	static Stream<Arguments> backends() {
 		return Stream.of(
 				Arguments.of("db lease on MariaDB",
-						(Supplier<AssignerBackend>) () -> AssignerBackend.jdbc(Database.MARIADB, Mode.LEASE, LEASE)),
+						(Supplier<AssignerBackend>) () -> AssignerBackend.jdbcLease(Database.MARIADB, LEASE)),
 				Arguments.of("db lease on PostgreSQL",
-						(Supplier<AssignerBackend>) () -> AssignerBackend.jdbc(Database.POSTGRESQL, Mode.LEASE, LEASE)),
+						(Supplier<AssignerBackend>) () -> AssignerBackend.jdbcLease(Database.POSTGRESQL, LEASE)),
 				Arguments.of("db disposable on MariaDB",
-						(Supplier<AssignerBackend>) () -> AssignerBackend.jdbc(Database.MARIADB, Mode.DISPOSABLE, LEASE)),
+						(Supplier<AssignerBackend>) () -> AssignerBackend.jdbcDisposable(Database.MARIADB)),
 				Arguments.of("db disposable on PostgreSQL",
-						(Supplier<AssignerBackend>) () -> AssignerBackend.jdbc(Database.POSTGRESQL, Mode.DISPOSABLE,
-								LEASE)),
+						(Supplier<AssignerBackend>) () -> AssignerBackend.jdbcDisposable(Database.POSTGRESQL)),
 				Arguments.of("redis", (Supplier<AssignerBackend>) () -> AssignerBackend.redis(LEASE)),
 				Arguments.of("zookeeper", (Supplier<AssignerBackend>) () -> AssignerBackend.zookeeper(LEASE)));
 	}

@@ -10,7 +10,8 @@ import io.github.uidgen.testsupport.TestDatabases.Database;
 import io.github.uidgen.worker.StaticWorkerIdAssigner;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerIdAssigner;
-import io.github.uidgen.worker.jdbc.JdbcWorkerIdAssigner;
+import io.github.uidgen.worker.jdbc.DisposableWorkerIdAssigner;
+import io.github.uidgen.worker.jdbc.JdbcLeaseWorkerIdAssigner;
 import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
 import io.github.uidgen.worker.zookeeper.ZookeeperWorkerIdAssigner;
 import org.apache.curator.framework.CuratorFramework;
@@ -92,29 +93,49 @@ public abstract class AssignerBackend implements AutoCloseable {
 	}
 
 	/**
-	 * The database assigner on a table of its own.
+	 * The database lease assigner on a table of its own.
 	 * @param database the server
-	 * @param mode lease or disposable
 	 * @param leaseDuration the lease duration
 	 * @return the backend
 	 */
-	public static AssignerBackend jdbc(Database database, JdbcWorkerIdAssigner.Mode mode, Duration leaseDuration) {
+	public static AssignerBackend jdbcLease(Database database, Duration leaseDuration) {
 		HikariDataSource dataSource = database.open();
-		String table = TestDatabases.uniqueTable("uid_gen_" + mode.name().toLowerCase());
-		return new AssignerBackend("db-" + mode.name().toLowerCase() + "-" + database.name().toLowerCase(),
-				leaseDuration) {
+		String table = TestDatabases.uniqueTable("uid_gen_lease");
+		return new AssignerBackend("db-lease-" + database.name().toLowerCase(), leaseDuration) {
 
 			@Override
 			public WorkerIdAssigner newAssigner(String instanceId) {
-				return JdbcWorkerIdAssigner.builder(dataSource)
-					.mode(mode)
+				return JdbcLeaseWorkerIdAssigner.builder(dataSource)
 					.leaseTable(table)
-					.workerNodeTable(table)
 					.leaseDuration(leaseDuration)
 					.heartbeatInterval(leaseDuration.dividedBy(4))
 					.instanceId(instanceId)
 					.initializeSchema(true)
 					.build();
+			}
+
+			@Override
+			public void close() {
+				TestDatabases.dropTable(dataSource, table);
+				dataSource.close();
+			}
+
+		};
+	}
+
+	/**
+	 * The database disposable assigner on a table of its own.
+	 * @param database the server
+	 * @return the backend
+	 */
+	public static AssignerBackend jdbcDisposable(Database database) {
+		HikariDataSource dataSource = database.open();
+		String table = TestDatabases.uniqueTable("uid_gen_disposable");
+		return new AssignerBackend("db-disposable-" + database.name().toLowerCase(), Duration.ZERO) {
+
+			@Override
+			public WorkerIdAssigner newAssigner(String instanceId) {
+				return DisposableWorkerIdAssigner.builder(dataSource).workerNodeTable(table).initializeSchema(true).build();
 			}
 
 			@Override

@@ -4,7 +4,9 @@ import javax.sql.DataSource;
 
 import io.github.uidgen.autoconfigure.UidProperties.Worker.Db;
 import io.github.uidgen.worker.WorkerIdAssigner;
-import io.github.uidgen.worker.jdbc.JdbcWorkerIdAssigner;
+import io.github.uidgen.worker.jdbc.DisposableWorkerIdAssigner;
+import io.github.uidgen.worker.jdbc.JdbcLeaseWorkerIdAssigner;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -14,46 +16,96 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * Auto-configures the db worker-ID assigner on the application's {@link DataSource}, chosen by
- * {@code uid.worker.assigner=db}.
+ * Auto-configures the db worker-ID assigner chosen by {@code uid.worker.assigner=db}, in the mode chosen by
+ * {@code uid.worker.db.mode}, on the application's {@link DataSource}: the one marked {@link UidDataSource}, else the
+ * only or the primary one.
  */
 @AutoConfiguration(after = DataSourceAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "uid.enabled", matchIfMissing = true)
 @ConditionalOnClass({ JdbcTemplate.class, DataSource.class })
 @ConditionalOnProperty(name = "uid.worker.assigner", havingValue = "db")
 @EnableConfigurationProperties(UidProperties.class)
+@Import({ JdbcWorkerIdAssignerAutoConfiguration.LeaseConfiguration.class,
+		JdbcWorkerIdAssignerAutoConfiguration.DisposableConfiguration.class })
 public final class JdbcWorkerIdAssignerAutoConfiguration {
 
-	@Bean
-	@ConditionalOnMissingBean(WorkerIdAssigner.class)
-	JdbcWorkerIdAssigner jdbcWorkerIdAssigner(UidProperties properties, ObjectProvider<DataSource> dataSource,
-			Environment environment) {
-		DataSource source = dataSource.getIfAvailable(() -> {
-			throw new UidPropertyException("uid.worker.assigner", "db",
+	private static final String ASSIGNER = "uid.worker.assigner";
+
+	/**
+	 * Returns the DataSource the assigner uses: the one marked {@link UidDataSource}, else the only one or the
+	 * primary one, as {@code @ConditionalOnSingleCandidate(DataSource.class)} and {@code @FlywayDataSource} choose.
+	 * Fails naming the beans when that leaves none, rather than leaving the application without an assigner.
+	 */
+	static DataSource dataSource(ObjectProvider<DataSource> marked, ObjectProvider<DataSource> dataSources,
+			ListableBeanFactory beanFactory) {
+		DataSource dataSource = marked.getIfAvailable(dataSources::getIfUnique);
+		if (dataSource != null) {
+			return dataSource;
+		}
+		String[] names = beanFactory.getBeanNamesForType(DataSource.class);
+		if (names.length == 0) {
+			throw new UidPropertyException(ASSIGNER, "db",
 					"The db worker-ID assigner needs a DataSource, and the application has none.",
 					"Configure one (spring.datasource.url, username and password with spring-boot-starter-jdbc and "
 							+ "a JDBC driver), or choose another uid.worker.assigner.");
-		});
-		Db db = properties.getWorker().getDb();
-		JdbcWorkerIdAssigner.Builder builder = JdbcWorkerIdAssigner.builder(source)
-			.mode((db.getMode() == Db.Mode.DISPOSABLE) ? JdbcWorkerIdAssigner.Mode.DISPOSABLE
-					: JdbcWorkerIdAssigner.Mode.LEASE)
-			.leaseTable(db.getLeaseTable())
-			.workerNodeTable(db.getWorkerNodeTable())
-			.initializeSchema(db.isInitializeSchema())
-			.leaseDuration(db.getLeaseDuration())
-			.port(environment.getProperty("server.port"));
-		if (db.getHeartbeatInterval() != null) {
-			builder.heartbeatInterval(db.getHeartbeatInterval());
 		}
-		if (properties.getWorker().getInstanceId() != null) {
-			builder.instanceId(properties.getWorker().getInstanceId());
+		throw new UidPropertyException(ASSIGNER, "db",
+				"The db worker-ID assigner needs one DataSource, and the application has " + names.length + " ("
+						+ String.join(", ", names) + "), none of them @Primary or marked @UidDataSource.",
+				"Mark the DataSource that holds the worker-ID table with @" + UidDataSource.class.getName()
+						+ ", or make one of them @Primary.");
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnProperty(name = "uid.worker.db.mode", havingValue = "lease", matchIfMissing = true)
+	static class LeaseConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(WorkerIdAssigner.class)
+		JdbcLeaseWorkerIdAssigner jdbcLeaseWorkerIdAssigner(UidProperties properties,
+				@UidDataSource ObjectProvider<DataSource> uidDataSource, ObjectProvider<DataSource> dataSources,
+				ListableBeanFactory beanFactory, Environment environment) {
+			Db db = properties.getWorker().getDb();
+			JdbcLeaseWorkerIdAssigner.Builder builder = JdbcLeaseWorkerIdAssigner
+				.builder(dataSource(uidDataSource, dataSources, beanFactory))
+				.leaseTable(db.getLeaseTable())
+				.initializeSchema(db.isInitializeSchema())
+				.leaseDuration(db.getLeaseDuration())
+				.port(environment.getProperty("server.port"));
+			if (db.getHeartbeatInterval() != null) {
+				builder.heartbeatInterval(db.getHeartbeatInterval());
+			}
+			if (properties.getWorker().getInstanceId() != null) {
+				builder.instanceId(properties.getWorker().getInstanceId());
+			}
+			return builder.build();
 		}
-		return builder.build();
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnProperty(name = "uid.worker.db.mode", havingValue = "disposable")
+	static class DisposableConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(WorkerIdAssigner.class)
+		DisposableWorkerIdAssigner disposableWorkerIdAssigner(UidProperties properties,
+				@UidDataSource ObjectProvider<DataSource> uidDataSource, ObjectProvider<DataSource> dataSources,
+				ListableBeanFactory beanFactory, Environment environment) {
+			Db db = properties.getWorker().getDb();
+			return DisposableWorkerIdAssigner.builder(dataSource(uidDataSource, dataSources, beanFactory))
+				.workerNodeTable(db.getWorkerNodeTable())
+				.initializeSchema(db.isInitializeSchema())
+				.port(environment.getProperty("server.port"))
+				.build();
+		}
+
 	}
 
 }

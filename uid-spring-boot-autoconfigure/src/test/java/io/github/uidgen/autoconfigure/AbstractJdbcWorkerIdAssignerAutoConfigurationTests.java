@@ -10,7 +10,8 @@ import io.github.uidgen.UidGenerator;
 import io.github.uidgen.impl.AbstractUidGenerator;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import io.github.uidgen.worker.WorkerIdAssigner;
-import io.github.uidgen.worker.jdbc.JdbcWorkerIdAssigner;
+import io.github.uidgen.worker.jdbc.DisposableWorkerIdAssigner;
+import io.github.uidgen.worker.jdbc.JdbcLeaseWorkerIdAssigner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -70,7 +71,8 @@ abstract class AbstractJdbcWorkerIdAssignerAutoConfigurationTests {
 			.withPropertyValues("uid.worker.db.lease-table=" + table, "uid.worker.db.initialize-schema=true",
 					"uid.worker.instance-id=first")
 			.run((first) -> {
-				assertThat(first).hasSingleBean(JdbcWorkerIdAssigner.class);
+				assertThat(first).hasSingleBean(JdbcLeaseWorkerIdAssigner.class)
+					.doesNotHaveBean(DisposableWorkerIdAssigner.class);
 				AbstractUidGenerator one = first.getBean(AbstractUidGenerator.class);
 				assertThat(one.status().worker().assigner()).isEqualTo("db");
 				assertThat(one.decode(one.getUID()).workerId()).isEqualTo(one.status().worker().id());
@@ -95,8 +97,7 @@ abstract class AbstractJdbcWorkerIdAssignerAutoConfigurationTests {
 					"uid.worker.db.lease-duration=20s", "uid.worker.db.heartbeat-interval=4s",
 					"uid.worker.instance-id=configured")
 			.run((context) -> {
-				JdbcWorkerIdAssigner assigner = context.getBean(JdbcWorkerIdAssigner.class);
-				assertThat(assigner.getMode()).isEqualTo(JdbcWorkerIdAssigner.Mode.LEASE);
+				JdbcLeaseWorkerIdAssigner assigner = context.getBean(JdbcLeaseWorkerIdAssigner.class);
 				assertThat(assigner.getLeaseTable()).isEqualTo(table);
 				assertThat(assigner.getLeaseDuration()).isEqualTo(Duration.ofSeconds(20));
 				assertThat(assigner.getHeartbeatInterval()).isEqualTo(Duration.ofSeconds(4));
@@ -111,7 +112,7 @@ abstract class AbstractJdbcWorkerIdAssignerAutoConfigurationTests {
 		this.contextRunner
 			.withPropertyValues("uid.worker.db.lease-table=" + table, "uid.worker.db.initialize-schema=true",
 					"server.port=8123")
-			.run((context) -> assertThat(context.getBean(JdbcWorkerIdAssigner.class).getInstanceId())
+			.run((context) -> assertThat(context.getBean(JdbcLeaseWorkerIdAssigner.class).getInstanceId())
 				.endsWith(":8123"));
 	}
 
@@ -125,8 +126,9 @@ abstract class AbstractJdbcWorkerIdAssignerAutoConfigurationTests {
 				.withPropertyValues("uid.worker.db.mode=disposable", "uid.worker.db.worker-node-table=" + table,
 						"uid.worker.db.initialize-schema=true")
 				.run((context) -> {
-					assertThat(context.getBean(JdbcWorkerIdAssigner.class).getMode())
-						.isEqualTo(JdbcWorkerIdAssigner.Mode.DISPOSABLE);
+					assertThat(context).hasSingleBean(DisposableWorkerIdAssigner.class)
+						.doesNotHaveBean(JdbcLeaseWorkerIdAssigner.class);
+					assertThat(context.getBean(DisposableWorkerIdAssigner.class).getWorkerNodeTable()).isEqualTo(table);
 					UidGenerator generator = context.getBean(UidGenerator.class);
 					workerIds[run] = generator.decode(generator.getUID()).workerId();
 				});
@@ -135,10 +137,27 @@ abstract class AbstractJdbcWorkerIdAssignerAutoConfigurationTests {
 	}
 
 	@Test
+	void theModeIsReadInAnyCase() {
+		String table = table("upper");
+		this.contextRunner
+			.withPropertyValues("uid.worker.db.mode=DISPOSABLE", "uid.worker.db.worker-node-table=" + table,
+					"uid.worker.db.initialize-schema=true")
+			.run((context) -> assertThat(context).hasSingleBean(DisposableWorkerIdAssigner.class));
+	}
+
+	@Test
+	void unknownModeNamesThePropertyAndTheValue() {
+		assertFailure(this.contextRunner, (analysis) -> assertThat(analysis.getDescription())
+			.contains("uid.worker.db.mode")
+			.contains("temporary"), "uid.worker.db.mode=temporary");
+	}
+
+	@Test
 	void applicationsAssignerWins() {
 		FixedWorkerIdAssigner own = new FixedWorkerIdAssigner(2);
 		this.contextRunner.withBean(WorkerIdAssigner.class, () -> own).run((context) -> {
-			assertThat(context).doesNotHaveBean(JdbcWorkerIdAssigner.class);
+			assertThat(context).doesNotHaveBean(JdbcLeaseWorkerIdAssigner.class)
+				.doesNotHaveBean(DisposableWorkerIdAssigner.class);
 			assertThat(context.getBean(WorkerIdAssigner.class)).isSameAs(own);
 		});
 	}

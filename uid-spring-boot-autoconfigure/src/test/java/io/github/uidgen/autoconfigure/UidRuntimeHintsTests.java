@@ -12,6 +12,7 @@ import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 import org.springframework.core.io.support.SpringFactoriesLoader;
+import org.springframework.jdbc.datasource.ConnectionProxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -41,6 +42,13 @@ class UidRuntimeHintsTests {
 				"io/github/uidgen/worker/jdbc/schema-postgresql.sql", "io/github/uidgen/worker/redis/registry.lua");
 		assertThat(bundled).allSatisfy(
 				(resource) -> assertThat(RuntimeHintsPredicates.resource().forResource(resource)).accepts(hints));
+	}
+
+	@Test
+	void theProxyOfAConnectionWhoseRoundTripsTheDbAssignerBoundsIsRegistered() {
+		RuntimeHints hints = new RuntimeHints();
+		new UidRuntimeHints().registerHints(hints, getClass().getClassLoader());
+		assertThat(RuntimeHintsPredicates.proxies().forInterfaces(ConnectionProxy.class)).accepts(hints);
 	}
 
 }

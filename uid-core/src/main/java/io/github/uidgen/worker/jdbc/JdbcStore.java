@@ -1,28 +1,51 @@
 package io.github.uidgen.worker.jdbc;
 
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
 
 import javax.sql.DataSource;
 
 import io.github.uidgen.worker.WorkerAssignmentException;
+import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import io.github.uidgen.worker.WorkerTableMissingException;
 
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.RecoverableDataAccessException;
+import org.springframework.dao.TransientDataAccessResourceException;
+import org.springframework.jdbc.BadSqlGrammarException;
+import org.springframework.jdbc.core.ConnectionCallback;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.support.JdbcTransactionManager;
+import org.springframework.jdbc.support.SQLExceptionSubclassTranslator;
+import org.springframework.jdbc.support.SQLExceptionTranslator;
+import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.TransactionException;
+import org.springframework.transaction.support.TransactionTemplate;
+
 /**
- * The database table one mode of {@link JdbcWorkerIdAssigner} works on: the connections, the dialect detected at
- * first use, the table created at start when asked, and SQL failures turned into the assigner's exceptions.
+ * The database table a db assigner works on, through spring-jdbc: every piece of work runs in a short READ COMMITTED
+ * transaction of its own ({@code REQUIRES_NEW}, on a transaction manager of the store's own, on connections whose
+ * round trips are bounded), so a claim or a mark is committed when the call returns, whatever transaction the caller
+ * is in. Also detects the database at first use, creates the table when asked to, and turns Spring's
+ * {@link DataAccessException}s into the assigner's exceptions; commit and rollback failures are translated too.
  */
 final class JdbcStore {
-
-	private final ConnectionRunner runner;
 
 	private final String defaultTable;
 
 	private final String table;
 
 	private final boolean initializeSchema;
+
+	private final TransactionTemplate transactions;
+
+	private final JdbcTemplate jdbcTemplate;
+
+	private final JdbcClient jdbc;
 
 	private volatile SqlDialect dialect;
 
@@ -32,22 +55,53 @@ final class JdbcStore {
 	 * @param defaultTable the name the shipped DDL uses for the table
 	 * @param table the configured name, already validated
 	 * @param initializeSchema whether to create the table at first use when missing
-	 * @param callTimeout how long any one database round trip may take
+	 * @param roundTripTimeout how long any one database round trip may take
 	 */
 	JdbcStore(DataSource dataSource, String defaultTable, String table, boolean initializeSchema,
-			Duration callTimeout) {
-		this.runner = new ConnectionRunner(dataSource, callTimeout);
+			Duration roundTripTimeout) {
 		this.defaultTable = defaultTable;
 		this.table = table;
 		this.initializeSchema = initializeSchema;
-	}
-
-	ConnectionRunner runner() {
-		return this.runner;
+		DataSource bounded = new BoundedRoundTripDataSource(dataSource, roundTripTimeout);
+		// By JDBC exception subclass and SQLState class: portable, and no metadata round trip to pick error codes.
+		SQLExceptionTranslator translator = new SQLExceptionSubclassTranslator();
+		JdbcTransactionManager transactionManager = new JdbcTransactionManager(bounded);
+		transactionManager.setExceptionTranslator(translator);
+		this.transactions = new TransactionTemplate(transactionManager);
+		this.transactions.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+		this.transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
+		this.jdbcTemplate = new JdbcTemplate(bounded);
+		this.jdbcTemplate.setExceptionTranslator(translator);
+		this.jdbc = JdbcClient.create(this.jdbcTemplate);
 	}
 
 	String table() {
 		return this.table;
+	}
+
+	/**
+	 * Runs work in a transaction of its own, committed when the work returns and rolled back when it throws.
+	 * @param work the statements
+	 * @return what the work returns
+	 * @throws DataAccessException as Spring translated it, for callers that react to contention
+	 * @throws CannotCreateTransactionException when no connection can be had
+	 */
+	<T> T inTransaction(Function<JdbcClient, T> work) {
+		return this.transactions.execute((status) -> work.apply(this.jdbc));
+	}
+
+	/**
+	 * Runs work in a transaction of its own, and failures as {@link #translate} turns them.
+	 * @param work the statements
+	 * @return what the work returns
+	 */
+	<T> T call(Function<JdbcClient, T> work) {
+		try {
+			return inTransaction(work);
+		}
+		catch (RuntimeException ex) {
+			throw translate(ex);
+		}
 	}
 
 	/** Detects the database once and creates the table when asked to. */
@@ -61,15 +115,14 @@ final class JdbcStore {
 				return this.dialect;
 			}
 			try {
-				current = this.runner.autoCommit(SqlDialect::of);
+				current = onConnection((connection) -> SqlDialect.of(connection.getMetaData()));
 				if (this.initializeSchema) {
 					createTable(SchemaScript.createTable(current, this.defaultTable, this.table));
 				}
 			}
-			catch (SQLException ex) {
-				throw (SqlFailures.isConnectionFailure(ex)) ? ConnectionRunner.unavailable(ex)
-						: new WorkerAssignmentException("Cannot prepare the uid worker ID tables: " + ex.getMessage(),
-								ex);
+			catch (DataAccessException | TransactionException ex) {
+				throw isUnreachable(ex) ? unavailable(ex)
+						: new WorkerAssignmentException("Cannot prepare the uid worker ID tables: " + detail(ex), ex);
 			}
 			this.dialect = current;
 			return current;
@@ -80,38 +133,72 @@ final class JdbcStore {
 	 * Runs {@code CREATE TABLE IF NOT EXISTS}, once more after a failure: instances starting together race to
 	 * create the table, and PostgreSQL lets the loser fail even with {@code IF NOT EXISTS}.
 	 */
-	private void createTable(String ddl) throws SQLException {
-		ConnectionRunner.SqlWork<Boolean> create = (connection) -> {
-			try (Statement statement = connection.createStatement()) {
-				return statement.execute(ddl);
-			}
-		};
+	private void createTable(String ddl) {
 		try {
-			this.runner.autoCommit(create);
+			this.transactions.executeWithoutResult((status) -> this.jdbcTemplate.execute(ddl));
 		}
-		catch (SQLException ex) {
-			if (SqlFailures.isConnectionFailure(ex)) {
+		catch (DataAccessException | TransactionException ex) {
+			if (isUnreachable(ex)) {
 				throw ex;
 			}
 			backOff(5);
-			this.runner.autoCommit(create);
+			this.transactions.executeWithoutResult((status) -> this.jdbcTemplate.execute(ddl));
 		}
 	}
 
 	/**
-	 * Turns a failure on the table into the exception the assigner throws: the store is unreachable, the table is
-	 * missing (with the DDL to run), or the table could not be used.
+	 * Turns a failure of work on the table into the exception the assigner throws: the store is unreachable, the
+	 * table is missing (with the DDL to run), or the table could not be used; the assigner's own exceptions pass.
+	 * @param ex what the work threw
+	 * @return the exception to throw
 	 */
-	RuntimeException translate(SQLException ex) {
-		if (SqlFailures.isConnectionFailure(ex)) {
-			return ConnectionRunner.unavailable(ex);
+	RuntimeException translate(RuntimeException ex) {
+		if (isUnreachable(ex)) {
+			return unavailable(ex);
 		}
-		if (SqlFailures.isTableMissing(ex)) {
+		if (ex instanceof BadSqlGrammarException && !tableExists()) {
 			return new WorkerTableMissingException(this.table,
 					SchemaScript.createTable(this.dialect, this.defaultTable, this.table) + ";", ex);
 		}
-		return new WorkerAssignmentException("The uid worker ID table " + this.table + " could not be used: "
-				+ ex.getMessage(), ex);
+		if (ex instanceof DataAccessException || ex instanceof TransactionException) {
+			return new WorkerAssignmentException("The uid worker ID table " + this.table + " could not be used: "
+					+ detail(ex), ex);
+		}
+		return ex;
+	}
+
+	/**
+	 * Asks the database's metadata whether the table exists, after a statement on it was refused.
+	 * @return whether it does, {@code true} when that cannot be told, so the refusal is reported as it was
+	 */
+	private boolean tableExists() {
+		try {
+			return Boolean.TRUE.equals(onConnection((connection) -> TableName.exists(connection, this.table)));
+		}
+		catch (RuntimeException ex) {
+			return true;
+		}
+	}
+
+	/** Runs work on the connection of a transaction of its own. */
+	private <T> T onConnection(ConnectionCallback<T> work) {
+		return this.transactions.execute((status) -> this.jdbcTemplate.execute(work));
+	}
+
+	/** The connection could not be had, broke, or the database did not answer in time. */
+	private static boolean isUnreachable(RuntimeException ex) {
+		return ex instanceof CannotCreateTransactionException || ex instanceof DataAccessResourceFailureException
+				|| ex instanceof TransientDataAccessResourceException || ex instanceof RecoverableDataAccessException;
+	}
+
+	private static WorkerStoreUnavailableException unavailable(RuntimeException ex) {
+		return new WorkerStoreUnavailableException("Cannot reach the database that hands out uid worker IDs ("
+				+ detail(ex) + "); check that it runs and that the DataSource URL and credentials are right.", ex);
+	}
+
+	/** What the driver or the pool said, which Spring's exception wraps. */
+	private static String detail(RuntimeException ex) {
+		return (ex.getCause() != null) ? ex.getCause().getMessage() : ex.getMessage();
 	}
 
 	/** Waits a few random milliseconds, longer with each attempt, before trying again after a race. */

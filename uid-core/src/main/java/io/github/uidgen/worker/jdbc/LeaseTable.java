@@ -1,18 +1,18 @@
 package io.github.uidgen.worker.jdbc;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.util.ArrayList;
+import java.sql.Types;
 import java.util.List;
 
 import io.github.uidgen.worker.WorkerAssignment;
 
+import org.springframework.jdbc.core.SqlParameterValue;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
 /**
  * The SQL of lease mode, one table of {@code worker_id} rows. Every change that takes or keeps a lease is a single
  * conditional {@code UPDATE} (or a primary-key {@code INSERT}), so concurrent claimants are serialised by the
- * database's row locks and unique key, never by reading first and writing later.
+ * database's row locks and unique key, never by reading first and writing later. Each method runs its statements
+ * through the given client, in the transaction its caller opened.
  */
 final class LeaseTable {
 
@@ -104,35 +104,31 @@ final class LeaseTable {
 	}
 
 	/**
-	 * Tries once, in the caller's transaction, to lease a worker ID. Among free (released or expired) worker IDs
-	 * whose mark lies no further than {@code maxMarkLeadMillis} ahead of the database clock, this instance's previous
-	 * one comes first, then the lowest; else the lowest never used; and only when neither exists a free one whose mark
-	 * lies further ahead (the nearest first), which a host with a fast clock left behind.
+	 * Tries once to lease a worker ID. Among free (released or expired) worker IDs whose mark lies no further than
+	 * {@code maxMarkLeadMillis} ahead of the database clock, this instance's previous one comes first, then the
+	 * lowest; else the lowest never used; and only when neither exists a free one whose mark lies further ahead (the
+	 * nearest first), which a host with a fast clock left behind.
 	 * @return the claim, {@link Claim#FULL} or {@link Claim#RACED}
-	 * @throws SQLException a duplicate key or deadlock means another claimant won: try again
+	 * @throws org.springframework.dao.DuplicateKeyException when another claimant inserted the same worker ID
+	 * first, and {@link org.springframework.dao.ConcurrencyFailureException} on a deadlock: try again
 	 */
-	Claim tryClaim(Connection connection, long maxWorkerId, String instanceId, String token, String hostName,
-			String port, long leaseMicros, long maxMarkLeadMillis) throws SQLException {
-		List<Long> sane = select(connection, this.freeWithSaneMarkSql, maxWorkerId, maxMarkLeadMillis, instanceId);
-		Claim claim = takeFirstFree(connection, sane, instanceId, token, hostName, port, leaseMicros);
+	Claim tryClaim(JdbcClient jdbc, long maxWorkerId, String instanceId, String token, String hostName, String port,
+			long leaseMicros, long maxMarkLeadMillis) {
+		List<Long> sane = jdbc.sql(this.freeWithSaneMarkSql)
+			.params(maxWorkerId, maxMarkLeadMillis, instanceId)
+			.query(Long.class)
+			.list();
+		Claim claim = takeFirstFree(jdbc, sane, instanceId, token, hostName, port, leaseMicros);
 		if (claim != null) {
 			return claim;
 		}
-		long unused = lowestUnused(connection);
+		long unused = jdbc.sql(this.lowestUnusedSql).query(Long.class).single();
 		if (unused <= maxWorkerId) {
-			try (PreparedStatement insert = connection.prepareStatement(this.insertSql)) {
-				insert.setLong(1, unused);
-				insert.setString(2, instanceId);
-				insert.setString(3, token);
-				insert.setString(4, hostName);
-				insert.setString(5, port);
-				insert.setLong(6, leaseMicros);
-				insert.executeUpdate();
-			}
+			jdbc.sql(this.insertSql).params(unused, instanceId, token, hostName, text(port), leaseMicros).update();
 			return new Claim(unused, WorkerAssignment.NO_MARK);
 		}
-		List<Long> ahead = select(connection, this.freeByMarkSql, maxWorkerId);
-		claim = takeFirstFree(connection, ahead, instanceId, token, hostName, port, leaseMicros);
+		List<Long> ahead = jdbc.sql(this.freeByMarkSql).param(maxWorkerId).query(Long.class).list();
+		claim = takeFirstFree(jdbc, ahead, instanceId, token, hostName, port, leaseMicros);
 		if (claim != null) {
 			return claim;
 		}
@@ -143,58 +139,25 @@ final class LeaseTable {
 	 * Takes the first candidate that is still free.
 	 * @return the claim, {@link Claim#RACED} when others took every candidate first, {@code null} without candidates
 	 */
-	private Claim takeFirstFree(Connection connection, List<Long> candidates, String instanceId, String token,
-			String hostName, String port, long leaseMicros) throws SQLException {
+	private Claim takeFirstFree(JdbcClient jdbc, List<Long> candidates, String instanceId, String token,
+			String hostName, String port, long leaseMicros) {
 		for (long candidate : candidates) {
-			try (PreparedStatement take = connection.prepareStatement(this.takeSql)) {
-				take.setString(1, instanceId);
-				take.setString(2, token);
-				take.setString(3, hostName);
-				take.setString(4, port);
-				take.setLong(5, leaseMicros);
-				take.setLong(6, candidate);
-				if (take.executeUpdate() == 1) {
-					return new Claim(candidate, readMark(connection, candidate));
-				}
+			int taken = jdbc.sql(this.takeSql)
+				.params(instanceId, token, hostName, text(port), leaseMicros, candidate)
+				.update();
+			if (taken == 1) {
+				return new Claim(candidate, readMark(jdbc, candidate));
 			}
 		}
 		return candidates.isEmpty() ? null : Claim.RACED;
 	}
 
-	private static List<Long> select(Connection connection, String sql, Object... args) throws SQLException {
-		List<Long> ids = new ArrayList<>();
-		try (PreparedStatement select = connection.prepareStatement(sql)) {
-			for (int i = 0; i < args.length; i++) {
-				select.setObject(i + 1, args[i]);
-			}
-			try (ResultSet rows = select.executeQuery()) {
-				while (rows.next()) {
-					ids.add(rows.getLong(1));
-				}
-			}
-		}
-		return ids;
-	}
-
-	private long readMark(Connection connection, long workerId) throws SQLException {
-		try (PreparedStatement select = connection.prepareStatement(this.markSql)) {
-			select.setLong(1, workerId);
-			try (ResultSet rows = select.executeQuery()) {
-				if (!rows.next()) {
-					return WorkerAssignment.NO_MARK;
-				}
-				long mark = rows.getLong(1);
-				return rows.wasNull() ? WorkerAssignment.NO_MARK : mark;
-			}
-		}
-	}
-
-	private long lowestUnused(Connection connection) throws SQLException {
-		try (PreparedStatement select = connection.prepareStatement(this.lowestUnusedSql);
-				ResultSet rows = select.executeQuery()) {
-			rows.next();
-			return rows.getLong(1);
-		}
+	private long readMark(JdbcClient jdbc, long workerId) {
+		return jdbc.sql(this.markSql)
+			.param(workerId)
+			.query(Long.class)
+			.optional()
+			.orElse(WorkerAssignment.NO_MARK);
 	}
 
 	/**
@@ -202,76 +165,46 @@ final class LeaseTable {
 	 * holds the lease, so a holder that lost it can never overwrite the mark of the next one.
 	 * @return whether the lease was still held
 	 */
-	boolean renew(Connection connection, long workerId, String instanceId, String token, long mark, long leaseMicros)
-			throws SQLException {
-		try (PreparedStatement update = connection.prepareStatement(this.renewSql)) {
-			update.setLong(1, mark);
-			update.setLong(2, mark);
-			update.setLong(3, leaseMicros);
-			update.setLong(4, workerId);
-			update.setString(5, instanceId);
-			update.setString(6, token);
-			return update.executeUpdate() == 1;
-		}
+	boolean renew(JdbcClient jdbc, long workerId, String instanceId, String token, long mark, long leaseMicros) {
+		return jdbc.sql(this.renewSql).params(mark, mark, leaseMicros, workerId, instanceId, token).update() == 1;
 	}
 
 	/**
 	 * Records the final mark (unless there is none) and frees the lease, if this claim still holds it.
 	 * @return whether the lease was still held
 	 */
-	boolean release(Connection connection, long workerId, String instanceId, String token, long mark)
-			throws SQLException {
-		boolean withMark = mark != WorkerAssignment.NO_MARK;
-		try (PreparedStatement update = connection.prepareStatement(withMark ? this.releaseWithMarkSql
-				: this.releaseSql)) {
-			int index = 1;
-			if (withMark) {
-				update.setLong(index++, mark);
-				update.setLong(index++, mark);
-			}
-			update.setLong(index++, workerId);
-			update.setString(index++, instanceId);
-			update.setString(index, token);
-			return update.executeUpdate() == 1;
-		}
+	boolean release(JdbcClient jdbc, long workerId, String instanceId, String token, long mark) {
+		JdbcClient.StatementSpec release = (mark != WorkerAssignment.NO_MARK)
+				? jdbc.sql(this.releaseWithMarkSql).params(mark, mark, workerId, instanceId, token)
+				: jdbc.sql(this.releaseSql).params(workerId, instanceId, token);
+		return release.update() == 1;
 	}
 
 	/**
 	 * Returns who holds a worker ID now.
 	 * @return the holder, or {@code null} when the row is gone
 	 */
-	Holder holder(Connection connection, long workerId) throws SQLException {
-		try (PreparedStatement select = connection.prepareStatement(this.holderSql)) {
-			select.setLong(1, workerId);
-			try (ResultSet rows = select.executeQuery()) {
-				return rows.next() ? new Holder(rows.getString(1), rows.getInt(2) == 1, rows.getInt(3) == 1) : null;
-			}
-		}
+	Holder holder(JdbcClient jdbc, long workerId) {
+		return jdbc.sql(this.holderSql)
+			.param(workerId)
+			.query((row, number) -> new Holder(row.getString(1), row.getInt(2) == 1, row.getInt(3) == 1))
+			.optional()
+			.orElse(null);
 	}
 
 	/**
 	 * Counts the leases held now among worker IDs up to a maximum, and names a few of their holders.
 	 * @return the live leases
 	 */
-	LiveLeases liveLeases(Connection connection, long maxWorkerId) throws SQLException {
-		long count;
-		try (PreparedStatement select = connection.prepareStatement(this.liveCountSql)) {
-			select.setLong(1, maxWorkerId);
-			try (ResultSet rows = select.executeQuery()) {
-				rows.next();
-				count = rows.getLong(1);
-			}
-		}
-		List<String> holders = new ArrayList<>();
-		try (PreparedStatement select = connection.prepareStatement(this.liveHoldersSql)) {
-			select.setLong(1, maxWorkerId);
-			try (ResultSet rows = select.executeQuery()) {
-				while (rows.next()) {
-					holders.add(rows.getString(1));
-				}
-			}
-		}
+	LiveLeases liveLeases(JdbcClient jdbc, long maxWorkerId) {
+		long count = jdbc.sql(this.liveCountSql).param(maxWorkerId).query(Long.class).single();
+		List<String> holders = jdbc.sql(this.liveHoldersSql).param(maxWorkerId).query(String.class).list();
 		return new LiveLeases(count, holders);
+	}
+
+	/** A text parameter that may be {@code null}, typed so that binding it needs no round trip to the database. */
+	private static SqlParameterValue text(String value) {
+		return new SqlParameterValue(Types.VARCHAR, value);
 	}
 
 }

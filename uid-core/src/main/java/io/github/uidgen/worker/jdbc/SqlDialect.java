@@ -1,12 +1,14 @@
 package io.github.uidgen.worker.jdbc;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
+import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Locale;
 
 import io.github.uidgen.worker.WorkerAssignmentException;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.support.GeneratedKeyHolder;
+import org.springframework.jdbc.support.KeyHolder;
 
 /**
  * What differs between the supported databases: the clock expressions used for leases and marks (the database's own
@@ -18,8 +20,8 @@ enum SqlDialect {
 			"ROUND(UNIX_TIMESTAMP(CURRENT_TIMESTAMP(3)) * 1000)") {
 
 		@Override
-		PreparedStatement prepareInsertReturningId(Connection connection, String sql) throws SQLException {
-			return connection.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS);
+		void insert(JdbcClient.StatementSpec insert, KeyHolder keys) {
+			insert.update(keys);
 		}
 
 	},
@@ -28,9 +30,9 @@ enum SqlDialect {
 			"ROUND(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)") {
 
 		@Override
-		PreparedStatement prepareInsertReturningId(Connection connection, String sql) throws SQLException {
-			// The driver quotes these names; unquoted ID in the DDL is stored as id.
-			return connection.prepareStatement(sql, new String[] { "id" });
+		void insert(JdbcClient.StatementSpec insert, KeyHolder keys) {
+			// Asked for every generated column, the driver returns the whole row; unquoted ID is stored as id.
+			insert.update(keys, "id");
 		}
 
 	};
@@ -70,14 +72,32 @@ enum SqlDialect {
 		return this.nowMillis;
 	}
 
-	abstract PreparedStatement prepareInsertReturningId(Connection connection, String sql) throws SQLException;
+	/**
+	 * Runs an insert into a table whose {@code ID} column the database generates.
+	 * @param insert the insert, parameters bound
+	 * @param table the table, for the message
+	 * @return the new row's {@code ID}
+	 * @throws WorkerAssignmentException when the database returned no ID
+	 */
+	long insertReturningId(JdbcClient.StatementSpec insert, String table) {
+		KeyHolder keys = new GeneratedKeyHolder();
+		insert(insert, keys);
+		Number id = keys.getKey();
+		if (id == null) {
+			throw new WorkerAssignmentException("The insert into " + table + " returned no generated ID; is ID an "
+					+ "auto-increment (identity) column?");
+		}
+		return id.longValue();
+	}
+
+	abstract void insert(JdbcClient.StatementSpec insert, KeyHolder keys);
 
 	/**
-	 * Picks the dialect from the connection's metadata.
+	 * Picks the dialect from the database's metadata.
 	 * @throws WorkerAssignmentException for a database that is not supported
 	 */
-	static SqlDialect of(Connection connection) throws SQLException {
-		String product = connection.getMetaData().getDatabaseProductName();
+	static SqlDialect of(DatabaseMetaData metaData) throws SQLException {
+		String product = metaData.getDatabaseProductName();
 		String lower = (product != null) ? product.toLowerCase(Locale.ROOT) : "";
 		if (lower.contains("mysql") || lower.contains("mariadb")) {
 			return MYSQL;

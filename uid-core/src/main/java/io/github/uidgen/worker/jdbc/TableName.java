@@ -1,12 +1,17 @@
 package io.github.uidgen.worker.jdbc;
 
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Locale;
 import java.util.regex.Pattern;
 
 import io.github.uidgen.InvalidSettingException;
 
 /**
- * Checks configured table names before they are put into SQL: plain identifiers only, optionally qualified by a
- * schema, so no name can inject SQL.
+ * Configured table names: checked before they are put into SQL (plain identifiers only, optionally qualified by a
+ * schema, so no name can inject SQL), and looked up in the database's metadata.
  */
 final class TableName {
 
@@ -28,6 +33,58 @@ final class TableName {
 					+ "(starting with a letter or underscore, at most 64), optionally prefixed by a schema and a dot");
 		}
 		return name;
+	}
+
+	/**
+	 * Tells whether the database lists a table of this name, in the schema (or MySQL database) it is qualified with,
+	 * else in the connection's current one.
+	 * @param connection a connection to the database
+	 * @param table a name that passed {@link #require}
+	 * @return whether the table exists
+	 */
+	static boolean exists(Connection connection, String table) throws SQLException {
+		DatabaseMetaData metaData = connection.getMetaData();
+		int dot = table.indexOf('.');
+		String qualifier = (dot >= 0) ? stored(metaData, table.substring(0, dot)) : null;
+		String name = stored(metaData, table.substring(dot + 1));
+		String escape = metaData.getSearchStringEscape();
+		String pattern = (escape != null) ? name.replace("_", escape + "_") : name;
+		try (ResultSet tables = metaData.getTables(null, null, pattern, null)) {
+			while (tables.next()) {
+				if (name.equalsIgnoreCase(tables.getString("TABLE_NAME"))
+						&& inPlace(connection, qualifier, tables.getString("TABLE_CAT"), tables.getString("TABLE_SCHEM"))) {
+					return true;
+				}
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Whether a table listed in a catalog and schema is where an unquoted name resolves: MySQL calls its databases
+	 * catalogs, PostgreSQL qualifies with schemas.
+	 */
+	private static boolean inPlace(Connection connection, String qualifier, String catalog, String schema)
+			throws SQLException {
+		if (qualifier != null) {
+			return qualifier.equalsIgnoreCase(catalog) || qualifier.equalsIgnoreCase(schema);
+		}
+		String currentSchema = connection.getSchema();
+		if (currentSchema != null) {
+			return currentSchema.equalsIgnoreCase(schema);
+		}
+		return catalog == null || catalog.equalsIgnoreCase(connection.getCatalog());
+	}
+
+	/** An unquoted identifier as the database stores it. */
+	private static String stored(DatabaseMetaData metaData, String identifier) throws SQLException {
+		if (metaData.storesLowerCaseIdentifiers()) {
+			return identifier.toLowerCase(Locale.ROOT);
+		}
+		if (metaData.storesUpperCaseIdentifiers()) {
+			return identifier.toUpperCase(Locale.ROOT);
+		}
+		return identifier;
 	}
 
 }

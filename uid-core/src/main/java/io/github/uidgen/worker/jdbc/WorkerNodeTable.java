@@ -1,9 +1,6 @@
 package io.github.uidgen.worker.jdbc;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * The SQL of disposable mode: the reference UidGenerator's {@code WORKER_NODE} table, one row per start, whose
@@ -38,23 +35,13 @@ final class WorkerNodeTable {
 	}
 
 	/**
-	 * Inserts the row of this start.
+	 * Inserts the row of this start, in the transaction the caller opened.
 	 * @return the new row's {@code ID}
 	 */
-	long insert(Connection connection, String hostName, String port, boolean container) throws SQLException {
-		try (PreparedStatement insert = this.dialect.prepareInsertReturningId(connection, this.insertSql)) {
-			insert.setString(1, fit(hostName));
-			insert.setString(2, fit(port));
-			insert.setInt(3, container ? TYPE_CONTAINER : TYPE_ACTUAL);
-			insert.executeUpdate();
-			try (ResultSet keys = insert.getGeneratedKeys()) {
-				if (!keys.next()) {
-					throw new SQLException("The insert into " + this.table + " returned no generated ID; is ID an "
-							+ "auto-increment (identity) column?");
-				}
-				return keys.getLong(1);
-			}
-		}
+	long insert(JdbcClient jdbc, String hostName, String port, boolean container) {
+		JdbcClient.StatementSpec insert = jdbc.sql(this.insertSql)
+			.params(fit(hostName), fit(port), container ? TYPE_CONTAINER : TYPE_ACTUAL);
+		return this.dialect.insertReturningId(insert, this.table);
 	}
 
 	private static String fit(String value) {

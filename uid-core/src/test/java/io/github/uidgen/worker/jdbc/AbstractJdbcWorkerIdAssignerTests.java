@@ -1,5 +1,7 @@
 package io.github.uidgen.worker.jdbc;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -17,10 +19,10 @@ import io.github.uidgen.testsupport.TestDatabases;
 import io.github.uidgen.testsupport.TestDatabases.Database;
 import io.github.uidgen.worker.HostEnvironment;
 import io.github.uidgen.worker.WorkerAssignment;
+import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.WorkerIdOutOfRangeException;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import io.github.uidgen.worker.WorkerTableMissingException;
-import io.github.uidgen.worker.jdbc.JdbcWorkerIdAssigner.Mode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,12 +30,16 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
+import org.springframework.transaction.support.TransactionTemplate;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Disposable mode, and what both modes do about tables: missing ones, created ones, qualified names, and a
- * database that cannot be reached. Each test on tables of its own.
+ * The disposable assigner, and what both database assigners do about tables: missing ones, created ones, qualified
+ * names, and a database that cannot be reached. Each test on tables of its own.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class AbstractJdbcWorkerIdAssignerTests {
@@ -73,9 +79,8 @@ abstract class AbstractJdbcWorkerIdAssignerTests {
 		this.dataSource.close();
 	}
 
-	private JdbcWorkerIdAssigner.Builder disposable() {
-		return JdbcWorkerIdAssigner.builder(this.dataSource)
-			.mode(Mode.DISPOSABLE)
+	private DisposableWorkerIdAssigner.Builder disposable() {
+		return DisposableWorkerIdAssigner.builder(this.dataSource)
 			.workerNodeTable(this.table)
 			.hostName("node-host")
 			.port("9090");
@@ -83,7 +88,7 @@ abstract class AbstractJdbcWorkerIdAssignerTests {
 
 	@Test
 	void disposableModeInsertsOneRowPerStartAndNeverReusesAnId() {
-		JdbcWorkerIdAssigner assigner = disposable().initializeSchema(true).build();
+		DisposableWorkerIdAssigner assigner = disposable().initializeSchema(true).build();
 		WorkerAssignment first = assigner.assign(1023);
 		assigner.renew(first.workerId(), 1_760_000_000_000L);
 		assigner.release(first.workerId(), 1_760_000_000_000L);
@@ -109,8 +114,7 @@ abstract class AbstractJdbcWorkerIdAssignerTests {
 
 	@Test
 	void disposableModeRecordsTheProcessIdWithoutAPortAndTruncatesLongHostNames() {
-		JdbcWorkerIdAssigner assigner = JdbcWorkerIdAssigner.builder(this.dataSource)
-			.mode(Mode.DISPOSABLE)
+		DisposableWorkerIdAssigner assigner = DisposableWorkerIdAssigner.builder(this.dataSource)
 			.workerNodeTable(this.table)
 			.hostName("h".repeat(100))
 			.initializeSchema(true)
@@ -124,7 +128,7 @@ abstract class AbstractJdbcWorkerIdAssignerTests {
 
 	@Test
 	void disposableModeGivesSixteenConcurrentStartsDistinctIds() throws Exception {
-		JdbcWorkerIdAssigner assigner = disposable().initializeSchema(true).build();
+		DisposableWorkerIdAssigner assigner = disposable().initializeSchema(true).build();
 		assigner.assign(1023);
 		ExecutorService pool = Executors.newFixedThreadPool(16);
 		CountDownLatch start = new CountDownLatch(1);
@@ -146,7 +150,7 @@ abstract class AbstractJdbcWorkerIdAssignerTests {
 
 	@Test
 	void disposableModeRefusesAStartWhoseIdWouldNotFitTheLayoutAndLeavesNoRow() {
-		JdbcWorkerIdAssigner assigner = disposable().initializeSchema(true).build();
+		DisposableWorkerIdAssigner assigner = disposable().initializeSchema(true).build();
 		long last = 0;
 		while (last < 3) {
 			last = assigner.assign(3).workerId();
@@ -171,7 +175,7 @@ abstract class AbstractJdbcWorkerIdAssignerTests {
 
 	@Test
 	void disposableModeRefusesConcurrentStartsBeyondTheLayoutWithoutRows() throws Exception {
-		JdbcWorkerIdAssigner assigner = disposable().initializeSchema(true).build();
+		DisposableWorkerIdAssigner assigner = disposable().initializeSchema(true).build();
 		assigner.assign(7);
 		ExecutorService pool = Executors.newFixedThreadPool(12);
 		CountDownLatch start = new CountDownLatch(1);
@@ -201,7 +205,11 @@ abstract class AbstractJdbcWorkerIdAssignerTests {
 	}
 
 	private List<Long> rowIds() {
-		return TestDatabases.query(this.dataSource, "SELECT ID FROM " + this.table + " ORDER BY ID")
+		return rowIds(this.table);
+	}
+
+	private List<Long> rowIds(String table) {
+		return TestDatabases.query(this.dataSource, "SELECT ID FROM " + table + " ORDER BY ID")
 			.stream()
 			.map((row) -> ((Number) row.get(0)).longValue())
 			.toList();
@@ -234,7 +242,9 @@ abstract class AbstractJdbcWorkerIdAssignerTests {
 
 	@Test
 	void aMissingLeaseTableFailsWithTheDdlThatCreatesIt() {
-		JdbcWorkerIdAssigner assigner = JdbcWorkerIdAssigner.builder(this.dataSource).leaseTable(this.table).build();
+		JdbcLeaseWorkerIdAssigner assigner = JdbcLeaseWorkerIdAssigner.builder(this.dataSource)
+			.leaseTable(this.table)
+			.build();
 		assertThat(assigner.isInitializeSchema()).isFalse();
 		assertThatExceptionOfType(WorkerTableMissingException.class).isThrownBy(() -> assigner.assign(1023))
 			.satisfies((ex) -> {
@@ -247,15 +257,33 @@ abstract class AbstractJdbcWorkerIdAssignerTests {
 	}
 
 	@Test
+	void aMissingSchemaQualifiedTableFailsWithTheDdlThatCreatesIt() {
+		String qualified = qualifier() + "." + this.table;
+		assertThatExceptionOfType(WorkerTableMissingException.class)
+			.isThrownBy(() -> JdbcLeaseWorkerIdAssigner.builder(this.dataSource).leaseTable(qualified).build().assign(1023))
+			.satisfies((ex) -> assertThat(ex.getDdl()).contains("CREATE TABLE IF NOT EXISTS " + qualified));
+	}
+
+	@Test
+	void aTableThatExistsWithoutTheExpectedColumnsIsNotReportedMissing() {
+		TestDatabases.execute(this.dataSource, "CREATE TABLE " + this.table + " (worker_id BIGINT NOT NULL PRIMARY KEY)");
+		assertThatExceptionOfType(WorkerAssignmentException.class)
+			.isThrownBy(() -> JdbcLeaseWorkerIdAssigner.builder(this.dataSource).leaseTable(this.table).build().assign(1023))
+			.isNotInstanceOf(WorkerTableMissingException.class)
+			.withMessageContaining("The uid worker ID table " + this.table + " could not be used")
+			.withMessageContaining("lease_token");
+	}
+
+	@Test
 	void schemaInitialisationCreatesTheLeaseTableAndLeavesAnExistingOneAlone() {
-		JdbcWorkerIdAssigner first = JdbcWorkerIdAssigner.builder(this.dataSource)
+		JdbcLeaseWorkerIdAssigner first = JdbcLeaseWorkerIdAssigner.builder(this.dataSource)
 			.leaseTable(this.table)
 			.initializeSchema(true)
 			.instanceId("first")
 			.build();
 		long id = first.assign(1023).workerId();
 		first.renew(id, 1_760_000_000_000L);
-		JdbcWorkerIdAssigner second = JdbcWorkerIdAssigner.builder(this.dataSource)
+		JdbcLeaseWorkerIdAssigner second = JdbcLeaseWorkerIdAssigner.builder(this.dataSource)
 			.leaseTable(this.table)
 			.initializeSchema(true)
 			.instanceId("second")
@@ -268,7 +296,7 @@ abstract class AbstractJdbcWorkerIdAssignerTests {
 	@Test
 	void aQualifiedTableNameWorks() {
 		String qualified = qualifier() + "." + this.table;
-		JdbcWorkerIdAssigner assigner = JdbcWorkerIdAssigner.builder(this.dataSource)
+		JdbcLeaseWorkerIdAssigner assigner = JdbcLeaseWorkerIdAssigner.builder(this.dataSource)
 			.leaseTable(qualified)
 			.initializeSchema(true)
 			.build();
@@ -279,9 +307,63 @@ abstract class AbstractJdbcWorkerIdAssignerTests {
 	}
 
 	@Test
+	void claimsRowsAndMarksAreCommittedWhenTheCallReturnsWhateverTransactionTheCallerIsIn() {
+		JdbcLeaseWorkerIdAssigner lease = JdbcLeaseWorkerIdAssigner.builder(this.dataSource)
+			.leaseTable(this.table)
+			.initializeSchema(true)
+			.build();
+		DisposableWorkerIdAssigner disposable = disposable().workerNodeTable(this.table + "_node")
+			.initializeSchema(true)
+			.build();
+		TransactionTemplate application = new TransactionTemplate(new DataSourceTransactionManager(this.dataSource));
+		try {
+			long[] ids = application.execute((status) -> {
+				long workerId = lease.assign(1023).workerId();
+				lease.renew(workerId, 1_760_000_000_000L);
+				long nodeId = disposable.assign(1023).workerId();
+				// Seen from another connection while the application's transaction is still open.
+				assertThat(mark(workerId)).isEqualTo(1_760_000_000_000L);
+				assertThat(rowIds(this.table + "_node")).containsExactly(nodeId);
+				status.setRollbackOnly();
+				return new long[] { workerId, nodeId };
+			});
+			assertThat(mark(ids[0])).isEqualTo(1_760_000_000_000L);
+			assertThat(rowIds(this.table + "_node")).containsExactly(ids[1]);
+		}
+		finally {
+			TestDatabases.dropTable(this.dataSource, this.table + "_node");
+		}
+	}
+
+	@Test
+	void aConnectionGetsItsOwnNetworkTimeoutBackWhenTheAssignerIsDoneWithIt() throws SQLException {
+		try (Connection connection = this.dataSource.getConnection()) {
+			connection.setNetworkTimeout(Runnable::run, 43_210);
+			JdbcLeaseWorkerIdAssigner assigner = JdbcLeaseWorkerIdAssigner
+				.builder(new SingleConnectionDataSource(connection, true))
+				.leaseTable(this.table)
+				.initializeSchema(true)
+				.build();
+			long workerId = assigner.assign(1023).workerId();
+			assigner.renew(workerId, 1_760_000_000_000L);
+			assertThat(connection.getNetworkTimeout()).isEqualTo(43_210);
+			assigner.release(workerId, 1_760_000_000_000L);
+			assertThat(connection.getNetworkTimeout()).isEqualTo(43_210);
+		}
+	}
+
+	private long mark(long workerId) {
+		return ((Number) TestDatabases.query(this.dataSource, "SELECT high_water_mark FROM " + this.table
+				+ " WHERE worker_id = ?", workerId).get(0).get(0)).longValue();
+	}
+
+	@Test
 	void anUnreachableDatabaseFailsAsStoreUnavailable() {
 		assertThatExceptionOfType(WorkerStoreUnavailableException.class)
-			.isThrownBy(() -> JdbcWorkerIdAssigner.builder(unreachableDataSource()).build().assign(1023))
+			.isThrownBy(() -> JdbcLeaseWorkerIdAssigner.builder(unreachableDataSource()).build().assign(1023))
+			.withMessageContaining("Cannot reach the database");
+		assertThatExceptionOfType(WorkerStoreUnavailableException.class)
+			.isThrownBy(() -> DisposableWorkerIdAssigner.builder(unreachableDataSource()).build().assign(1023))
 			.withMessageContaining("Cannot reach the database");
 	}
 
@@ -291,7 +373,7 @@ abstract class AbstractJdbcWorkerIdAssignerTests {
 			pool.setDataSource(unreachableDataSource());
 			pool.setConnectionTimeout(500);
 			assertThatExceptionOfType(WorkerStoreUnavailableException.class)
-				.isThrownBy(() -> JdbcWorkerIdAssigner.builder(pool).build().assign(1023))
+				.isThrownBy(() -> JdbcLeaseWorkerIdAssigner.builder(pool).build().assign(1023))
 				.withMessageContaining("Cannot reach the database");
 		}
 	}

@@ -1,9 +1,10 @@
-package io.github.uidgen.worker;
+package io.github.uidgen.test.assigners;
 
 import java.nio.file.Path;
 import java.util.Set;
 
 import io.github.uidgen.testsupport.ThrowawayRedisCluster;
+import io.github.uidgen.worker.WorkerIdAssigner;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;

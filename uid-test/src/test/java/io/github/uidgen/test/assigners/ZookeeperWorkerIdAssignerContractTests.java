@@ -1,9 +1,11 @@
-package io.github.uidgen.worker;
+package io.github.uidgen.test.assigners;
 
 import java.time.Duration;
 
+import io.github.uidgen.test.AbstractLeaseWorkerIdAssignerContractTests;
 import io.github.uidgen.testsupport.TestRedis;
 import io.github.uidgen.testsupport.ThrowawayZooKeeper;
+import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.zookeeper.ZookeeperWorkerIdAssigner;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterAll;
@@ -43,7 +45,7 @@ class ZookeeperWorkerIdAssignerContractTests extends AbstractLeaseWorkerIdAssign
 	}
 
 	@Override
-	WorkerIdAssigner newAssigner(String instanceId) {
+	protected WorkerIdAssigner newAssigner(String instanceId) {
 		return ZookeeperWorkerIdAssigner.builder(this.client)
 			.namespace(this.namespace)
 			.leaseDuration(LEASE)

@@ -1,7 +1,10 @@
-package io.github.uidgen.worker;
+package io.github.uidgen.test.assigners;
 
 import java.nio.file.Path;
 
+import io.github.uidgen.test.AbstractWorkerIdAssignerContractTests;
+import io.github.uidgen.worker.StaticWorkerIdAssigner;
+import io.github.uidgen.worker.WorkerIdAssigner;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -16,17 +19,17 @@ class StaticWorkerIdAssignerContractTests extends AbstractWorkerIdAssignerContra
 	Path folder;
 
 	@Override
-	WorkerIdAssigner newAssigner(String instanceId) {
+	protected WorkerIdAssigner newAssigner(String instanceId) {
 		return new StaticWorkerIdAssigner(WORKER_ID, this.folder.resolve("state").resolve("worker-2.state"));
 	}
 
 	@Override
-	WorkerIdAssigner overflowingAssigner(long maxWorkerId) {
+	protected WorkerIdAssigner overflowingAssigner(long maxWorkerId) {
 		return new StaticWorkerIdAssigner(maxWorkerId + 1, this.folder.resolve("worker-big.state"));
 	}
 
 	@Override
-	int concurrentWinnersOf(int claimants) {
+	protected int concurrentWinnersOf(int claimants) {
 		return 1;
 	}
 

@@ -1,4 +1,4 @@
-package io.github.uidgen.worker;
+package io.github.uidgen.test.assigners;
 
 import io.github.uidgen.testsupport.TestDatabases.Database;
 

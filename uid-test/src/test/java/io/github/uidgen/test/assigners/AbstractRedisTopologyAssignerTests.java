@@ -1,4 +1,4 @@
-package io.github.uidgen.worker;
+package io.github.uidgen.test.assigners;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -20,8 +20,10 @@ import io.github.uidgen.UidLayout;
 import io.github.uidgen.impl.AbstractUidGenerator;
 import io.github.uidgen.impl.CachedUidGenerator;
 import io.github.uidgen.impl.DefaultUidGenerator;
+import io.github.uidgen.test.AbstractLeaseWorkerIdAssignerContractTests;
 import io.github.uidgen.testsupport.Duplicates;
 import io.github.uidgen.testsupport.TestRedis;
+import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -100,7 +102,7 @@ abstract class AbstractRedisTopologyAssignerTests extends AbstractLeaseWorkerIdA
 	}
 
 	@Override
-	WorkerIdAssigner newAssigner(String instanceId) {
+	protected WorkerIdAssigner newAssigner(String instanceId) {
 		return assigner(this.connectionFactory, instanceId);
 	}
 

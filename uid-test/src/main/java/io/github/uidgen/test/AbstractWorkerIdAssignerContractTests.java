@@ -1,4 +1,4 @@
-package io.github.uidgen.worker;
+package io.github.uidgen.test;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -10,6 +10,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import io.github.uidgen.worker.WorkerAssignment;
+import io.github.uidgen.worker.WorkerAssignmentException;
+import io.github.uidgen.worker.WorkerIdAssigner;
+import io.github.uidgen.worker.WorkerIdOutOfRangeException;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,34 +21,80 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
- * The contract every worker-ID assigner passes against its real store: claim, renew, release, reuse by the same
- * instance, marks that persist and never decrease, concurrent claimants that never share an ID, and overflow.
- * Lease assigners pass {@link AbstractLeaseWorkerIdAssignerContractTests} on top.
+ * The contract every {@link WorkerIdAssigner} passes against its real store: claim, renew, release, reuse by the
+ * same instance, marks that persist and never decrease, concurrent claimants that never share an ID, and overflow.
+ * Assigners that lease worker IDs pass {@link AbstractLeaseWorkerIdAssignerContractTests} on top.
+ *
+ * <p>To check an assigner of your own, extend this class (or the lease one) in your tests, say how an instance
+ * creates its assigner on the store the test uses, and run it with JUnit Jupiter:
+ *
+ * <pre class="code">
+ * class FileWorkerIdAssignerContractTests extends AbstractWorkerIdAssignerContractTests {
+ *
+ *     &#64;TempDir
+ *     Path folder;
+ *
+ *     &#64;Override
+ *     protected WorkerIdAssigner newAssigner(String instanceId) {
+ *         return new FileWorkerIdAssigner(this.folder.resolve("workers"), instanceId);
+ *     }
+ *
+ *     &#64;Override
+ *     protected WorkerIdAssigner overflowingAssigner(long maxWorkerId) {
+ *         for (long i = 0; i &lt;= maxWorkerId; i++) {
+ *             claim(newAssigner("filler-" + i), maxWorkerId);
+ *         }
+ *         return newAssigner("one-too-many");
+ *     }
+ *
+ *     &#64;Override
+ *     protected int concurrentWinnersOf(int claimants) {
+ *         return claimants;
+ *     }
+ *
+ * }
+ * </pre>
+ *
+ * Each test starts from the store as the test class leaves it, so give every test a store of its own (a fresh
+ * table, namespace or folder, in {@code @BeforeEach}) and clean it up afterwards. The tests assume nothing about which
+ * worker ID a claim gets beyond what the contract says, and take at most {@value #MAX_WORKER_ID} + 1 worker IDs.
  */
-abstract class AbstractWorkerIdAssignerContractTests {
+public abstract class AbstractWorkerIdAssignerContractTests {
 
 	/** A layout's largest worker ID, roomy enough for every claim a test makes. */
-	static final long MAX_WORKER_ID = 1023;
+	protected static final long MAX_WORKER_ID = 1023;
 
-	static final long MARK = 1_760_000_000_000L;
+	/** A high-water mark in epoch milliseconds, late 2025, that the tests record and read back. */
+	protected static final long MARK = 1_760_000_000_000L;
 
 	/**
-	 * Creates an assigner as an instance starting on this test's store would.
+	 * Creates an assigner as an instance starting on this test's store would. Assigners created with the same
+	 * instance ID stand for restarts of one instance; different IDs for different instances.
 	 * @param instanceId the instance's identity; the same after a restart
+	 * @return a new assigner on the test's store
 	 */
-	abstract WorkerIdAssigner newAssigner(String instanceId);
+	protected abstract WorkerIdAssigner newAssigner(String instanceId);
 
 	/**
 	 * Returns an assigner whose claim must overflow a layout with the given largest worker ID, after taking what
-	 * it takes to get there.
+	 * it takes to get there (claiming every worker ID for a lease assigner, configuring one beyond the maximum for
+	 * a fixed one).
+	 * @param maxWorkerId the layout's largest worker ID
+	 * @return the assigner whose claim must fail
 	 */
-	abstract WorkerIdAssigner overflowingAssigner(long maxWorkerId);
+	protected abstract WorkerIdAssigner overflowingAssigner(long maxWorkerId);
 
-	/** How many of 16 concurrent claimants get a worker ID. */
-	abstract int concurrentWinnersOf(int claimants);
+	/**
+	 * Returns how many of several instances claiming at once on an empty store get a worker ID: all of them for
+	 * an assigner that hands out distinct IDs, one for an assigner configured with a single fixed ID.
+	 * @param claimants how many claim at once (16)
+	 * @return how many must succeed; the others must fail with {@link WorkerAssignmentException}
+	 */
+	protected abstract int concurrentWinnersOf(int claimants);
 
+	/** A first claim gets a worker ID within the layout, without a mark. */
 	@Test
-	void claimsAWorkerIdWithinTheLayoutAndWithoutAMarkAtFirst() {
+	public void claimsAWorkerIdWithinTheLayoutAndWithoutAMarkAtFirst() {
 		WorkerIdAssigner assigner = newAssigner("first");
 		WorkerAssignment assignment = assigner.assign(MAX_WORKER_ID);
 		try {
@@ -57,8 +107,9 @@ abstract class AbstractWorkerIdAssignerContractTests {
 		}
 	}
 
+	/** A renewed mark is stored, and the next claim of the same instance gets the worker ID back with it. */
 	@Test
-	void renewedMarkIsPersistedAndReadBackByTheNextClaimOfTheSameInstance() {
+	public void renewedMarkIsPersistedAndReadBackByTheNextClaimOfTheSameInstance() {
 		WorkerIdAssigner first = newAssigner("restarting");
 		long workerId = first.assign(MAX_WORKER_ID).workerId();
 		first.renew(workerId, MARK);
@@ -76,8 +127,9 @@ abstract class AbstractWorkerIdAssignerContractTests {
 		}
 	}
 
+	/** A lower mark, renewed or at release, never replaces a higher one. */
 	@Test
-	void marksNeverDecrease() {
+	public void marksNeverDecrease() {
 		WorkerIdAssigner assigner = newAssigner("monotonic");
 		long workerId = assigner.assign(MAX_WORKER_ID).workerId();
 		assigner.renew(workerId, MARK + 10_000);
@@ -95,8 +147,9 @@ abstract class AbstractWorkerIdAssignerContractTests {
 		}
 	}
 
+	/** A release without a mark keeps the mark stored before. */
 	@Test
-	void releaseWithoutAMarkKeepsTheStoredMark() {
+	public void releaseWithoutAMarkKeepsTheStoredMark() {
 		WorkerIdAssigner assigner = newAssigner("no-final-mark");
 		long workerId = assigner.assign(MAX_WORKER_ID).workerId();
 		assigner.renew(workerId, MARK + 42);
@@ -112,8 +165,9 @@ abstract class AbstractWorkerIdAssignerContractTests {
 		}
 	}
 
+	/** Sixteen instances claiming at once never share a worker ID; those that get none fail cleanly. */
 	@Test
-	void sixteenConcurrentClaimantsNeverShareAWorkerId() throws Exception {
+	public void sixteenConcurrentClaimantsNeverShareAWorkerId() throws Exception {
 		int claimants = 16;
 		ExecutorService pool = Executors.newFixedThreadPool(claimants);
 		CountDownLatch start = new CountDownLatch(1);
@@ -155,8 +209,9 @@ abstract class AbstractWorkerIdAssignerContractTests {
 		}
 	}
 
+	/** A claim that would hand out a worker ID beyond the layout fails, saying how many fit and what to change. */
 	@Test
-	void claimBeyondTheLayoutFailsWithTheCountAndTheFix() {
+	public void claimBeyondTheLayoutFailsWithTheCountAndTheFix() {
 		long maxWorkerId = 3;
 		WorkerIdAssigner assigner = overflowingAssigner(maxWorkerId);
 		assertThatExceptionOfType(WorkerIdOutOfRangeException.class).isThrownBy(() -> assigner.assign(maxWorkerId))
@@ -167,8 +222,13 @@ abstract class AbstractWorkerIdAssignerContractTests {
 			});
 	}
 
-	/** Claims and fails the test if the claim fails, for readable setup code. */
-	static long claim(WorkerIdAssigner assigner, long maxWorkerId) {
+	/**
+	 * Claims, and fails the test if the claim fails, for readable setup code.
+	 * @param assigner the assigner
+	 * @param maxWorkerId the layout's largest worker ID
+	 * @return the claimed worker ID
+	 */
+	protected static long claim(WorkerIdAssigner assigner, long maxWorkerId) {
 		try {
 			return assigner.assign(maxWorkerId).workerId();
 		}

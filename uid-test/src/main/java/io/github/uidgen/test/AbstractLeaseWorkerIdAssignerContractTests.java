@@ -1,9 +1,13 @@
-package io.github.uidgen.worker;
+package io.github.uidgen.test;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.uidgen.worker.AllWorkerIdsLeasedException;
+import io.github.uidgen.worker.WorkerAssignment;
+import io.github.uidgen.worker.WorkerIdAssigner;
+import io.github.uidgen.worker.WorkerLeaseLostException;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -11,44 +15,54 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * The part of the contract only lease assigners have: leases expire unless renewed, expired and released worker
- * IDs are reused with their marks, a live lease is never taken, and a holder that lost its lease can neither renew
- * nor touch the next holder's mark.
+ * IDs are reused with their marks, a live lease is never taken, a holder that lost its lease can neither renew nor
+ * touch the next holder's mark, and a free worker ID whose mark a fast-clock host left far in the future is handed
+ * out last. Extends {@link AbstractWorkerIdAssignerContractTests}, so a lease assigner passes both.
+ *
+ * <p>{@link #newAssigner(String)} must build assigners whose lease lasts {@link #LEASE}, so that expiry tests stay
+ * quick; overflow and concurrency come implemented (every worker ID is claimed to overflow; every concurrent
+ * claimant wins). Assigners whose store keeps a lease for as long as a session lives must free it only by expiry
+ * here: share one session among the assigners of a test, as a crashed holder's session would live on.
  */
-abstract class AbstractLeaseWorkerIdAssignerContractTests extends AbstractWorkerIdAssignerContractTests {
+public abstract class AbstractLeaseWorkerIdAssignerContractTests extends AbstractWorkerIdAssignerContractTests {
 
-	/** Short, so expiry tests stay quick. */
-	static final Duration LEASE = Duration.ofMillis(800);
+	/** How long the leases of the assigners under test last: short, so expiry tests stay quick. */
+	protected static final Duration LEASE = Duration.ofMillis(800);
 
 	/** Long enough past {@link #LEASE} for any lease taken before to have expired. */
-	static final Duration PAST_EXPIRY = LEASE.plusMillis(300);
+	protected static final Duration PAST_EXPIRY = LEASE.plusMillis(300);
 
 	/** How far ahead of the clock a fast host's mark lies in the fast-clock tests. */
-	static final Duration FAST_CLOCK_LEAD = Duration.ofMinutes(10);
+	protected static final Duration FAST_CLOCK_LEAD = Duration.ofMinutes(10);
 
 	/** How far ahead of the clock a mark may lie for a generator to start: its start-up wait, say. */
-	static final Duration MARK_LEAD = Duration.ofSeconds(10);
+	protected static final Duration MARK_LEAD = Duration.ofSeconds(10);
 
+	/** Claims every worker ID up to the maximum, each as another instance. */
 	@Override
-	WorkerIdAssigner overflowingAssigner(long maxWorkerId) {
+	protected WorkerIdAssigner overflowingAssigner(long maxWorkerId) {
 		for (long i = 0; i <= maxWorkerId; i++) {
 			claim(newAssigner("filler-" + i), maxWorkerId);
 		}
 		return newAssigner("one-too-many");
 	}
 
+	/** Every concurrent claimant gets a worker ID of its own. */
 	@Override
-	int concurrentWinnersOf(int claimants) {
+	protected int concurrentWinnersOf(int claimants) {
 		return claimants;
 	}
 
+	/** The assigner asks to be renewed more often than its lease expires. */
 	@Test
-	void renewsMoreOftenThanTheLeaseExpires() {
+	public void renewsMoreOftenThanTheLeaseExpires() {
 		Duration interval = newAssigner("interval").renewInterval();
 		assertThat(interval).isPositive().isLessThan(LEASE);
 	}
 
+	/** When every worker ID is leased, the failure counts the live leases, names their holders and the fix. */
 	@Test
-	void overflowMessageCountsTheLiveLeases() {
+	public void overflowMessageCountsTheLiveLeases() {
 		WorkerIdAssigner assigner = overflowingAssigner(1);
 		assertThatExceptionOfType(AllWorkerIdsLeasedException.class).isThrownBy(() -> assigner.assign(1))
 			.withMessageContaining("All 2 worker IDs are leased")
@@ -57,8 +71,9 @@ abstract class AbstractLeaseWorkerIdAssignerContractTests extends AbstractWorker
 			.withMessageContaining("more worker bits");
 	}
 
+	/** A live lease is never taken, not even by an instance with the same instance ID. */
 	@Test
-	void aLiveLeaseIsNeverTakenNotEvenByTheSameInstanceId() {
+	public void aLiveLeaseIsNeverTakenNotEvenByTheSameInstanceId() {
 		WorkerIdAssigner first = newAssigner("twin");
 		WorkerIdAssigner second = newAssigner("twin");
 		long firstId = claim(first, MAX_WORKER_ID);
@@ -68,8 +83,9 @@ abstract class AbstractLeaseWorkerIdAssignerContractTests extends AbstractWorker
 		second.renew(secondId, MARK);
 	}
 
+	/** A lease renewed in time outlives its duration. */
 	@Test
-	void aRenewedLeaseDoesNotExpire() throws InterruptedException {
+	public void aRenewedLeaseDoesNotExpire() throws InterruptedException {
 		WorkerIdAssigner holder = newAssigner("heartbeating");
 		long workerId = claim(holder, MAX_WORKER_ID);
 		long deadline = System.nanoTime() + PAST_EXPIRY.toNanos();
@@ -83,8 +99,9 @@ abstract class AbstractLeaseWorkerIdAssignerContractTests extends AbstractWorker
 		holder.renew(workerId, MARK + 1);
 	}
 
+	/** A released worker ID goes to the next claimant, with the mark recorded at release. */
 	@Test
-	void aReleasedWorkerIdGoesToTheNextClaimantWithItsMark() {
+	public void aReleasedWorkerIdGoesToTheNextClaimantWithItsMark() {
 		WorkerIdAssigner first = newAssigner("leaving");
 		long workerId = claim(first, MAX_WORKER_ID);
 		first.renew(workerId, MARK + 7);
@@ -95,8 +112,9 @@ abstract class AbstractLeaseWorkerIdAssignerContractTests extends AbstractWorker
 		assertThat(next.highWaterMarkMillis()).isEqualTo(MARK + 9);
 	}
 
+	/** A lease that expired (its holder crashed) is reused, with the last mark its holder recorded. */
 	@Test
-	void anExpiredLeaseIsReusedWithTheMarkItsCrashedHolderRecorded() throws InterruptedException {
+	public void anExpiredLeaseIsReusedWithTheMarkItsCrashedHolderRecorded() throws InterruptedException {
 		WorkerIdAssigner crashed = newAssigner("crashing");
 		long workerId = claim(crashed, MAX_WORKER_ID);
 		crashed.renew(workerId, MARK + 500);
@@ -118,8 +136,9 @@ abstract class AbstractLeaseWorkerIdAssignerContractTests extends AbstractWorker
 		assertThat(reused.highWaterMarkMillis()).isEqualTo(MARK + 500);
 	}
 
+	/** An instance gets its previous worker ID back after its lease expired, before other free ones. */
 	@Test
-	void theSameInstanceGetsItsPreviousWorkerIdBackAfterItsLeaseExpired() throws InterruptedException {
+	public void theSameInstanceGetsItsPreviousWorkerIdBackAfterItsLeaseExpired() throws InterruptedException {
 		WorkerIdAssigner other = newAssigner("other-crashing");
 		long otherId = claim(other, MAX_WORKER_ID);
 		WorkerIdAssigner mine = newAssigner("me");
@@ -133,8 +152,9 @@ abstract class AbstractLeaseWorkerIdAssignerContractTests extends AbstractWorker
 		assertThat(again.highWaterMarkMillis()).isEqualTo(MARK + 1_000);
 	}
 
+	/** A holder whose lease expired and was taken can neither renew it nor overwrite the new holder's mark. */
 	@Test
-	void aHolderThatLostItsLeaseCanNeitherRenewNorOverwriteTheNextHoldersMark() throws InterruptedException {
+	public void aHolderThatLostItsLeaseCanNeitherRenewNorOverwriteTheNextHoldersMark() throws InterruptedException {
 		WorkerIdAssigner stale = newAssigner("stale");
 		long workerId = claim(stale, MAX_WORKER_ID);
 		stale.renew(workerId, MARK + 100);
@@ -159,8 +179,9 @@ abstract class AbstractLeaseWorkerIdAssignerContractTests extends AbstractWorker
 		assertThat(next.highWaterMarkMillis()).isEqualTo(MARK + 300);
 	}
 
+	/** A free worker ID whose mark lies far ahead of the clock is passed over for another free one. */
 	@Test
-	void aFreeWorkerIdWhoseMarkLiesFarInTheFutureIsPassedOverForAnotherFreeOne() {
+	public void aFreeWorkerIdWhoseMarkLiesFarInTheFutureIsPassedOverForAnotherFreeOne() {
 		WorkerIdAssigner fastHost = newAssigner("fast-clock");
 		WorkerIdAssigner rightHost = newAssigner("right-clock");
 		long future = claim(fastHost, MAX_WORKER_ID);
@@ -175,8 +196,9 @@ abstract class AbstractLeaseWorkerIdAssignerContractTests extends AbstractWorker
 		assertThat(claimed.highWaterMarkMillis()).isLessThanOrEqualTo(System.currentTimeMillis());
 	}
 
+	/** A never-used worker ID is preferred to the only free one whose mark lies far ahead of the clock. */
 	@Test
-	void aNewWorkerIdIsPreferredToTheOnlyFreeOneWhoseMarkLiesFarInTheFuture() {
+	public void aNewWorkerIdIsPreferredToTheOnlyFreeOneWhoseMarkLiesFarInTheFuture() {
 		WorkerIdAssigner fastHost = newAssigner("fast-clock-only");
 		long future = claim(fastHost, MAX_WORKER_ID);
 		fastHost.release(future, System.currentTimeMillis() + FAST_CLOCK_LEAD.toMillis());
@@ -186,8 +208,9 @@ abstract class AbstractLeaseWorkerIdAssignerContractTests extends AbstractWorker
 		assertThat(claimed.hasMark()).isFalse();
 	}
 
+	/** A free worker ID whose mark lies far ahead of the clock is handed out, with its mark, when nothing else is free. */
 	@Test
-	void aFreeWorkerIdWhoseMarkLiesFarInTheFutureIsHandedOutWhenNothingElseIsFree() {
+	public void aFreeWorkerIdWhoseMarkLiesFarInTheFutureIsHandedOutWhenNothingElseIsFree() {
 		WorkerIdAssigner fastHost = newAssigner("fast-clock-last");
 		long future = claim(fastHost, 1);
 		long other = claim(newAssigner("holding-the-other"), 1);
@@ -199,8 +222,9 @@ abstract class AbstractLeaseWorkerIdAssignerContractTests extends AbstractWorker
 		assertThat(claimed.highWaterMarkMillis()).isEqualTo(mark);
 	}
 
+	/** Renewing a worker ID the assigner never claimed fails as a lost lease. */
 	@Test
-	void renewingAWorkerIdThisAssignerNeverClaimedIsALostLease() {
+	public void renewingAWorkerIdThisAssignerNeverClaimedIsALostLease() {
 		WorkerIdAssigner assigner = newAssigner("stranger");
 		assertThatExceptionOfType(WorkerLeaseLostException.class).isThrownBy(() -> assigner.renew(5, MARK));
 	}

@@ -1,6 +1,8 @@
-package io.github.uidgen.worker;
+package io.github.uidgen.test.assigners;
 
+import io.github.uidgen.test.AbstractLeaseWorkerIdAssignerContractTests;
 import io.github.uidgen.testsupport.TestRedis;
+import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -46,7 +48,7 @@ class RedisWorkerIdAssignerContractTests extends AbstractLeaseWorkerIdAssignerCo
 	}
 
 	@Override
-	WorkerIdAssigner newAssigner(String instanceId) {
+	protected WorkerIdAssigner newAssigner(String instanceId) {
 		return RedisWorkerIdAssigner.builder(this.connectionFactory)
 			.keyPrefix("uid-test")
 			.namespace(this.namespace)

@@ -1,8 +1,9 @@
-package io.github.uidgen.worker;
+package io.github.uidgen.test.assigners;
 
 import java.nio.file.Path;
 
 import io.github.uidgen.testsupport.ThrowawayRedisSentinel;
+import io.github.uidgen.worker.WorkerIdAssigner;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;

@@ -1,12 +1,14 @@
-package io.github.uidgen.worker;
+package io.github.uidgen.test.assigners;
 
 import java.util.ArrayList;
 import java.util.List;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.github.uidgen.test.AbstractLeaseWorkerIdAssignerContractTests;
 import io.github.uidgen.testsupport.TestDatabases;
 import io.github.uidgen.testsupport.TestDatabases.Database;
-import io.github.uidgen.worker.jdbc.JdbcWorkerIdAssigner;
+import io.github.uidgen.worker.WorkerIdAssigner;
+import io.github.uidgen.worker.jdbc.JdbcLeaseWorkerIdAssigner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -52,8 +54,8 @@ abstract class AbstractJdbcLeaseWorkerIdAssignerContractTests extends AbstractLe
 	}
 
 	@Override
-	WorkerIdAssigner newAssigner(String instanceId) {
-		return JdbcWorkerIdAssigner.builder(this.dataSource)
+	protected WorkerIdAssigner newAssigner(String instanceId) {
+		return JdbcLeaseWorkerIdAssigner.builder(this.dataSource)
 			.leaseTable(this.table)
 			.leaseDuration(LEASE)
 			.instanceId(instanceId)

@@ -1,0 +1,314 @@
+package io.github.uidgen.worker.jdbc;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+import javax.sql.DataSource;
+
+import io.github.uidgen.worker.AbstractLeaseBuilder;
+import io.github.uidgen.worker.HostEnvironment;
+import io.github.uidgen.worker.LeaseSettings;
+import io.github.uidgen.worker.LeaseTokens;
+import io.github.uidgen.worker.WorkerAssignment;
+import io.github.uidgen.worker.WorkerAssignmentException;
+import io.github.uidgen.worker.WorkerIdAssigner;
+import io.github.uidgen.worker.WorkerIdOutOfRangeException;
+import io.github.uidgen.worker.WorkerLeaseLostException;
+import io.github.uidgen.worker.WorkerStoreUnavailableException;
+import io.github.uidgen.worker.WorkerTableMissingException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.dao.ConcurrencyFailureException;
+import org.springframework.dao.DuplicateKeyException;
+
+/**
+ * Leases reusable worker IDs from a table in a MySQL, MariaDB or PostgreSQL database, so a few worker bits last for
+ * ever.
+ *
+ * <p>A start claims this instance's previous worker ID if it is free, else the lowest released or expired one, else
+ * the lowest never used; when every ID up to the layout's maximum is leased it fails with
+ * {@link WorkerIdOutOfRangeException}. The lease is renewed by the generator's heartbeat and released on close; a
+ * lease that is still live is never taken, not even by an instance with the same instance ID. Each row also holds
+ * the worker's high-water mark, written ahead of issue, so whoever takes a worker ID next starts after every ID its
+ * previous holder may have issued. Lease expiry is computed and compared by the <em>database's</em> clock, so
+ * instances whose clocks disagree still agree on who holds what. A renewal is one conditional {@code UPDATE} that
+ * only matches while the claim (worker ID, instance ID and a per-claim token) still holds the lease: an instance
+ * that lost its lease gets {@link WorkerLeaseLostException} and can never overwrite the next holder's mark, and
+ * marks never decrease.
+ *
+ * <p>The table name is configurable and checked to be a plain identifier. A missing table fails with
+ * {@link WorkerTableMissingException} carrying the DDL to run (shipped as {@code schema-mysql.sql} and
+ * {@code schema-postgresql.sql} next to this class), unless schema initialisation is on; an unreachable database
+ * fails with {@link WorkerStoreUnavailableException}. Every statement runs in a transaction of the assigner's own,
+ * committed before the call returns, whatever transaction the caller is in, and every database round trip is bounded
+ * by the heartbeat interval.
+ *
+ * @see DisposableWorkerIdAssigner
+ */
+public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
+
+	/** Default table. */
+	public static final String DEFAULT_TABLE = SchemaScript.DEFAULT_LEASE_TABLE;
+
+	private static final Logger logger = LoggerFactory.getLogger(JdbcLeaseWorkerIdAssigner.class);
+
+	private static final int MAX_INSTANCE_ID_LENGTH = 255;
+
+	/** Enough for dozens of instances starting in the same instant, each round taking one free ID. */
+	private static final int MAX_CLAIM_ATTEMPTS = 100;
+
+	private final JdbcStore store;
+
+	private final LeaseSettings lease;
+
+	private final String hostName;
+
+	private final boolean initializeSchema;
+
+	private final LeaseTokens tokens = new LeaseTokens();
+
+	private volatile LeaseTable leaseTable;
+
+	private JdbcLeaseWorkerIdAssigner(Builder builder, LeaseSettings lease) {
+		this.lease = lease;
+		this.hostName = (builder.hostName != null) ? builder.hostName : HostEnvironment.current().hostName();
+		this.initializeSchema = builder.initializeSchema;
+		this.store = new JdbcStore(builder.dataSource, DEFAULT_TABLE, builder.leaseTable, builder.initializeSchema,
+				lease.heartbeatInterval());
+	}
+
+	/**
+	 * Starts building an assigner on a data source.
+	 * @param dataSource the database holding the lease table
+	 * @return a builder
+	 */
+	public static Builder builder(DataSource dataSource) {
+		return new Builder(dataSource);
+	}
+
+	@Override
+	public WorkerAssignment assign(long maxWorkerId) {
+		return assign(maxWorkerId, LeaseSettings.DEFAULT_MAX_MARK_LEAD);
+	}
+
+	@Override
+	public WorkerAssignment assign(long maxWorkerId, Duration maxMarkLead) {
+		LeaseTable table = leaseTable();
+		long leaseMicros = micros(this.lease.leaseDuration());
+		RuntimeException lastContention = null;
+		for (int attempt = 1; attempt <= MAX_CLAIM_ATTEMPTS; attempt++) {
+			String token = LeaseTokens.newToken();
+			LeaseTable.Claim claim;
+			try {
+				claim = this.store.inTransaction((jdbc) -> table.tryClaim(jdbc, maxWorkerId, this.lease.instanceId(),
+						token, this.hostName, this.lease.port(), leaseMicros, maxMarkLead.toMillis()));
+			}
+			catch (DuplicateKeyException | ConcurrencyFailureException ex) {
+				// Another claimant inserted the same worker ID first, or the database broke a deadlock: try again.
+				lastContention = ex;
+				JdbcStore.backOff(attempt);
+				continue;
+			}
+			catch (RuntimeException ex) {
+				throw this.store.translate(ex);
+			}
+			if (claim == LeaseTable.Claim.RACED) {
+				JdbcStore.backOff(attempt);
+				continue;
+			}
+			if (claim == LeaseTable.Claim.FULL) {
+				throw full(table, maxWorkerId);
+			}
+			this.tokens.hold(claim.workerId(), token);
+			WorkerAssignment assignment = new WorkerAssignment(claim.workerId(), claim.highWaterMarkMillis());
+			logger.info("uid worker ID {} leased from {} for instance '{}' ({}, lease {})", claim.workerId(),
+					table.table(), this.lease.instanceId(), describeMark(assignment), this.lease.leaseDuration());
+			return assignment;
+		}
+		throw new WorkerAssignmentException("Could not claim a uid worker ID from " + table.table() + " in "
+				+ MAX_CLAIM_ATTEMPTS + " attempts: too many instances claimed at the same moment. Start again.",
+				lastContention);
+	}
+
+	@Override
+	public void renew(long workerId, long highWaterMarkMillis) {
+		String token = this.tokens.require(workerId);
+		LeaseTable table = leaseTable();
+		boolean held = this.store.call((jdbc) -> table.renew(jdbc, workerId, this.lease.instanceId(), token,
+				highWaterMarkMillis, micros(this.lease.leaseDuration())));
+		if (!held) {
+			this.tokens.lost(workerId, token);
+			throw new WorkerLeaseLostException(workerId, lostDetail(table, workerId));
+		}
+	}
+
+	@Override
+	public void release(long workerId, long highWaterMarkMillis) {
+		String token = this.tokens.release(workerId);
+		if (token == null) {
+			return;
+		}
+		LeaseTable table = leaseTable();
+		boolean held = this.store
+			.call((jdbc) -> table.release(jdbc, workerId, this.lease.instanceId(), token, highWaterMarkMillis));
+		if (held) {
+			logger.info("uid worker ID {} released in {}", workerId, table.table());
+		}
+		else {
+			logger.warn("uid worker ID {} was no longer leased by this instance at release", workerId);
+		}
+	}
+
+	@Override
+	public Duration renewInterval() {
+		return this.lease.heartbeatInterval();
+	}
+
+	@Override
+	public String name() {
+		return "db";
+	}
+
+	public String getLeaseTable() {
+		return this.store.table();
+	}
+
+	public Duration getLeaseDuration() {
+		return this.lease.leaseDuration();
+	}
+
+	public Duration getHeartbeatInterval() {
+		return this.lease.heartbeatInterval();
+	}
+
+	public String getInstanceId() {
+		return this.lease.instanceId();
+	}
+
+	public String getHostName() {
+		return this.hostName;
+	}
+
+	public String getPort() {
+		return this.lease.port();
+	}
+
+	public boolean isInitializeSchema() {
+		return this.initializeSchema;
+	}
+
+	@Override
+	public String toString() {
+		return "JdbcLeaseWorkerIdAssigner[table " + this.store.table() + ", instance '" + this.lease.instanceId()
+				+ "']";
+	}
+
+	private WorkerIdOutOfRangeException full(LeaseTable table, long maxWorkerId) {
+		LeaseTable.LiveLeases live;
+		try {
+			live = this.store.inTransaction((jdbc) -> table.liveLeases(jdbc, maxWorkerId));
+		}
+		catch (RuntimeException ex) {
+			live = new LeaseTable.LiveLeases(maxWorkerId + 1, List.of());
+		}
+		return this.lease.allTaken(maxWorkerId, live.count(), live.holders(), table.table());
+	}
+
+	private String lostDetail(LeaseTable table, long workerId) {
+		try {
+			LeaseTable.Holder holder = this.store.inTransaction((jdbc) -> table.holder(jdbc, workerId));
+			if (holder == null) {
+				return "its row in " + table.table() + " is gone";
+			}
+			if (holder.released()) {
+				return "it was released";
+			}
+			return "the lease expired and instance '" + holder.instanceId() + "' holds it now";
+		}
+		catch (RuntimeException ex) {
+			return "the lease is no longer this instance's";
+		}
+	}
+
+	private LeaseTable leaseTable() {
+		LeaseTable table = this.leaseTable;
+		if (table == null) {
+			table = new LeaseTable(this.store.dialect(), this.store.table());
+			this.leaseTable = table;
+		}
+		return table;
+	}
+
+	private static long micros(Duration duration) {
+		return TimeUnit.NANOSECONDS.toMicros(duration.toNanos());
+	}
+
+	private static String describeMark(WorkerAssignment assignment) {
+		return assignment.hasMark() ? "mark " + Instant.ofEpochMilli(assignment.highWaterMarkMillis()) : "no mark";
+	}
+
+	/**
+	 * Builds a {@link JdbcLeaseWorkerIdAssigner}; settings left unset (or set to {@code null}) keep their defaults.
+	 */
+	public static final class Builder extends AbstractLeaseBuilder<Builder> {
+
+		private final DataSource dataSource;
+
+		private String leaseTable = DEFAULT_TABLE;
+
+		private String hostName;
+
+		private boolean initializeSchema;
+
+		private Builder(DataSource dataSource) {
+			super(MAX_INSTANCE_ID_LENGTH);
+			this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+		}
+
+		/**
+		 * Sets the lease table; {@value JdbcLeaseWorkerIdAssigner#DEFAULT_TABLE} by default.
+		 * @param leaseTable a table name, optionally schema-qualified
+		 * @return this builder
+		 */
+		public Builder leaseTable(String leaseTable) {
+			if (leaseTable != null) {
+				this.leaseTable = TableName.require("leaseTable", leaseTable);
+			}
+			return this;
+		}
+
+		/**
+		 * Sets the host name recorded with the worker ID; detected by default.
+		 * @param hostName the host name
+		 * @return this builder
+		 */
+		public Builder hostName(String hostName) {
+			this.hostName = (hostName == null || hostName.isBlank()) ? null : hostName.trim();
+			return this;
+		}
+
+		/**
+		 * Sets whether the lease table is created at start when missing; off by default.
+		 * @param initializeSchema whether to run the shipped DDL
+		 * @return this builder
+		 */
+		public Builder initializeSchema(boolean initializeSchema) {
+			this.initializeSchema = initializeSchema;
+			return this;
+		}
+
+		/**
+		 * Builds the assigner; it connects to the database only when a worker ID is claimed.
+		 * @return the assigner
+		 */
+		public JdbcLeaseWorkerIdAssigner build() {
+			return new JdbcLeaseWorkerIdAssigner(this, leaseSettings());
+		}
+
+	}
+
+}
