@@ -53,6 +53,9 @@ public final class RingBuffer {
 
 	private final PaddedCursor head = new PaddedCursor();
 
+	/** Moves on whenever IDs already claimed into a thread's run must no longer be handed out. */
+	private final PaddedCursor runGeneration = new PaddedCursor();
+
 	private final RejectedPutHandler putHandler;
 
 	private final RejectedTakeHandler takeHandler;
@@ -121,6 +124,56 @@ public final class RingBuffer {
 				return uid;
 			}
 		}
+	}
+
+	/**
+	 * Claims up to {@code maxCount} of the oldest IDs at once, as far as they are consecutive numbers, into a
+	 * thread's run; never waits. Each claimed slot is read and checked, so the run holds exactly the IDs the ring
+	 * held at those positions.
+	 * @param run the run to set
+	 * @param maxCount how many IDs at most
+	 * @return whether at least one ID was claimed
+	 */
+	boolean tryTakeRun(Run run, int maxCount) {
+		for (;;) {
+			long taken = this.tail.get();
+			long published = this.head.getAcquire();
+			if (taken >= published) {
+				return false;
+			}
+			long first = this.slots[(int) taken & this.mask];
+			int count = 1;
+			for (int limit = (int) Math.min(maxCount, published - taken); count < limit; count++) {
+				if (this.slots[(int) (taken + count) & this.mask] != first + count) {
+					break;
+				}
+			}
+			// Slots at or past the take cursor are never overwritten, so the reads above hold if the claim succeeds.
+			if (this.tail.compareAndSet(taken, taken + count)) {
+				if (published - taken - count <= this.paddingThreshold) {
+					this.filler.requestFill();
+				}
+				run.next = first;
+				run.end = first + count;
+				return true;
+			}
+		}
+	}
+
+	/**
+	 * Returns the generation that IDs in threads' runs must carry to be handed out.
+	 * @return the current run generation
+	 */
+	long runGeneration() {
+		return this.runGeneration.get();
+	}
+
+	/**
+	 * Makes every thread drop the IDs left in its run (the filler does this on each scheduled wake-up, so runs age
+	 * no more than the ring's own IDs do).
+	 */
+	public void expireRuns() {
+		this.runGeneration.getAndIncrement();
 	}
 
 	/**
@@ -198,10 +251,18 @@ public final class RingBuffer {
 	}
 
 	/**
-	 * Takes every ID in the ring at once and throws them away (used to retire stale IDs and to stop issue).
+	 * Takes every ID in the ring at once and throws them away, and makes threads drop what is left of their runs
+	 * (used to retire stale IDs and to stop issue).
 	 * @return how many were discarded
 	 */
 	public long discardAll() {
+		long discarded = discardRing();
+		// After the discard: a run claimed before it carries the old generation, one claimed after holds fresh IDs.
+		expireRuns();
+		return discarded;
+	}
+
+	private long discardRing() {
 		for (;;) {
 			long taken = this.tail.get();
 			long published = this.head.getAcquire();
@@ -220,13 +281,15 @@ public final class RingBuffer {
 	 * does, so that not even a fill already under way can hand out another ID. Takes find the ring empty from now on.
 	 */
 	public void seal() {
-		discardAll();
+		discardRing();
 		for (;;) {
 			long published = this.head.get();
 			if (published == SEALED || this.head.compareAndSet(published, SEALED)) {
-				return;
+				break;
 			}
 		}
+		// Only now: a run claimed between the discard and the seal must be dropped as well.
+		expireRuns();
 	}
 
 	/**

@@ -1,0 +1,114 @@
+package io.github.uidgen.buffer;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.github.uidgen.UidException;
+
+/**
+ * Takes IDs from a {@link RingBuffer} a run at a time: a thread claims a short run of consecutive IDs with one
+ * compare-and-set on the ring's take cursor and hands out the rest of the run from its own memory. Most takes then
+ * touch no shared state, so takers on different cores stop fighting over one cursor, and one taker pays a
+ * thread-local lookup instead of an atomic instruction per ID.
+ *
+ * <p>A run is only as good as the ring it came from: {@link RingBuffer#discardAll()}, {@link RingBuffer#seal()}
+ * and {@link RingBuffer#expireRuns()} move the ring's run generation on, and a run of an older generation is
+ * dropped, never handed out from, so withdrawn, stale and sealed IDs stay withdrawn. The IDs a dropped run still
+ * held are skipped: gaps, never repeats. Each thread's IDs keep increasing, as its runs are claimed in ring order.
+ *
+ * <p>Runs start at one ID and double each time one is used up, up to {@value #MAX_RUN}; a run dropped unused
+ * starts the thread over at one, so a thread that asks rarely holds and wastes little. Virtual threads (Java 21
+ * and later) take from the ring directly: a thread-local on every short-lived virtual thread would cost an
+ * allocation per call and a run per request.
+ */
+public final class ThreadLocalRuns {
+
+	/** The longest run a thread claims at once. */
+	public static final int MAX_RUN = 64;
+
+	private static final Class<?> VIRTUAL_THREAD = virtualThreadClass();
+
+	private final RingBuffer ring;
+
+	private final int maxRun;
+
+	private final ThreadLocal<Run> runs = ThreadLocal.withInitial(Run::new);
+
+	private final AtomicLong unused = new AtomicLong();
+
+	/**
+	 * Creates runs over a ring.
+	 * @param ring the ring to claim runs from
+	 * @param maxRun the longest run, 1 to {@value #MAX_RUN}; 1 takes every ID from the ring on its own
+	 */
+	public ThreadLocalRuns(RingBuffer ring, int maxRun) {
+		if (maxRun < 1 || maxRun > MAX_RUN) {
+			throw new IllegalArgumentException("A run must be 1 to " + MAX_RUN + " IDs long, was " + maxRun);
+		}
+		this.ring = ring;
+		this.maxRun = maxRun;
+	}
+
+	/**
+	 * Takes the next ID of the calling thread's run, claiming a new run when it is used up or no longer good; on an
+	 * empty ring, the ring's {@link RejectedTakeHandler} decides.
+	 * @return an ID
+	 * @throws UidException when the take handler gives up
+	 */
+	public long take() {
+		if (this.maxRun == 1 || Thread.currentThread().getClass() == VIRTUAL_THREAD) {
+			return this.ring.take();
+		}
+		Run run = this.runs.get();
+		long next = run.next;
+		if (next < run.end && run.generation == this.ring.runGeneration()) {
+			run.next = next + 1;
+			return next;
+		}
+		return claim(run);
+	}
+
+	private long claim(Run run) {
+		long left = run.end - run.next;
+		if (left > 0) {
+			this.unused.addAndGet(left);
+			run.length = 1;
+		}
+		else if (run.length < this.maxRun) {
+			run.length <<= 1;
+		}
+		run.end = run.next;
+		// Read before the claim: a withdrawal after this read moves the generation past the run's.
+		long generation = this.ring.runGeneration();
+		if (!this.ring.tryTakeRun(run, run.length)) {
+			return this.ring.take();
+		}
+		run.generation = generation;
+		return run.next++;
+	}
+
+	/**
+	 * Returns how many IDs taken from the ring were handed out or still wait in a thread's run.
+	 * @return the ring's taken count less the IDs of dropped runs
+	 */
+	public long takenCount() {
+		return this.ring.takenCount() - this.unused.get();
+	}
+
+	/**
+	 * Returns the ring the runs come from.
+	 * @return the ring
+	 */
+	public RingBuffer ring() {
+		return this.ring;
+	}
+
+	private static Class<?> virtualThreadClass() {
+		try {
+			return Class.forName("java.lang.VirtualThread");
+		}
+		catch (ClassNotFoundException ex) {
+			return null;
+		}
+	}
+
+}
