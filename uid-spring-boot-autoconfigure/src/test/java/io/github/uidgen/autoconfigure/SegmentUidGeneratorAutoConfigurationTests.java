@@ -3,6 +3,7 @@ package io.github.uidgen.autoconfigure;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.UUID;
 
 import io.github.uidgen.UidGenerator;
@@ -341,7 +342,7 @@ class SegmentUidGeneratorAutoConfigurationTests {
 	}
 
 	/** Waits at most 15 seconds for the condition, polling; fails naming what did not happen. */
-	private static void awaitTrue(java.util.function.BooleanSupplier condition, String what)
+	private static void awaitTrue(BooleanSupplier condition, String what)
 			throws InterruptedException {
 		long deadline = System.nanoTime() + 15_000_000_000L;
 		while (!condition.getAsBoolean()) {
