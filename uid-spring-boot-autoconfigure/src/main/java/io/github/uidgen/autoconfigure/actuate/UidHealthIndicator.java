@@ -105,13 +105,13 @@ public class UidHealthIndicator extends AbstractHealthIndicator {
 	}
 
 	/**
-	 * Adds every segment key's state, in key order, and returns the failure of the first key that cannot hand out
+	 * Adds every segment key's state and returns the failure of the first key, in key order, that cannot hand out
 	 * numbers: code asking for that key fails, so the application is not healthy.
 	 */
 	private static @Nullable UidException addSegmentKeys(Health.Builder builder, SegmentUidGenerators generators) {
 		Map<String, Object> keys = new TreeMap<>();
 		UidException firstFailure = null;
-		for (SegmentUidGenerator generator : generators.generators().values()) {
+		for (SegmentUidGenerator generator : new TreeMap<>(generators.generators()).values()) {
 			UidGeneratorStatus status = generator.status();
 			UidException failure = status.failure();
 			Map<String, Object> details = new LinkedHashMap<>();
