@@ -138,105 +138,6 @@ class SegmentUidGeneratorAutoConfigurationTests {
 	}
 
 	@Test
-	void segmentPropertiesReachTheGenerator() {
-		this.onRedis
-			.withPropertyValues("uid.segment.key=tuned", "uid.segment.step=10", "uid.segment.max-step=20",
-					"uid.segment.prefetch-threshold=50", "uid.segment.target-interval=1h",
-					"uid.segment.wait-timeout=2s")
-			.run((context) -> {
-				SegmentUidGenerator generator = context.getBean(SegmentUidGenerator.class);
-				assertThat(generator.getStep()).isEqualTo(10);
-				assertThat(generator.getCurrentSegment().size()).isEqualTo(10);
-				for (int i = 0; i < 6; i++) {
-					generator.getUID();
-				}
-				long deadline = System.nanoTime() + 10_000_000_000L;
-				while (generator.getSegmentsFetched() < 2 && System.nanoTime() < deadline) {
-					Thread.sleep(5);
-				}
-				assertThat(generator.getStep()).as("doubled within the target interval").isEqualTo(20);
-			});
-	}
-
-	@Test
-	void anApplicationsSegmentStoreAndGeneratorWin() {
-		LettuceConnectionFactory factory = redisConnectionFactory();
-		try {
-			SegmentStore own = RedisSegmentStore.builder(factory).keyPrefix(this.name + "-mine").build();
-			this.onRedis.withBean("mySegmentStore", SegmentStore.class, () -> own)
-				.withPropertyValues("uid.segment.key=mine")
-				.run((context) -> {
-					assertThat(context).hasSingleBean(SegmentStore.class);
-					assertThat(context.getBean(SegmentStore.class)).isSameAs(own);
-					assertThat(context.getBean(UidGenerator.class).getUID()).isOne();
-					assertThat(new StringRedisTemplate(factory).opsForValue().get(this.name + "-mine:mine"))
-						.isEqualTo("1000");
-				});
-		}
-		finally {
-			factory.destroy();
-		}
-		UidGenerator own = new FixedUid();
-		this.onRedis.withBean(UidGenerator.class, () -> own)
-			.run((context) -> assertThat(context.getBean(UidGenerator.class)).isSameAs(own));
-	}
-
-	@Test
-	void theEndpointHealthAndMetersAnswerSensiblyForSegmentIds() {
-		this.onRedis.withPropertyValues("uid.segment.key=actuated").run((context) -> {
-			UidGenerator generator = context.getBean(UidGenerator.class);
-			long uid = generator.getUID();
-			UidEndpoint endpoint = context.getBean(UidEndpoint.class);
-			UidEndpoint.UidDescriptor descriptor = endpoint.describe();
-			assertThat(descriptor.generator()).isEqualTo("segment");
-			assertThat(descriptor.layout()).isNull();
-			assertThat(descriptor.issued()).isOne();
-			assertThat(descriptor.failure()).isNull();
-			assertThat(descriptor.workerId()).isNull();
-			assertThat(descriptor.ring()).isNull();
-			assertThat(descriptor.segment()).isEqualTo(new UidEndpoint.SegmentDescriptor("actuated", 1000, 999, 1, 0));
-			context.getBean(SegmentUidGenerators.class).forKey("actuated-invoice").getUID();
-			assertThat(endpoint.describe().segmentKeys()).containsExactly(
-					new UidEndpoint.SegmentKeyDescriptor("actuated", 1, 1000, 999, 1, 0, null),
-					new UidEndpoint.SegmentKeyDescriptor("actuated-invoice", 1, 1000, 999, 1, 0, null));
-			WebEndpointResponse<Object> parsed = endpoint.parse("parse", Long.toString(uid));
-			assertThat(parsed.getStatus()).isEqualTo(400);
-			assertThat(parsed.getBody()).asString().contains("is a segment ID");
-			assertThat(endpoint.parse("parse", "99999999999999999999").getStatus()).isEqualTo(400);
-			assertThat(endpoint.parse("parse", "-1").getStatus()).isEqualTo(400);
-
-			Health health = context.getBean(UidHealthIndicator.class).health();
-			assertThat(health.getStatus()).isEqualTo(Status.UP);
-			assertThat(health.getDetails()).containsEntry("generator", "segment")
-				.containsEntry("key", "actuated")
-				.containsEntry("step", 1000L)
-				.containsEntry("remaining", 999L)
-				.doesNotContainKey("expiry")
-				.doesNotContainKey("workerId");
-			assertThat(health.getDetails().get("keys")).asInstanceOf(InstanceOfAssertFactories.MAP)
-				.containsOnlyKeys("actuated", "actuated-invoice")
-				.containsEntry("actuated-invoice", Map.of("status", "UP", "step", 1000L, "remaining", 999L));
-
-			SimpleMeterRegistry registry = new SimpleMeterRegistry();
-			context.getBean(UidMeterBinder.class).bindTo(registry);
-			assertThat(registry.get("uid.ids.issued").tags("generator", "segment", "key", "actuated")
-				.functionCounter()
-				.count()).isEqualTo(1);
-			assertThat(registry.get("uid.segment.remaining").tag("key", "actuated-invoice").gauge().value())
-				.isEqualTo(999);
-			assertThat(registry.find("uid.ring.size").gauge()).isNull();
-			assertThat(registry.find("uid.clock.backwards").functionCounter()).isNull();
-
-			UidGeneratorStatus.Segment segment = generator.status().segment();
-			assertThat(segment.key()).isEqualTo("actuated");
-			assertThat(segment.step()).isEqualTo(1000);
-			assertThat(segment.remaining()).isEqualTo(999);
-			assertThat(segment.segmentsFetched()).isOne();
-			assertThat(segment.storeFailures()).isZero();
-		});
-	}
-
-	@Test
 	void metersOfEveryKeyMoveAsNumbersAreTakenAndAreRegisteredOnce() {
 		this.onMariaDb
 			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
@@ -349,6 +250,105 @@ class SegmentUidGeneratorAutoConfigurationTests {
 			assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
 			Thread.sleep(20);
 		}
+	}
+
+	@Test
+	void segmentPropertiesReachTheGenerator() {
+		this.onRedis
+			.withPropertyValues("uid.segment.key=tuned", "uid.segment.step=10", "uid.segment.max-step=20",
+					"uid.segment.prefetch-threshold=50", "uid.segment.target-interval=1h",
+					"uid.segment.wait-timeout=2s")
+			.run((context) -> {
+				SegmentUidGenerator generator = context.getBean(SegmentUidGenerator.class);
+				assertThat(generator.getStep()).isEqualTo(10);
+				assertThat(generator.getCurrentSegment().size()).isEqualTo(10);
+				for (int i = 0; i < 6; i++) {
+					generator.getUID();
+				}
+				long deadline = System.nanoTime() + 10_000_000_000L;
+				while (generator.getSegmentsFetched() < 2 && System.nanoTime() < deadline) {
+					Thread.sleep(5);
+				}
+				assertThat(generator.getStep()).as("doubled within the target interval").isEqualTo(20);
+			});
+	}
+
+	@Test
+	void anApplicationsSegmentStoreAndGeneratorWin() {
+		LettuceConnectionFactory factory = redisConnectionFactory();
+		try {
+			SegmentStore own = RedisSegmentStore.builder(factory).keyPrefix(this.name + "-mine").build();
+			this.onRedis.withBean("mySegmentStore", SegmentStore.class, () -> own)
+				.withPropertyValues("uid.segment.key=mine")
+				.run((context) -> {
+					assertThat(context).hasSingleBean(SegmentStore.class);
+					assertThat(context.getBean(SegmentStore.class)).isSameAs(own);
+					assertThat(context.getBean(UidGenerator.class).getUID()).isOne();
+					assertThat(new StringRedisTemplate(factory).opsForValue().get(this.name + "-mine:mine"))
+						.isEqualTo("1000");
+				});
+		}
+		finally {
+			factory.destroy();
+		}
+		UidGenerator own = new FixedUid();
+		this.onRedis.withBean(UidGenerator.class, () -> own)
+			.run((context) -> assertThat(context.getBean(UidGenerator.class)).isSameAs(own));
+	}
+
+	@Test
+	void theEndpointHealthAndMetersAnswerSensiblyForSegmentIds() {
+		this.onRedis.withPropertyValues("uid.segment.key=actuated").run((context) -> {
+			UidGenerator generator = context.getBean(UidGenerator.class);
+			long uid = generator.getUID();
+			UidEndpoint endpoint = context.getBean(UidEndpoint.class);
+			UidEndpoint.UidDescriptor descriptor = endpoint.describe();
+			assertThat(descriptor.generator()).isEqualTo("segment");
+			assertThat(descriptor.layout()).isNull();
+			assertThat(descriptor.issued()).isOne();
+			assertThat(descriptor.failure()).isNull();
+			assertThat(descriptor.workerId()).isNull();
+			assertThat(descriptor.ring()).isNull();
+			assertThat(descriptor.segment()).isEqualTo(new UidEndpoint.SegmentDescriptor("actuated", 1000, 999, 1, 0));
+			context.getBean(SegmentUidGenerators.class).forKey("actuated-invoice").getUID();
+			assertThat(endpoint.describe().segmentKeys()).containsExactly(
+					new UidEndpoint.SegmentKeyDescriptor("actuated", 1, 1000, 999, 1, 0, null),
+					new UidEndpoint.SegmentKeyDescriptor("actuated-invoice", 1, 1000, 999, 1, 0, null));
+			WebEndpointResponse<Object> parsed = endpoint.parse("parse", Long.toString(uid));
+			assertThat(parsed.getStatus()).isEqualTo(400);
+			assertThat(parsed.getBody()).asString().contains("is a segment ID");
+			assertThat(endpoint.parse("parse", "99999999999999999999").getStatus()).isEqualTo(400);
+			assertThat(endpoint.parse("parse", "-1").getStatus()).isEqualTo(400);
+
+			Health health = context.getBean(UidHealthIndicator.class).health();
+			assertThat(health.getStatus()).isEqualTo(Status.UP);
+			assertThat(health.getDetails()).containsEntry("generator", "segment")
+				.containsEntry("key", "actuated")
+				.containsEntry("step", 1000L)
+				.containsEntry("remaining", 999L)
+				.doesNotContainKey("expiry")
+				.doesNotContainKey("workerId");
+			assertThat(health.getDetails().get("keys")).asInstanceOf(InstanceOfAssertFactories.MAP)
+				.containsOnlyKeys("actuated", "actuated-invoice")
+				.containsEntry("actuated-invoice", Map.of("status", "UP", "step", 1000L, "remaining", 999L));
+
+			SimpleMeterRegistry registry = new SimpleMeterRegistry();
+			context.getBean(UidMeterBinder.class).bindTo(registry);
+			assertThat(registry.get("uid.ids.issued").tags("generator", "segment", "key", "actuated")
+				.functionCounter()
+				.count()).isEqualTo(1);
+			assertThat(registry.get("uid.segment.remaining").tag("key", "actuated-invoice").gauge().value())
+				.isEqualTo(999);
+			assertThat(registry.find("uid.ring.size").gauge()).isNull();
+			assertThat(registry.find("uid.clock.backwards").functionCounter()).isNull();
+
+			UidGeneratorStatus.Segment segment = generator.status().segment();
+			assertThat(segment.key()).isEqualTo("actuated");
+			assertThat(segment.step()).isEqualTo(1000);
+			assertThat(segment.remaining()).isEqualTo(999);
+			assertThat(segment.segmentsFetched()).isOne();
+			assertThat(segment.storeFailures()).isZero();
+		});
 	}
 
 	@Test
