@@ -3,6 +3,8 @@ package io.github.uidgen.segment;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 
 import io.github.uidgen.InvalidSettingException;
@@ -246,6 +248,20 @@ class SegmentUidGeneratorTests {
 		assertThatExceptionOfType(SegmentUnavailableException.class).isThrownBy(() -> generators.forKey("order")
 			.getUID());
 		assertThatExceptionOfType(SegmentUnavailableException.class).isThrownBy(() -> generators.forKey("ticket"));
+	}
+
+	@Test
+	void whenCreatedSeesEveryGeneratorOnceWhetherCreatedBeforeOrAfter() {
+		try (SegmentUidGenerators generators = new SegmentUidGenerators(onRedis().step(10))) {
+			SegmentUidGenerator before = generators.forKey("seen-before");
+			List<SegmentUidGenerator> seen = new CopyOnWriteArrayList<>();
+			generators.whenCreated(seen::add);
+			assertThat(seen).containsExactly(before);
+			SegmentUidGenerator after = generators.forKey("seen-after");
+			generators.forKey("seen-after");
+			generators.forKey("seen-before");
+			assertThat(seen).containsExactly(before, after);
+		}
 	}
 
 	private static long[] take(SegmentUidGenerator generator, int count) {
