@@ -26,7 +26,19 @@ public class UidPropertyException extends UidException {
 	 * @param action what to change
 	 */
 	public UidPropertyException(String property, Object value, String problem, String action) {
-		super(problem + " " + action);
+		this(property, value, problem, action, null);
+	}
+
+	/**
+	 * Creates an exception for a value a core builder refused.
+	 * @param property the property at fault, for example {@code uid.cached.boost-power}
+	 * @param value its value as set, or {@code null} when it is not set
+	 * @param problem what is wrong
+	 * @param action what to change
+	 * @param cause the core builder's refusal, or {@code null}
+	 */
+	public UidPropertyException(String property, Object value, String problem, String action, Throwable cause) {
+		super(problem + " " + action, cause);
 		this.property = property;
 		this.value = (value != null) ? String.valueOf(value) : null;
 		this.problem = problem;

@@ -4,7 +4,6 @@ import io.github.uidgen.UidClock;
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.autoconfigure.UidGeneratorAutoConfiguration;
 import io.github.uidgen.autoconfigure.UidProperties;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -28,10 +27,8 @@ public final class UidHealthContributorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = "uidHealthIndicator")
-	UidHealthIndicator uidHealthIndicator(UidGenerator generator, UidProperties properties,
-			ObjectProvider<UidClock> clock) {
-		return new UidHealthIndicator(generator, clock.getIfAvailable(() -> UidClock.SYSTEM),
-				properties.getHealth().getExpiryWarning());
+	UidHealthIndicator uidHealthIndicator(UidGenerator generator, UidProperties properties) {
+		return new UidHealthIndicator(generator, UidClock.SYSTEM, properties.getHealth().getExpiryWarning());
 	}
 
 }
