@@ -3,6 +3,8 @@ package io.github.uidgen.worker;
 import java.time.Duration;
 
 import io.github.uidgen.InvalidSettingException;
+import io.github.uidgen.worker.support.HostEnvironment;
+import io.github.uidgen.worker.support.LeaseSettings;
 
 /**
  * The settings every lease assigner's builder shares: lease duration, heartbeat interval, instance ID and port,

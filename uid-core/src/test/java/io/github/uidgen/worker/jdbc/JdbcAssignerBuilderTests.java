@@ -3,7 +3,7 @@ package io.github.uidgen.worker.jdbc;
 import java.time.Duration;
 
 import io.github.uidgen.InvalidSettingException;
-import io.github.uidgen.worker.HostEnvironment;
+import io.github.uidgen.worker.support.HostEnvironment;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
