@@ -24,7 +24,9 @@ final class UidGeneratorBuilders {
 		map("uid.mark.reservation", mark.getReservation(), builder::markReservation);
 		map("uid.mark.timeout", mark.getTimeout(), builder::markTimeout);
 		map("uid.mark.max-startup-wait", mark.getMaxStartupWait(), builder::maxStartupWait);
-		builder.layout(UidPropertyMapper.layout(properties, UidClock.SYSTEM.currentTimeMillis())).clock(UidClock.SYSTEM);
+		// The system clock; a customizer may set another after this.
+		builder.clock(UidClock.SYSTEM)
+			.layout(UidPropertyMapper.layout(properties, UidClock.SYSTEM.currentTimeMillis()));
 		WorkerIdAssigner assigner = workerIdAssigner.getIfAvailable(() -> {
 			throw noAssigner(properties.getWorker());
 		});

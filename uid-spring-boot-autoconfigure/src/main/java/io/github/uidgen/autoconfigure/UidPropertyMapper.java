@@ -29,12 +29,10 @@ final class UidPropertyMapper {
 	 * @throws UidPropertyException when the setter refuses the value
 	 */
 	static <T> void map(String property, T value, Consumer<T> setter) {
-		try {
-			setter.accept(value);
-		}
-		catch (InvalidSettingException ex) {
-			throw refused(property, value, ex.getFix(), ex);
-		}
+		apply(property, value, (bound) -> {
+			setter.accept(bound);
+			return null;
+		});
 	}
 
 	/**
