@@ -97,7 +97,8 @@ public final class ClaimTime {
 				+ "leases in the first column; then each claim timed one by one as it adds a lease (\"new worker "
 				+ "ID\"), and, where worker IDs are reused, the same claims released and claimed again by the same "
 				+ "instance (\"released one back\", a restart). Median, 90th percentile and maximum of the claims at "
-				+ "each level; default layout, worker IDs 0 to 1023. Warmed up in a scratch space first.%n%n");
+				+ "each level; default layout, worker IDs 0 to 1023. Warmed up in a scratch space first. The "
+				+ "disposable assigner has no leases: its live leases are the rows of its table, one per start.%n%n");
 		MarkdownTable table = new MarkdownTable("store", "live leases", "new worker ID: median", "p90", "max",
 				"released one back: median", "p90", "max");
 		Map<String, String> settings = new LinkedHashMap<>();
