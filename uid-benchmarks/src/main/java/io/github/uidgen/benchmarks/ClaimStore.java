@@ -234,7 +234,8 @@ abstract class ClaimStore implements AutoCloseable {
 		client.start();
 		try {
 			if (!client.blockUntilConnected(20, TimeUnit.SECONDS)) {
-				throw new IllegalStateException("No connection to the ZooKeeper server at " + server.getConnectString());
+				throw new IllegalStateException("No connection to the ZooKeeper server at "
+						+ server.getConnectString());
 			}
 		}
 		catch (InterruptedException ex) {

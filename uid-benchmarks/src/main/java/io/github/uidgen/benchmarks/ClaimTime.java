@@ -179,9 +179,10 @@ public final class ClaimTime {
 							(again != null) ? median(again) : "", (again != null) ? p90(again) : "",
 							(again != null) ? max(again) : "");
 				}
-				ChildJvm.report("FILL", kind, String.format("%,d live leases at the end (%,d filled in %.1f s by %d "
-						+ "threads, %,d timed); %.0f s for the whole store", live, filled, fillNanos / 1e9, FILL_THREADS,
-						live - filled, (System.nanoTime() - started) / 1e9));
+				ChildJvm.report("FILL", kind,
+						String.format("%,d live leases at the end (%,d filled in %.1f s by %d threads, %,d timed); "
+								+ "%.0f s for the whole store", live, filled, fillNanos / 1e9, FILL_THREADS,
+								live - filled, (System.nanoTime() - started) / 1e9));
 			}
 		}
 		catch (RuntimeException ex) {

@@ -65,7 +65,8 @@ public enum Contender {
 	},
 
 	/** Ours, cached, every setting at its default, with the starter's meters bound and scraped every 10 ms. */
-	UID_CACHED_DEFAULTS_METERED("uid-cached-defaults-metered", "as uid-cached-defaults, meters bound and read every 10 ms",
+	UID_CACHED_DEFAULTS_METERED("uid-cached-defaults-metered",
+			"as uid-cached-defaults, meters bound and read every 10 ms",
 			"ours: as uid-cached-defaults, with the starter's meters bound to a registry that a thread reads every "
 					+ "10 ms",
 			4_096_000, true) {

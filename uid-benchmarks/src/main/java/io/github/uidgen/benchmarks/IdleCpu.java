@@ -118,7 +118,10 @@ public final class IdleCpu {
 			}
 			TreeSet<String> names = new TreeSet<>();
 			for (long id : cpuAfter.keySet()) {
-				names.add(threads.getThreadInfo(id).getThreadName());
+				var info = threads.getThreadInfo(id);
+				if (info != null) {
+					names.add(info.getThreadName());
+				}
 			}
 			ChildJvm.report((contender != null) ? contender.label() : NONE, threadUsed, processUsed,
 					(wakeupsBefore >= 0 && wakeupsAfter >= 0) ? wakeupsAfter - wakeupsBefore : -1,

@@ -323,8 +323,8 @@ final class JmhSuite {
 			return;
 		}
 		this.out.printf("## Price of the meters: one getUID with the starter's UidMeterBinder bound, paced%n%n");
-		this.out.printf("The same paced runs as above: each metered generator has the starter's UidMeterBinder bound to a "
-				+ "SimpleMeterRegistry whose every meter a thread reads every 10 ms, far more often than any scrape. "
+		this.out.printf("The same paced runs as above: each metered generator has the starter's UidMeterBinder bound "
+				+ "to a SimpleMeterRegistry whose every meter a thread reads every 10 ms, far more often than any scrape. "
 				+ "Costs are paced − baseline; a difference within the spreads is noise.%n%n");
 		table.print(this.out);
 	}

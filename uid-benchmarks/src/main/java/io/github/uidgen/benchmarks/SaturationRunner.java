@@ -138,8 +138,8 @@ public final class SaturationRunner {
 			}
 		}
 		ours.retainAll(oursMedians.keySet());
-		List<String> headers = new ArrayList<>(List.of("generator", "settings", "threads", "IDs per run", "runs", "IDs/s (median)",
-				"min – max", "spread", "of ceiling", "threw", "duplicates", "negative"));
+		List<String> headers = new ArrayList<>(List.of("generator", "settings", "threads", "IDs per run", "runs",
+				"IDs/s (median)", "min – max", "spread", "of ceiling", "threw", "duplicates", "negative"));
 		ours.forEach((mine) -> headers.add(mine.label() + " ÷"));
 		MarkdownTable table = new MarkdownTable(headers.toArray(String[]::new)).leftAligned(1);
 		for (int threads : threadCounts) {

@@ -72,8 +72,8 @@ public final class SustainedRate {
 		out.printf("Each run in a JVM of its own, with a freshly started generator; the IDs taken are counted every "
 				+ "100 ms. \"Ahead of the ceiling\" is the most IDs taken beyond what the layout's ceiling allows since "
 				+ "the start (the burst borrowed from future time), and \"burst ended\" when that excess first came "
-				+ "within 1%% of its peak; \"second half\" is the rate over the last %d s. Every thread checks that each ID it gets is larger than its previous "
-				+ "one.%n%n", seconds / 2);
+				+ "within 1%% of its peak; \"second half\" is the rate over the last %d s. Every thread checks "
+				+ "that each ID it gets is larger than its previous one.%n%n", seconds / 2);
 		MarkdownTable summary = new MarkdownTable("generator", "settings", "threads", "IDs taken", "IDs/s overall",
 				"first second", "ahead of the ceiling", "burst ended", "second half, IDs/s", "of ceiling", "threw",
 				"not increasing")
