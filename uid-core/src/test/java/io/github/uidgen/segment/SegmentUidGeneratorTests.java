@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.InvalidUidException;
@@ -209,6 +210,29 @@ class SegmentUidGeneratorTests {
 		assertInvalid(() -> onRedis().targetInterval(Duration.ZERO), "targetInterval", "at least 1 ms");
 		assertInvalid(() -> onRedis().key("order numbers"), "key", "use 1 to 128 letters");
 		assertInvalid(() -> onRedis().key("k".repeat(129)), "key", "use 1 to 128 letters");
+	}
+
+	@Test
+	void theStepAndTheMaxStepAreCheckedAgainstEachOtherWhenTheSecondIsSetEitherWay() {
+		assertInvalid(() -> onRedis().step(100).maxStep(50), "maxStep", "use a number from the step (100)");
+		assertInvalid(() -> onRedis().maxStep(50).step(100), "step", "use a number of 1 to the max step (50)");
+		// Below the default step, set before the step: valid once the step is lowered.
+		onRedis().key("max-step-first").maxStep(500).step(100).build().close();
+		assertInvalid(() -> onRedis().maxStep(500).build(), "maxStep", "use a number from the step (1000)");
+	}
+
+	@Test
+	void buildingClaimsTheFirstSegmentAndAStoreThatFailsStartsNoThread() {
+		AtomicInteger claims = new AtomicInteger();
+		SegmentUidGenerator.Builder builder = SegmentUidGenerator.builder((key, size) -> {
+			claims.incrementAndGet();
+			throw new SegmentStoreException("store down");
+		}).key("never-started");
+		assertThat(claims).hasValue(0);
+		assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(builder::build)
+			.withMessage("store down");
+		assertThat(claims).hasValue(1);
+		assertThat(prefetcherAlive("never-started")).isFalse();
 	}
 
 	@Test

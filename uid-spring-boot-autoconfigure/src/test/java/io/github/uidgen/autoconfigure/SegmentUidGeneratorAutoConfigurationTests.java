@@ -352,6 +352,22 @@ class SegmentUidGeneratorAutoConfigurationTests {
 	}
 
 	@Test
+	void customizersAdjustTheSettingsOfEveryKeyInTheirOrderAfterTheProperties() {
+		this.onRedis.withPropertyValues("uid.segment.key=customized", "uid.segment.step=10")
+			.withBean("smallerSteps", SegmentUidGeneratorCustomizer.class, () -> (builder) -> builder.step(20))
+			.withBean("largerSteps", SegmentUidGeneratorCustomizer.class,
+					() -> (builder) -> builder.step(30).maxStep(30))
+			.run((context) -> {
+				SegmentUidGenerator generator = (SegmentUidGenerator) context.getBean(UidGenerator.class);
+				assertThat(generator.getUID()).isOne();
+				// Both ran, the one registered later last.
+				assertThat(generator.status().segment().step()).isEqualTo(30);
+				SegmentUidGenerator other = context.getBean(SegmentUidGenerators.class).forKey("customized-other");
+				assertThat(other.status().segment().step()).isEqualTo(30);
+			});
+	}
+
+	@Test
 	void aMissingDataSourceFailsNamingTheStoreProperty() {
 		assertFailure(this.contextRunner, (analysis) -> {
 			assertThat(analysis.getDescription()).contains("needs a DataSource")
@@ -400,10 +416,10 @@ class SegmentUidGeneratorAutoConfigurationTests {
 				.contains("Value: a b");
 			assertThat(analysis.getAction()).contains("without white space");
 		}, "uid.generator=segment", "uid.segment.redis.key-prefix=a b");
-		assertFailure(this.onMariaDb, (analysis) -> {
-			assertThat(analysis.getDescription()).contains("uid.segment.store").contains("mongo");
-			assertThat(analysis.getAction()).contains("db, redis");
-		}, "uid.generator=segment", "uid.segment.store=mongo");
+		assertFailure(this.onMariaDb,
+				(analysis) -> InvalidConfigurationTests.assertUnknownValue(analysis, "uid.segment.store", "mongo", "DB",
+						"REDIS"),
+				"uid.generator=segment", "uid.segment.store=mongo");
 	}
 
 	private void assertInvalid(String property, String value, String fix, String... properties) {

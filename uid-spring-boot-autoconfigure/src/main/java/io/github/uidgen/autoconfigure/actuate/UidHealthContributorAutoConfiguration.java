@@ -30,9 +30,9 @@ public final class UidHealthContributorAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(name = "uidHealthIndicator")
 	UidHealthIndicator uidHealthIndicator(UidGenerator generator, UidProperties properties,
-			ObjectProvider<UidClock> clock, ObjectProvider<SegmentUidGenerators> segmentGenerators) {
-		return new UidHealthIndicator(generator, clock.getIfAvailable(() -> UidClock.SYSTEM),
-				properties.getHealth().getExpiryWarning(), segmentGenerators.getIfUnique());
+			ObjectProvider<SegmentUidGenerators> segmentGenerators) {
+		return new UidHealthIndicator(generator, UidClock.SYSTEM, properties.getHealth().getExpiryWarning(),
+				segmentGenerators.getIfUnique());
 	}
 
 }
