@@ -25,6 +25,7 @@ class DefaultUidGeneratorConfiguration {
 			ObjectProvider<UidClock> clock) {
 		return UidGeneratorBuilders.configure(DefaultUidGenerator.builder(), properties, workerIdAssigner, clock)
 			.clockBackwardsTolerance(properties.getClockBackwardsTolerance())
+			.clockBackwardsSwitchWorker(properties.isClockBackwardsSwitchWorker())
 			.build();
 	}
 

@@ -66,6 +66,14 @@ public class UidProperties {
 	 */
 	private Duration clockBackwardsTolerance = Duration.ofSeconds(1);
 
+	/**
+	 * Whether the default generator, when the clock steps back further than the tolerance, goes on issuing as another
+	 * worker ID whose high-water mark lies behind the clock (db, redis and zookeeper assigners), keeping the first one
+	 * until the clock has passed its mark. Off, or when no such worker ID is free, ID issue fails until the clock
+	 * catches up.
+	 */
+	private boolean clockBackwardsSwitchWorker = true;
+
 	private final Mark mark = new Mark();
 
 	private final Cached cached = new Cached();
@@ -138,6 +146,14 @@ public class UidProperties {
 
 	public void setClockBackwardsTolerance(Duration clockBackwardsTolerance) {
 		this.clockBackwardsTolerance = clockBackwardsTolerance;
+	}
+
+	public boolean isClockBackwardsSwitchWorker() {
+		return this.clockBackwardsSwitchWorker;
+	}
+
+	public void setClockBackwardsSwitchWorker(boolean clockBackwardsSwitchWorker) {
+		this.clockBackwardsSwitchWorker = clockBackwardsSwitchWorker;
 	}
 
 	public Mark getMark() {

@@ -53,7 +53,8 @@ public class UidEndpoint {
 				(status.issued() >= 0) ? status.issued() : null,
 				(ring != null) ? new RingDescriptor(ring.capacity(), ring.size(), ring.fillPercent(),
 						ring.putRejections(), ring.takeRejections(), ring.fillErrors()) : null,
-				(failure != null) ? failure.getMessage() : null);
+				(failure != null) ? failure.getMessage() : null, (worker != null) ? worker.switches() : null,
+				(worker != null) ? worker.previousId() : null);
 	}
 
 	/**
@@ -139,10 +140,14 @@ public class UidEndpoint {
 	 * @param issued how many IDs were handed out
 	 * @param ring the ring buffer of the cached generator
 	 * @param failure why no IDs can be issued, if that is so
+	 * @param workerSwitches how often the generator moved to another worker ID because the clock stepped back
+	 * @param previousWorkerId the worker ID issued as before the latest move, while it is kept until the clock has
+	 * passed its mark
 	 */
 	public record UidDescriptor(String generator, @Nullable LayoutDescriptor layout, @Nullable Long workerId,
 			@Nullable String assigner, @Nullable String highWaterMark, @Nullable Long aheadOfClockMillis,
-			@Nullable Long issued, @Nullable RingDescriptor ring, @Nullable String failure) {
+			@Nullable Long issued, @Nullable RingDescriptor ring, @Nullable String failure,
+			@Nullable Long workerSwitches, @Nullable Long previousWorkerId) {
 	}
 
 	/**
