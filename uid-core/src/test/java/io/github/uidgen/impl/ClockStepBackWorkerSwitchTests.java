@@ -2,6 +2,7 @@ package io.github.uidgen.impl;
 
 import java.time.Duration;
 import java.time.LocalDate;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
@@ -18,6 +19,7 @@ import io.github.uidgen.testsupport.AssignerBackend;
 import io.github.uidgen.testsupport.Duplicates;
 import io.github.uidgen.testsupport.SteppableClock;
 import io.github.uidgen.testsupport.TestDatabases.Database;
+import io.github.uidgen.worker.WorkerIdAssigner;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -29,8 +31,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * The clock of a running default generator steps back ten minutes while several threads issue IDs: with a lease
  * assigner the generator moves to another worker ID whose mark lies behind the clock and goes on issuing, keeps the
  * first worker ID until the clock has passed its mark, and repeats no ID, neither over the step, nor when the clock is
- * set right again, nor after a crash and restart. When no other worker ID can be had, or switching is off, issue fails
- * as before.
+ * set right again, nor after a crash and restart. The static assigner does the same with backup worker IDs. When no
+ * other worker ID can be had, or switching is off, issue fails as before.
  */
 class ClockStepBackWorkerSwitchTests {
 
@@ -43,6 +45,11 @@ class ClockStepBackWorkerSwitchTests {
 	private static final int PER_THREAD = 4_000;
 
 	static Stream<Arguments> backends() {
+		return Stream.concat(leaseBackends(), Stream.of(Arguments.of("static with backup worker IDs",
+				(Supplier<AssignerBackend>) () -> AssignerBackend.staticWithBackups(5, List.of(6L, 7L)))));
+	}
+
+	static Stream<Arguments> leaseBackends() {
 		return Stream.of(
 				Arguments.of("db lease on MariaDB",
 						(Supplier<AssignerBackend>) () -> AssignerBackend.jdbcLease(Database.MARIADB, LEASE)),
@@ -58,8 +65,8 @@ class ClockStepBackWorkerSwitchTests {
 			String name, Supplier<AssignerBackend> backendFactory) throws Exception {
 		try (AssignerBackend backend = backendFactory.get()) {
 			SteppableClock clock = new SteppableClock(Duration.ZERO);
-			AbstractUidGenerator generator = TestGenerators.build(TestGenerators.Kind.DEFAULT,
-					backend.newAssigner("stepping"), clock);
+			WorkerIdAssigner assigner = backend.newAssigner("stepping");
+			AbstractUidGenerator generator = TestGenerators.build(TestGenerators.Kind.DEFAULT, assigner, clock);
 			long first = generator.status().worker().id();
 
 			// Several threads issue; half-way through, the clock steps back ten minutes under them.
@@ -82,6 +89,7 @@ class ClockStepBackWorkerSwitchTests {
 
 			// A crash and a restart on the same store: the new generator starts after the marks of what it gets.
 			generator.simulateCrash();
+			backend.afterCrash(assigner, switched.id());
 			AbstractUidGenerator restarted = TestGenerators.build(TestGenerators.Kind.DEFAULT,
 					backend.newAssigner("stepping"), clock);
 			try {
@@ -96,7 +104,7 @@ class ClockStepBackWorkerSwitchTests {
 	}
 
 	@ParameterizedTest(name = "{0}")
-	@MethodSource("backends")
+	@MethodSource("leaseBackends")
 	void whenNoOtherWorkerIdHasAMarkBehindTheClockTheStepFailsAsBefore(String name, Supplier<AssignerBackend> backendFactory) {
 		UidLayout twoWorkers = new UidLayout(UidTimeUnit.MILLISECONDS, LocalDate.of(2025, 1, 1), 41, 1, 4);
 		try (AssignerBackend backend = backendFactory.get()) {

@@ -36,6 +36,7 @@ class InvalidSettingFailureAnalyzer extends UidFailureAnalyzer<InvalidSettingExc
 			case "markTimeout" -> "uid.mark.timeout";
 			case "maxStartupWait" -> "uid.mark.max-startup-wait";
 			case "clockBackwardsTolerance" -> "uid.clock-backwards-tolerance";
+			case "backupIds" -> "uid.worker.static.backup-ids";
 			case "rejectedPutHandler" -> "uid.cached.put-policy";
 			case "rejectedTakeHandler" -> "uid.cached.take-policy";
 			case "leaseDuration" -> assignerPrefix() + "lease-duration";

@@ -31,7 +31,7 @@ public final class StaticWorkerIdAssignerAutoConfiguration {
 		if (stateFile == null) {
 			stateFile = Path.of("uid-state", "worker-" + workerId + ".state");
 		}
-		return new StaticWorkerIdAssigner(workerId, stateFile);
+		return new StaticWorkerIdAssigner(workerId, stateFile, properties.getWorker().getStatic().getBackupIds());
 	}
 
 }

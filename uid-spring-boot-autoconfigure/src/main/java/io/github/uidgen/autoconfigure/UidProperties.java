@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 
 import io.github.uidgen.UidTimeUnit;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -493,6 +495,13 @@ public class UidProperties {
 			 */
 			private long ordinalOffset = 0;
 
+			/**
+			 * Backup worker IDs the default generator goes on issuing as when the clock steps back further than
+			 * uid.clock-backwards-tolerance, each with its own state file next to state-file (.backup-{id}). Like the
+			 * worker ID itself, no other instance may use them.
+			 */
+			private List<Long> backupIds = new ArrayList<>();
+
 			public Path getStateFile() {
 				return this.stateFile;
 			}
@@ -519,6 +528,14 @@ public class UidProperties {
 
 			public long getOrdinalOffset() {
 				return this.ordinalOffset;
+			}
+
+			public List<Long> getBackupIds() {
+				return this.backupIds;
+			}
+
+			public void setBackupIds(List<Long> backupIds) {
+				this.backupIds = backupIds;
 			}
 
 			public void setOrdinalOffset(long ordinalOffset) {

@@ -52,6 +52,14 @@ class InvalidSettingFailureAnalyzerTests {
 	}
 
 	@Test
+	void backupWorkerIdsNameTheirProperty() {
+		FailureAnalysis analysis = analyze(() -> new io.github.uidgen.worker.StaticWorkerIdAssigner(5,
+				java.nio.file.Path.of("worker.state"), java.util.List.of(5L)));
+		assertThat(analysis.getDescription()).contains("Property: uid.worker.static.backup-ids").contains("Value: [5]");
+		assertThat(analysis.getAction()).startsWith("Change uid.worker.static.backup-ids:").contains("distinct");
+	}
+
+	@Test
 	void cachedDurationsNameTheirProperties() {
 		assertThat(analyze(() -> CachedUidGenerator.builder().scheduleInterval(Duration.ofSeconds(-1)))
 			.getDescription()).contains("Property: uid.cached.schedule-interval");
