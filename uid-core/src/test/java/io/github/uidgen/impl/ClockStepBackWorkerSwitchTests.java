@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
+import io.github.uidgen.ClockBehindHighWaterMarkException;
 import io.github.uidgen.ClockMovedBackwardsException;
 import io.github.uidgen.UidGeneratorStatus;
 import io.github.uidgen.UidLayout;
@@ -96,6 +97,42 @@ class ClockStepBackWorkerSwitchTests {
 				long[][] afterRestart = Concurrently.take(restarted::getUID, THREADS, PER_THREAD);
 				assertThat(Duplicates.count(all, Duplicates.concat(afterReturn), Duplicates.concat(afterRestart)))
 					.isZero();
+			}
+			finally {
+				restarted.close();
+			}
+		}
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("backends")
+	void aRestartWhileTheClockIsStillBehindWaitsForTheMarkOfWhatItGetsOrRefusesAsUsual(String name,
+			Supplier<AssignerBackend> backendFactory) throws Exception {
+		try (AssignerBackend backend = backendFactory.get()) {
+			SteppableClock clock = new SteppableClock(Duration.ZERO);
+			AbstractUidGenerator generator = TestGenerators.build(TestGenerators.Kind.DEFAULT,
+					backend.newAssigner("restarting"), clock);
+			long first = generator.status().worker().id();
+			long[][] overTheStep = takeWhileStepping(generator, clock, STEP.negated());
+			assertThat(generator.status().worker().switches()).isEqualTo(1);
+			generator.close();
+
+			// The same instance starts again while its clock is still ten minutes behind the first worker's mark:
+			// given that worker ID back, it refuses, naming it; given another, it starts after that one's mark.
+			AbstractUidGenerator restarted;
+			try {
+				restarted = TestGenerators.build(TestGenerators.Kind.DEFAULT, backend.newAssigner("restarting"), clock);
+			}
+			catch (ClockBehindHighWaterMarkException ex) {
+				assertThat(ex.getWorkerId()).isEqualTo(first);
+				assertThat(ex.getHighWaterMark().toEpochMilli()).isGreaterThan(clock.currentTimeMillis() + 500_000);
+				// Once the clock is set right, the restart goes through.
+				clock.step(STEP);
+				restarted = TestGenerators.build(TestGenerators.Kind.DEFAULT, backend.newAssigner("restarting"), clock);
+			}
+			try {
+				long[][] afterRestart = Concurrently.take(restarted::getUID, THREADS, PER_THREAD);
+				assertThat(Duplicates.count(Duplicates.concat(overTheStep), Duplicates.concat(afterRestart))).isZero();
 			}
 			finally {
 				restarted.close();
