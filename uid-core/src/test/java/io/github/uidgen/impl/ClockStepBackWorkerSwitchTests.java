@@ -106,6 +106,38 @@ class ClockStepBackWorkerSwitchTests {
 
 	@ParameterizedTest(name = "{0}")
 	@MethodSource("backends")
+	void twoStepsBackInARowMoveTwiceAndRepeatNothing(String name, Supplier<AssignerBackend> backendFactory)
+			throws Exception {
+		try (AssignerBackend backend = backendFactory.get()) {
+			SteppableClock clock = new SteppableClock(Duration.ZERO);
+			AbstractUidGenerator generator = TestGenerators.build(TestGenerators.Kind.DEFAULT,
+					backend.newAssigner("stepping-twice"), clock);
+			try {
+				long first = generator.status().worker().id();
+				long[][] firstStep = takeWhileStepping(generator, clock, Duration.ofMinutes(-2));
+				long second = generator.status().worker().id();
+				// Back again, behind the second worker's mark too, while the first is still kept.
+				long[][] secondStep = takeWhileStepping(generator, clock, Duration.ofMinutes(-2));
+				UidGeneratorStatus.Worker third = generator.status().worker();
+				assertThat(third.switches()).isEqualTo(2);
+				assertThat(third.id()).isNotIn(first, second);
+				assertThat(third.previousId()).isEqualTo(second);
+				long[][] setRight = takeWhileStepping(generator, clock, Duration.ofMinutes(4));
+				awaitReleased(generator);
+				assertThat(workersOf(Duplicates.concat(Duplicates.concat(firstStep), Duplicates.concat(secondStep))))
+					.containsExactlyInAnyOrder(first, second, third.id());
+				assertThat(Duplicates.count(Duplicates.concat(firstStep), Duplicates.concat(secondStep),
+						Duplicates.concat(setRight)))
+					.isZero();
+			}
+			finally {
+				generator.close();
+			}
+		}
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("backends")
 	void aRestartWhileTheClockIsStillBehindWaitsForTheMarkOfWhatItGetsOrRefusesAsUsual(String name,
 			Supplier<AssignerBackend> backendFactory) throws Exception {
 		try (AssignerBackend backend = backendFactory.get()) {
