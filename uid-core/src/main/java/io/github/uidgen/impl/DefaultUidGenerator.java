@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * <p>The last (unit, sequence) pair lives in one {@code long} advanced by compare-and-set, so any number of
  * threads share it without a lock, and a thread that has to wait for the next unit waits alone. Small steps
  * of the clock backwards are absorbed by counting on from the last unit. On a larger step the generator claims a
- * further worker ID whose mark lies behind the clock (lease assigners can) and goes on issuing as that worker, keeping
+ * further worker ID whose mark lies behind the clock (lease assigners can, and the static one with backup worker IDs)
+ * and goes on issuing as that worker, keeping
  * the first one's lease until the clock has passed its mark; when it cannot, or when switching is off, issue fails
  * with {@link ClockMovedBackwardsException}. Never issues a duplicate or a negative ID.
  *
@@ -388,7 +389,8 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 
 		/**
 		 * Sets whether a step of the clock back beyond the tolerance moves issue to a further worker ID whose mark lies
-		 * behind the clock, when the assigner can hand one out (the lease assigners can); on by default. Off, or when
+		 * behind the clock, when the assigner can hand one out (the lease assigners can, and the static one with backup
+		 * worker IDs); on by default. Off, or when
 		 * no such worker ID can be had, issue fails with {@link ClockMovedBackwardsException} until the clock has
 		 * caught up.
 		 * @param clockBackwardsSwitchWorker whether to move to another worker ID

@@ -44,9 +44,10 @@ public interface WorkerIdAssigner {
 	 * {@code latestMarkMillis} (or that never issued an ID), while the instance keeps the worker IDs it holds. A
 	 * generator whose clock stepped back behind its own worker's mark asks for one, so it can go on issuing with a
 	 * worker ID that never issued IDs for the times its clock now reads.
-	 * <p>Free worker IDs are taken lowest first, then the lowest never used; a live lease is never taken, nor a worker
-	 * ID whose mark lies later than the bound. The default claims nothing: assigners that cannot tell (a fixed worker
-	 * ID, an assigner of one's own) leave the generator to fail as it did before.
+	 * <p>The lease assigners take the lowest free worker ID with such a mark, else the lowest never used; the static
+	 * assigner its first backup worker ID with such a mark. A live lease is never taken, nor a worker ID whose mark lies
+	 * later than the bound. The default claims nothing: assigners that cannot tell (a fixed worker ID, an assigner of
+	 * one's own) leave the generator to fail as it did before.
 	 * @param maxWorkerId the largest worker ID the layout holds
 	 * @param latestMarkMillis the latest mark the worker ID may have, in wall-clock milliseconds of the caller's clock
 	 * @return the worker ID and its mark, or empty when no such worker ID is free (or the assigner cannot tell)

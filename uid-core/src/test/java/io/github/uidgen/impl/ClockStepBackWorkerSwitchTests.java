@@ -80,6 +80,7 @@ class ClockStepBackWorkerSwitchTests {
 			long[] all = Duplicates.concat(overTheStep);
 			assertThat(workersOf(all)).containsExactlyInAnyOrder(first, switched.id());
 			assertThat(Duplicates.count(overTheStep)).isZero();
+			assertThat(generator.status().issued()).as("counted across the move").isEqualTo(all.length);
 
 			// The clock is set right again: issue goes on as the second worker, and the first is released.
 			long[][] afterReturn = takeWhileStepping(generator, clock, STEP);
