@@ -56,6 +56,23 @@ final class Arguments {
 		return values;
 	}
 
+	/**
+	 * Returns the given options that were set, as command-line arguments again, to hand to another part.
+	 * @param names the options to pass on
+	 * @return {@code --name value} pairs
+	 */
+	List<String> passOn(String... names) {
+		List<String> args = new ArrayList<>();
+		for (String name : names) {
+			String value = this.options.get(name);
+			if (value != null) {
+				args.add("--" + name);
+				args.add(value);
+			}
+		}
+		return args;
+	}
+
 	List<Contender> getContenders(String name, String fallback) {
 		List<Contender> contenders = new ArrayList<>();
 		for (String value : get(name, fallback).split(",")) {

@@ -7,14 +7,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 
 /**
  * Entry point of the benchmark jar: runs one part of the suite, or all of it, and prints the tables.
  *
  * <pre>
- * java -jar uid-benchmarks.jar all                  # everything, about 15 minutes on 2 cores
+ * java -jar uid-benchmarks.jar all                  # everything, about 23 minutes on 2 cores
  * java -jar uid-benchmarks.jar throughput --threads 1,2,8 --rounds 3 --iterations 3
  * java -jar uid-benchmarks.jar saturation --threads 1,2,8 --ids 24000000 --repeats 3
  * java -jar uid-benchmarks.jar jmh GetUidBenchmark -p contender=UID_CACHED -t 2 -prof stack
@@ -29,13 +31,20 @@ public final class BenchmarkMain {
 			  throughput   JMH throughput at --threads (1,2,8) of --contenders
 			  latency      JMH sample-mode percentiles of getUID at --threads (1)
 			  cost         uncontended cost per call of the Snowflake-like generators, paced under their cap
+			  meters       paced cost per call of our generators bare and with the starter's meters bound
 			  alloc        bytes allocated per getUID and per ring take (JMH -prof gc)
 			  saturation   T threads x N IDs from one generator, all kept and checked (--threads, --ids,
 			               --capped-ids, --repeats)
+			  sustained    T threads take IDs for --seconds (30), counted every 100 ms: burst, then ceiling
+			               (--contenders, --threads)
 			  memory       retained heap of the cached generators (--repeats)
+			  idle         CPU used by started generators left idle for --seconds (60) (--contenders)
+			  claims       claim time of each assigner at 0 to 1,000 live leases in its store (--stores,
+			               --levels, --claims, --mariadb-url, --postgresql-url, --redis)
 			  jmh          hands the remaining arguments to JMH's own command line (org.openjdk.jmh.Main)
 			JMH options: --rounds (3: each round is one fork of every generator in turn) --warmup (2)
 			  --iterations (3, of 1 s each) --log-dir (benchmark-logs)
+			all also takes --sustained-seconds (30), --idle-seconds (60) and the claims options
 			contenders: %s
 			""";
 
@@ -57,15 +66,21 @@ public final class BenchmarkMain {
 			MemoryFootprint.main(rest);
 			return;
 		}
-		if (part.equals("saturation")) {
+		if (part.equals("saturation") || part.equals("sustained") || part.equals("idle") || part.equals("claims")) {
 			CpuSnapshot before = CpuSnapshot.take();
 			String loadBefore = loadAverage();
-			SaturationRunner.main(rest);
+			switch (part) {
+				case "saturation" -> SaturationRunner.main(rest);
+				case "sustained" -> SustainedRate.main(rest);
+				case "idle" -> IdleCpu.main(rest);
+				default -> ClaimTime.main(rest);
+			}
 			printPartCpu(System.out, before, loadBefore);
 			return;
 		}
 		Arguments arguments = new Arguments(rest, "rounds", "warmup", "iterations", "log-dir", "threads",
-				"contenders", "ids", "capped-ids", "repeats");
+				"contenders", "ids", "capped-ids", "repeats", "sustained-seconds", "idle-seconds", "stores", "levels",
+				"claims", "mariadb-url", "postgresql-url", "redis");
 		PrintStream out = System.out;
 		CpuSnapshot before = CpuSnapshot.take();
 		String loadBefore = loadAverage();
@@ -77,6 +92,7 @@ public final class BenchmarkMain {
 			case "latency" -> jmh.latency(arguments.getContenders("contenders", THROUGHPUT_CONTENDERS),
 					arguments.getInt("threads", 1));
 			case "cost" -> jmh.pacedCost(arguments.getContenders("contenders", PACED_CONTENDERS));
+			case "meters" -> jmh.pacedCost(arguments.getContenders("contenders", METER_CONTENDERS));
 			case "alloc" -> jmh.allocation(arguments.getContenders("contenders", ALLOCATION_CONTENDERS),
 					arguments.getInt("threads", 1));
 			case "all" -> {
@@ -99,10 +115,14 @@ public final class BenchmarkMain {
 				loadAverage(), CpuSnapshot.take().since(before));
 	}
 
-	static final String THROUGHPUT_CONTENDERS = "uid-cached,uid-default,uid-segment,baidu-cached,cosid-segment-chain,"
-			+ "cosid-snowflake,hutool-snowflake,atomic-long-cas,atomic-long";
+	static final String THROUGHPUT_CONTENDERS = "uid-cached,uid-cached-defaults,uid-default,uid-segment,baidu-cached,"
+			+ "cosid-segment-chain,cosid-snowflake,hutool-snowflake,atomic-long-cas,atomic-long";
 
 	static final String PACED_CONTENDERS = "uid-default,hutool-snowflake,cosid-snowflake";
+
+	/** Our generators at their defaults, each bare and with the starter's meters bound. */
+	static final String METER_CONTENDERS = "uid-default,uid-default-metered,uid-cached-defaults,"
+			+ "uid-cached-defaults-metered,uid-segment,uid-segment-metered";
 
 	static final String ALLOCATION_CONTENDERS = "uid-default,uid-cached,uid-cached-defaults,uid-segment,baidu-cached,"
 			+ "cosid-segment-chain";
@@ -121,12 +141,23 @@ public final class BenchmarkMain {
 				arguments.getInts("threads", "1,2,8"), arguments.getInt("ids", 24_000_000),
 				arguments.getInt("capped-ids", 8_000_000), arguments.getInt("repeats", 3), out);
 		part = printCpu(out, part);
+		SustainedRate.run(Contender.valueOfAll(SustainedRate.DEFAULT_CONTENDERS), arguments.getInts("threads", "1,2,8"),
+				arguments.getInt("sustained-seconds", 30), out);
+		part = printCpu(out, part);
 		jmh.latency(Contender.valueOfAll(THROUGHPUT_CONTENDERS), 1);
 		part = printCpu(out, part);
-		jmh.pacedCost(Contender.valueOfAll(PACED_CONTENDERS));
+		// One paced run for both tables: the cost per call against the peers, and the price of the meters.
+		jmh.pacedCost(new ArrayList<>(new LinkedHashSet<>(Contender.valueOfAll(PACED_CONTENDERS + ","
+				+ METER_CONTENDERS))));
 		part = printCpu(out, part);
 		jmh.allocation(Contender.valueOfAll(ALLOCATION_CONTENDERS), 1);
 		memoryInChildJvm(out);
+		part = printCpu(out, part);
+		IdleCpu.run(Contender.valueOfAll(IdleCpu.DEFAULT_CONTENDERS), arguments.getInt("idle-seconds", 60), out);
+		part = printCpu(out, part);
+		ClaimTime.run(arguments.passOn("stores", "levels", "claims", "mariadb-url", "postgresql-url", "redis")
+			.toArray(String[]::new), arguments.getInts("levels", ClaimTime.DEFAULT_LEVELS), out);
+		printCpu(out, part);
 		out.printf("Load average (1/5/15 min) before: %s, after: %s. CPU over the whole run (ours included): %s. "
 				+ "Total time %s.%n", loadBefore, loadAverage(), CpuSnapshot.take().since(cpuAtStart),
 				Duration.between(start, Instant.now()).truncatedTo(ChronoUnit.SECONDS));

@@ -5,6 +5,7 @@ import java.time.LocalDate;
 import java.util.concurrent.atomic.AtomicLong;
 
 import cn.hutool.core.lang.Snowflake;
+import io.github.uidgen.UidGenerator;
 import io.github.uidgen.UidLayout;
 import io.github.uidgen.UidTimeUnit;
 import io.github.uidgen.impl.CachedUidGenerator;
@@ -21,9 +22,13 @@ import me.ahoo.cosid.snowflake.MillisecondSnowflakeId;
 public enum Contender {
 
 	/** Ours, cached, with a layout roomy enough for the benchmark's rate. */
-	UID_CACHED("uid-cached", "ours: CachedUidGenerator, ms layout 41/" + Layouts.WIDE_WORKER_BITS + "/"
-			+ Layouts.WIDE_SEQ_BITS + " (" + Layouts.describeCeiling(Layouts.WIDE_SEQ_BITS) + "), boostPower "
-			+ Layouts.WIDE_BOOST_POWER + ", maxAhead " + Layouts.WIDE_MAX_AHEAD.toSeconds() + " s", 0) {
+	UID_CACHED("uid-cached",
+			"tuned: ms 41/" + Layouts.WIDE_WORKER_BITS + "/" + Layouts.WIDE_SEQ_BITS + ", 1M slots, max-ahead "
+					+ Layouts.WIDE_MAX_AHEAD.toSeconds() + " s",
+			"ours: CachedUidGenerator, ms layout 41/" + Layouts.WIDE_WORKER_BITS + "/" + Layouts.WIDE_SEQ_BITS + " ("
+					+ Layouts.describeCeiling(Layouts.WIDE_SEQ_BITS) + "), boostPower " + Layouts.WIDE_BOOST_POWER
+					+ ", maxAhead " + Layouts.WIDE_MAX_AHEAD.toSeconds() + " s",
+			0, false) {
 		@Override
 		public IdSource open() {
 			CachedUidGenerator generator = wideCachedGenerator();
@@ -31,15 +36,17 @@ public enum Contender {
 		}
 	},
 
-	/** Ours, cached, every setting at its default (41/10/12 ms layout, 32,768 slots, maxAhead 10 s). */
-	UID_CACHED_DEFAULTS("uid-cached-defaults",
+	/**
+	 * Ours, cached, every setting at its default (41/10/12 ms layout, 32,768 slots, maxAhead 10 s): bursts of up to
+	 * 40.96 million IDs borrowed from the next 10 s, then the layout's 4,096 IDs per millisecond.
+	 */
+	UID_CACHED_DEFAULTS("uid-cached-defaults", Layouts.DEFAULTS_CACHED,
 			"ours: CachedUidGenerator, all defaults (ms 41/10/12, 32,768 slots, maxAhead 10 s: bursts borrow up to 10 s "
-					+ "of future time, sustained rate 4,096/ms)", 0) {
+					+ "of future time, sustained rate 4,096/ms)",
+			4_096_000, true) {
 		@Override
 		public IdSource open() {
-			CachedUidGenerator generator = CachedUidGenerator.builder()
-				.workerIdAssigner(new FixedWorkerIdAssigner(1))
-				.build();
+			CachedUidGenerator generator = defaultsCachedGenerator();
 			return source(generator::getUID, generator::close);
 		}
 	},
@@ -48,36 +55,40 @@ public enum Contender {
 	 * Ours, cached, as {@link #UID_CACHED} but with the starter's Micrometer meters bound and scraped every 10 ms,
 	 * far more often than any monitoring system would: the price of the meters.
 	 */
-	UID_CACHED_METERED("uid-cached-metered", "ours: as uid-cached, with the starter's meters bound to a registry "
-			+ "that a thread reads every 10 ms", 0) {
+	UID_CACHED_METERED("uid-cached-metered", "as uid-cached, meters bound and read every 10 ms",
+			"ours: as uid-cached, with the starter's meters bound to a registry that a thread reads every 10 ms", 0,
+			false) {
 		@Override
 		public IdSource open() {
-			CachedUidGenerator generator = wideCachedGenerator();
-			MeterScraper scraper = MeterScraper.start(generator);
-			return source(generator::getUID, () -> {
-				scraper.close();
-				generator.close();
-			});
+			return metered(wideCachedGenerator());
+		}
+	},
+
+	/** Ours, cached, every setting at its default, with the starter's meters bound and scraped every 10 ms. */
+	UID_CACHED_DEFAULTS_METERED("uid-cached-defaults-metered",
+			"as uid-cached-defaults, meters bound and read every 10 ms",
+			"ours: as uid-cached-defaults, with the starter's meters bound to a registry that a thread reads every "
+					+ "10 ms",
+			4_096_000, true) {
+		@Override
+		public IdSource open() {
+			return metered(defaultsCachedGenerator());
 		}
 	},
 
 	/** Ours, computed on the call, default layout, with the starter's meters bound and scraped every 10 ms. */
-	UID_DEFAULT_METERED("uid-default-metered", "ours: as uid-default, with the starter's meters bound to a registry "
-			+ "that a thread reads every 10 ms", 4_096_000) {
+	UID_DEFAULT_METERED("uid-default-metered", "as uid-default, meters bound and read every 10 ms",
+			"ours: as uid-default, with the starter's meters bound to a registry that a thread reads every 10 ms",
+			4_096_000, false) {
 		@Override
 		public IdSource open() {
-			DefaultUidGenerator generator = defaultGenerator();
-			MeterScraper scraper = MeterScraper.start(generator);
-			return source(generator::getUID, () -> {
-				scraper.close();
-				generator.close();
-			});
+			return metered(defaultGenerator());
 		}
 	},
 
 	/** Ours, computed on the call, default layout. */
-	UID_DEFAULT("uid-default", "ours: DefaultUidGenerator, default layout (ms 41/10/12, ceiling 4,096/ms)",
-			4_096_000) {
+	UID_DEFAULT("uid-default", "defaults: ms 41/10/12",
+			"ours: DefaultUidGenerator, default layout (ms 41/10/12, ceiling 4,096/ms)", 4_096_000, false) {
 		@Override
 		public IdSource open() {
 			DefaultUidGenerator generator = defaultGenerator();
@@ -86,24 +97,36 @@ public enum Contender {
 	},
 
 	/**
-	 * Ours, segment: numbers from in-memory segments of {@link Layouts#COSID_STEP} (CosId's step), every other
-	 * setting at its default (adaptive step up to 1,000,000, prefetch at 80%).
+	 * Ours, segment: numbers from in-memory segments of {@link Layouts#COSID_STEP} (CosId's step, and our default),
+	 * every other setting at its default (adaptive step up to 1,000,000, prefetch at 80%).
 	 */
-	UID_SEGMENT("uid-segment", "ours: SegmentUidGenerator on an in-memory store (AtomicLong.addAndGet, as CosId's "
-			+ "Atomic distributor), step " + Layouts.COSID_STEP + ", other settings default (max-step 1,000,000, "
-			+ "target-interval 15 min, prefetch-threshold 80)", 0) {
+	UID_SEGMENT("uid-segment", Layouts.DEFAULTS_SEGMENT,
+			"ours: SegmentUidGenerator on an in-memory store (AtomicLong.addAndGet, as CosId's Atomic distributor), "
+					+ "every setting at its default: step " + Layouts.COSID_STEP + " (as CosId's), max-step 1,000,000, "
+					+ "target-interval 15 min, prefetch-threshold 80",
+			0, false) {
 		@Override
 		public IdSource open() {
-			SegmentUidGenerator generator = SegmentUidGenerator.builder(new InMemorySegmentStore())
-				.step(Layouts.COSID_STEP)
-				.build();
+			SegmentUidGenerator generator = segmentGenerator();
 			return source(generator::getUID, generator::close);
 		}
 	},
 
+	/** Ours, segment at its defaults, with the starter's meters bound and scraped every 10 ms. */
+	UID_SEGMENT_METERED("uid-segment-metered", "as uid-segment, meters bound and read every 10 ms",
+			"ours: as uid-segment, with the starter's meters bound to a registry that a thread reads every 10 ms", 0,
+			false) {
+		@Override
+		public IdSource open() {
+			return metered(segmentGenerator());
+		}
+	},
+
 	/** Ours, segment, with the adaptive step switched off: every segment holds {@link Layouts#COSID_STEP} numbers. */
-	UID_SEGMENT_FIXED_STEP("uid-segment-fixed-step", "ours: as uid-segment with max-step = step = "
-			+ Layouts.COSID_STEP + " (no adaptive step): one claim per " + Layouts.COSID_STEP + " IDs", 0) {
+	UID_SEGMENT_FIXED_STEP("uid-segment-fixed-step", "step = max-step 1,000, in-memory store",
+			"ours: as uid-segment with max-step = step = " + Layouts.COSID_STEP + " (no adaptive step): one claim per "
+					+ Layouts.COSID_STEP + " IDs",
+			0, false) {
 		@Override
 		public IdSource open() {
 			SegmentUidGenerator generator = SegmentUidGenerator.builder(new InMemorySegmentStore())
@@ -115,8 +138,10 @@ public enum Contender {
 	},
 
 	/** Baidu's cached generator as republished on Maven Central, with a layout that has not run out. */
-	BAIDU_CACHED("baidu-cached", "reference: com.xfvape.uid CachedUidGenerator 0.0.4-RELEASE, seconds since "
-			+ Layouts.BAIDU_EPOCH + ", 31/20/12 bits, boostPower 3 (32,768 slots), paddingFactor 50", 0) {
+	BAIDU_CACHED("baidu-cached", "s 31/20/12, 32K slots",
+			"reference: com.xfvape.uid CachedUidGenerator 0.0.4-RELEASE, seconds since " + Layouts.BAIDU_EPOCH
+					+ ", 31/20/12 bits, boostPower 3 (32,768 slots), paddingFactor 50",
+			0, false) {
 		@Override
 		public IdSource open() {
 			com.xfvape.uid.impl.CachedUidGenerator generator = Layouts.baiduCached();
@@ -132,8 +157,8 @@ public enum Contender {
 	},
 
 	/** CosId's segment chain fed by its in-memory distributor: not time-based, the fastest published peer. */
-	COSID_SEGMENT_CHAIN("cosid-segment-chain",
-			"me.ahoo.cosid 2.13.3 SegmentChainId, IdSegmentDistributor.Atomic, step " + Layouts.COSID_STEP, 0) {
+	COSID_SEGMENT_CHAIN("cosid-segment-chain", "step 1,000, in-memory distributor",
+			"me.ahoo.cosid 2.13.3 SegmentChainId, IdSegmentDistributor.Atomic, step " + Layouts.COSID_STEP, 0, false) {
 		@Override
 		public IdSource open() {
 			SegmentChainId generator = new SegmentChainId(new IdSegmentDistributor.Atomic(Layouts.COSID_STEP));
@@ -143,8 +168,8 @@ public enum Contender {
 	},
 
 	/** CosId's millisecond Snowflake, default layout. */
-	COSID_SNOWFLAKE("cosid-snowflake", "me.ahoo.cosid 2.13.3 MillisecondSnowflakeId, default 41/10/12 ms",
-			4_096_000) {
+	COSID_SNOWFLAKE("cosid-snowflake", "defaults: ms 41/10/12",
+			"me.ahoo.cosid 2.13.3 MillisecondSnowflakeId, default 41/10/12 ms", 4_096_000, false) {
 		@Override
 		public IdSource open() {
 			MillisecondSnowflakeId generator = new MillisecondSnowflakeId(1);
@@ -154,7 +179,8 @@ public enum Contender {
 	},
 
 	/** Hutool's Snowflake, defaults (system clock, 12 sequence bits). */
-	HUTOOL_SNOWFLAKE("hutool-snowflake", "cn.hutool 5.8.38 Snowflake(1, 1), 41/5+5/12 ms", 4_096_000) {
+	HUTOOL_SNOWFLAKE("hutool-snowflake", "defaults: ms 41/5+5/12", "cn.hutool 5.8.38 Snowflake(1, 1), 41/5+5/12 ms",
+			4_096_000, false) {
 		@Override
 		public IdSource open() {
 			Snowflake generator = new Snowflake(1, 1);
@@ -167,8 +193,9 @@ public enum Contender {
 	 * One shared counter advanced by read-then-compare-and-set, the way a ring take claims its slot: the floor for a
 	 * design that must check before it claims.
 	 */
-	ATOMIC_LONG_CAS("atomic-long-cas",
-			"java.util.concurrent.atomic.AtomicLong get() then compareAndSet(v, v + 1), one shared instance", 0) {
+	ATOMIC_LONG_CAS("atomic-long-cas", "one shared instance",
+			"java.util.concurrent.atomic.AtomicLong get() then compareAndSet(v, v + 1), one shared instance", 0,
+			false) {
 		@Override
 		public IdSource open() {
 			AtomicLong counter = new AtomicLong();
@@ -185,7 +212,8 @@ public enum Contender {
 	},
 
 	/** One shared counter: the floor for anything that shares state between threads. */
-	ATOMIC_LONG("atomic-long", "java.util.concurrent.atomic.AtomicLong.incrementAndGet(), one shared instance", 0) {
+	ATOMIC_LONG("atomic-long", "one shared instance",
+			"java.util.concurrent.atomic.AtomicLong.incrementAndGet(), one shared instance", 0, false) {
 		@Override
 		public IdSource open() {
 			AtomicLong counter = new AtomicLong();
@@ -196,14 +224,20 @@ public enum Contender {
 
 	private final String label;
 
+	private final String settings;
+
 	private final String description;
 
 	private final long ceilingPerSecond;
 
-	Contender(String label, String description, long ceilingPerSecond) {
+	private final boolean borrowsAhead;
+
+	Contender(String label, String settings, String description, long ceilingPerSecond, boolean borrowsAhead) {
 		this.label = label;
+		this.settings = settings;
 		this.description = description;
 		this.ceilingPerSecond = ceilingPerSecond;
+		this.borrowsAhead = borrowsAhead;
 	}
 
 	/**
@@ -221,6 +255,14 @@ public enum Contender {
 	}
 
 	/**
+	 * Returns the settings in a few words, for the settings column of the tables: whether they are the defaults.
+	 * @return for example {@code defaults: ms 41/10/12}
+	 */
+	public String settings() {
+		return this.settings;
+	}
+
+	/**
 	 * Returns the generator's exact settings.
 	 * @return a one-line description
 	 */
@@ -229,11 +271,20 @@ public enum Contender {
 	}
 
 	/**
-	 * Returns the most IDs per second the layout allows without borrowing future time.
-	 * @return IDs per second, or 0 when the figure is not bounded by a layout (or only by borrowing)
+	 * Returns the most IDs per second the layout allows without borrowing future time: the sustained ceiling.
+	 * @return IDs per second, or 0 when the figure is not bounded by a layout within the rates measured
 	 */
 	public long ceilingPerSecond() {
 		return this.ceilingPerSecond;
+	}
+
+	/**
+	 * Returns whether the generator may run above {@link #ceilingPerSecond()} for a while by issuing IDs of future
+	 * time units (the cached generator's {@code maxAhead}), so a short run measures the burst, not the ceiling.
+	 * @return whether bursts above the ceiling are possible
+	 */
+	public boolean borrowsAhead() {
+		return this.borrowsAhead;
 	}
 
 	/**
@@ -280,6 +331,30 @@ public enum Contender {
 		return DefaultUidGenerator.builder().workerIdAssigner(new FixedWorkerIdAssigner(1)).build();
 	}
 
+	/** Our cached generator with every setting at its default, shared by the bare and the metered contender. */
+	private static CachedUidGenerator defaultsCachedGenerator() {
+		return CachedUidGenerator.builder().workerIdAssigner(new FixedWorkerIdAssigner(1)).build();
+	}
+
+	/** Our segment generator at its defaults on an in-memory store, shared by the bare and the metered contender. */
+	private static SegmentUidGenerator segmentGenerator() {
+		return SegmentUidGenerator.builder(new InMemorySegmentStore()).step(Layouts.COSID_STEP).build();
+	}
+
+	/** Binds the starter's meters to a generator and reads them every 10 ms while it issues IDs. */
+	private static <G extends UidGenerator & AutoCloseable> IdSource metered(G generator) {
+		MeterScraper scraper = MeterScraper.start(generator);
+		return source(generator::getUID, () -> {
+			scraper.close();
+			try {
+				generator.close();
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
+	}
+
 	/** Our cached generator on the wide layout, shared by the bare and the metered contender. */
 	private static CachedUidGenerator wideCachedGenerator() {
 		return CachedUidGenerator.builder()
@@ -323,6 +398,10 @@ public enum Contender {
 		static final String BAIDU_EPOCH = "2025-01-01";
 
 		static final long COSID_STEP = 1000;
+
+		static final String DEFAULTS_CACHED = "defaults: ms 41/10/12, 32K slots, max-ahead 10 s";
+
+		static final String DEFAULTS_SEGMENT = "defaults: step 1,000 adaptive to 1M, in-memory store";
 
 		private Layouts() {
 		}

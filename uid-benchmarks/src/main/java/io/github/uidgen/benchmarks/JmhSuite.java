@@ -38,6 +38,7 @@ final class JmhSuite {
 
 	private static final String GET_UID = "\\.GetUidBenchmark\\.getUid$";
 
+
 	private final Path logDir;
 
 	private final int rounds;
@@ -110,16 +111,16 @@ final class JmhSuite {
 		this.out.printf("## Throughput: getUID on one shared generator, IDs per second%n%n");
 		this.out.printf("%s; each cell is the median of its %d iterations, the spread is (max − min) / median.%n%n",
 				describeRepetition(this.iterations), this.rounds * this.iterations);
-		List<String> headers = new ArrayList<>(List.of("generator"));
+		List<String> headers = new ArrayList<>(List.of("generator", "settings"));
 		for (int threads : threadCounts) {
 			headers.add(threads + " thread" + ((threads == 1) ? "" : "s"));
 			headers.add("spread");
 		}
 		headers.add("calls that threw");
-		MarkdownTable figures = new MarkdownTable(headers.toArray(String[]::new));
+		MarkdownTable figures = new MarkdownTable(headers.toArray(String[]::new)).leftAligned(1);
 		Map<Contender, Map<Integer, Samples>> medians = new LinkedHashMap<>();
 		for (Contender contender : contenders) {
-			List<Object> row = new ArrayList<>(List.of(contender.label()));
+			List<Object> row = new ArrayList<>(List.of(contender.label(), contender.settings()));
 			double thrown = 0;
 			for (int threads : threadCounts) {
 				Samples samples = new Samples(scores.get(contender).get(threads));
@@ -132,11 +133,17 @@ final class JmhSuite {
 			figures.row(row.toArray());
 		}
 		figures.print(this.out);
+		if (medians.containsKey(Contender.UID_CACHED_DEFAULTS)) {
+			this.out.printf("uid-cached-defaults borrows at most 10 s of future IDs (40.96 million); every fork runs "
+					+ "longer than that budget lasts at these rates, so its row shows the sustained ceiling of "
+					+ "4,096 IDs/ms. Its burst is measured by the saturation runs and the sustained part.%n%n");
+		}
 		printRatios(medians, threadCounts);
 		printCeilings(medians, threadCounts);
 	}
 
 	private void printRatios(Map<Contender, Map<Integer, Samples>> scores, List<Integer> threadCounts) {
+		// uid-cached-defaults is left out: in a JMH fork it runs at its ceiling, so its ratios would be the cap's.
 		List<Contender> ours = new ArrayList<>(List.of(Contender.UID_CACHED, Contender.UID_DEFAULT,
 				Contender.UID_SEGMENT));
 		ours.retainAll(scores.keySet());
@@ -152,7 +159,8 @@ final class JmhSuite {
 		this.out.printf("### Ratios of ours to each peer (medians of the same run)%n%n");
 		MarkdownTable ratios = new MarkdownTable(headers.toArray(String[]::new));
 		for (Contender peer : scores.keySet()) {
-			if (ours.contains(peer)) {
+			// Only other generators are peers: not ours at the ceiling, nor ours with meters.
+			if (ours.contains(peer) || peer == Contender.UID_CACHED_DEFAULTS || peer.name().endsWith("_METERED")) {
 				continue;
 			}
 			List<Object> row = new ArrayList<>(List.of(peer.label()));
@@ -283,6 +291,42 @@ final class JmhSuite {
 					(hutoolCost > 0) ? String.format("%.2f", cost / hutoolCost) : "n/a");
 		}
 		table.print(this.out);
+		printMeterPrice(paced, base);
+	}
+
+	/**
+	 * For each generator measured both bare and with the starter's meters bound, the paced cost of a call side by
+	 * side: what binding the meters (and reading them every 10 ms) adds to one {@code getUID}.
+	 */
+	private void printMeterPrice(Map<Contender, List<Double>> paced, Samples base) {
+		MarkdownTable table = new MarkdownTable("generator", "settings", "bare: cost of the call, ns", "spread",
+				"meters bound: cost, ns", "spread", "meters bound − bare, ns")
+			.leftAligned(1);
+		boolean any = false;
+		for (Contender plain : paced.keySet()) {
+			List<Double> bare = paced.get(plain);
+			List<Double> metered = paced.get(meteredTwin(plain));
+			if (metered == null) {
+				continue;
+			}
+			Samples bareSamples = new Samples(bare);
+			Samples meteredSamples = new Samples(metered);
+			table.row(plain.label(), plain.settings(),
+					String.format("%.1f", bareSamples.median() - base.median()),
+					String.format("%.1f%%", bareSamples.spreadPercent()),
+					String.format("%.1f", meteredSamples.median() - base.median()),
+					String.format("%.1f%%", meteredSamples.spreadPercent()),
+					String.format("%+.1f", meteredSamples.median() - bareSamples.median()));
+			any = true;
+		}
+		if (!any) {
+			return;
+		}
+		this.out.printf("## Price of the meters: one getUID with the starter's UidMeterBinder bound, paced%n%n");
+		this.out.printf("The same paced runs as above: each metered generator has the starter's UidMeterBinder bound "
+				+ "to a SimpleMeterRegistry whose every meter a thread reads every 10 ms, far more often than any scrape. "
+				+ "Costs are paced − baseline; a difference within the spreads is noise.%n%n");
+		table.print(this.out);
 	}
 
 	/**
@@ -315,6 +359,17 @@ final class JmhSuite {
 		table.print(this.out);
 		this.out.printf("JMH 1.37 on JDK 17 reads the JVM-wide allocated bytes, so the figure includes the filler "
 				+ "and high-water-mark threads and JMH's own bookkeeping, spread over all calls.%n%n");
+	}
+
+	/** The same generator with the starter's meters bound, or {@code null} when there is none. */
+	private static Contender meteredTwin(Contender bare) {
+		return switch (bare) {
+			case UID_DEFAULT -> Contender.UID_DEFAULT_METERED;
+			case UID_CACHED -> Contender.UID_CACHED_METERED;
+			case UID_CACHED_DEFAULTS -> Contender.UID_CACHED_DEFAULTS_METERED;
+			case UID_SEGMENT -> Contender.UID_SEGMENT_METERED;
+			default -> null;
+		};
 	}
 
 	private static String score(Map<String, Result> secondary, String key, String format) {

@@ -21,6 +21,16 @@ final class MarkdownTable {
 		}
 	}
 
+	/**
+	 * Aligns a column of text, such as settings, to the left; figures stay aligned to the right.
+	 * @param column the column, counted from 0
+	 * @return this table
+	 */
+	MarkdownTable leftAligned(int column) {
+		this.rightAligned[column] = false;
+		return this;
+	}
+
 	MarkdownTable row(Object... cells) {
 		String[] row = new String[this.rows.get(0).length];
 		for (int i = 0; i < row.length; i++) {

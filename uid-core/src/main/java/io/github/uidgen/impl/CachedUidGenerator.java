@@ -5,6 +5,7 @@ import java.time.Duration;
 import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.UidException;
 import io.github.uidgen.UidGeneratorStatus;
+import io.github.uidgen.UidLayout;
 import io.github.uidgen.buffer.RejectedPutHandler;
 import io.github.uidgen.buffer.RejectedTakeHandler;
 import io.github.uidgen.buffer.RingBuffer;
@@ -191,7 +192,8 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 		}
 
 		/**
-		 * Sets the ring size as a power of two times the IDs of one time unit.
+		 * Sets the ring size as a power of two times the IDs of one time unit; checked against the layout when the
+		 * layout is set already, else when the generator is built.
 		 * @param boostPower 0 or more
 		 * @return this builder
 		 */
@@ -200,8 +202,20 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 				throw new InvalidSettingException("boostPower", boostPower,
 						"use 0 or more; the ring holds (maxSequence + 1) << boostPower IDs");
 			}
+			if (layout() != null) {
+				requireRingFits(layout(), boostPower);
+			}
 			this.boostPower = boostPower;
 			return this;
+		}
+
+		private static void requireRingFits(UidLayout layout, int boostPower) {
+			long perUnit = layout.getMaxSequence() + 1;
+			if (boostPower > 30 || perUnit > (MAX_CAPACITY >> boostPower)) {
+				throw new InvalidSettingException("boostPower", boostPower,
+						"the ring of " + perUnit + " << " + boostPower + " IDs exceeds " + MAX_CAPACITY
+								+ " slots; lower the boost power or the sequence bits");
+			}
 		}
 
 		/**
@@ -275,12 +289,8 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 			if (this.rejectedTakeHandler == null) {
 				this.rejectedTakeHandler = new WaitingTakeHandler();
 			}
-			long perUnit = this.layout().getMaxSequence() + 1;
-			if (this.boostPower > 30 || perUnit > (MAX_CAPACITY >> this.boostPower)) {
-				throw new InvalidSettingException("boostPower", this.boostPower,
-						"the ring of " + perUnit + " << " + this.boostPower + " IDs exceeds " + MAX_CAPACITY
-								+ " slots; lower the boost power or the sequence bits");
-			}
+			requireRingFits(layout(), this.boostPower);
+			long perUnit = layout().getMaxSequence() + 1;
 			WorkerSession session = openSession(this.maxAhead);
 			try {
 				CachedUidGenerator generator = new CachedUidGenerator(session, this, (int) (perUnit << this.boostPower));

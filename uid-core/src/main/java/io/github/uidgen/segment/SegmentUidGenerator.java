@@ -146,7 +146,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 
 	private volatile boolean closed;
 
-	// Claim bookkeeping: written by the constructor, then only by the prefetch thread, the one thread that claims.
+	// Claim bookkeeping: written by start(), then only by the prefetch thread, the one thread that claims.
 
 	private volatile long step;
 
@@ -185,9 +185,14 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		this.waitTimeout = builder.waitTimeout;
 		this.waitTimeoutNanos = builder.waitTimeout.toNanos();
 		this.step = this.minStep;
-		this.current = new Segment(claim(this.minStep, this.clock.currentTimeMillis()), this.prefetchThreshold);
+		this.current = Segment.empty();
 		this.prefetcher = new Thread(this::prefetchLoop, "uid-segment-prefetch-" + this.key);
 		this.prefetcher.setDaemon(true);
+	}
+
+	/** Claims the first segment, then starts the background thread; for {@link Builder#build()}, once. */
+	private void start() {
+		this.current = new Segment(claim(this.minStep, this.clock.currentTimeMillis()), this.prefetchThreshold);
 		this.prefetcher.start();
 	}
 
@@ -350,7 +355,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 
 	/**
 	 * Claims a range from the store and checks it: above everything claimed before, within {@link #MAX_ID}.
-	 * Called by the constructor and then by the prefetch thread only.
+	 * Called by {@link #start()} and then by the prefetch thread only.
 	 */
 	private SegmentRange claim(long size, long nowMillis) {
 		SegmentRange range;
@@ -637,6 +642,8 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 
 		private long step = DEFAULT_STEP;
 
+		private boolean stepSet;
+
 		private Long maxStep;
 
 		private Duration targetInterval = DEFAULT_TARGET_INTERVAL;
@@ -676,17 +683,29 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 				throw new InvalidSettingException("step", step, "use a number of 1 to " + MAX_STEP + ", such as "
 						+ DEFAULT_STEP);
 			}
+			if (this.maxStep != null && step > this.maxStep) {
+				throw new InvalidSettingException("step", step, "use a number of 1 to the max step (" + this.maxStep
+						+ ")");
+			}
 			this.step = step;
+			this.stepSet = true;
 			return this;
 		}
 
 		/**
 		 * Sets the largest step the adaptive step grows to; the larger of {@link #DEFAULT_MAX_STEP} and the step when
-		 * not set. Equal to the step, the step never changes.
+		 * not set. Equal to the step, the step never changes. Checked against the step when the step is set already,
+		 * else when the generator is built.
 		 * @param maxStep from the step to {@link #MAX_STEP}
 		 * @return this builder
 		 */
 		public Builder maxStep(long maxStep) {
+			long floor = this.stepSet ? this.step : 1;
+			if (maxStep < floor || maxStep > MAX_STEP) {
+				throw new InvalidSettingException("maxStep", maxStep, this.stepSet
+						? "use a number from the step (" + this.step + ") to " + MAX_STEP
+						: "use a number of 1 to " + MAX_STEP);
+			}
 			this.maxStep = maxStep;
 			return this;
 		}
@@ -756,7 +775,9 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		 */
 		public SegmentUidGenerator build() {
 			validate();
-			return new SegmentUidGenerator(this);
+			SegmentUidGenerator generator = new SegmentUidGenerator(this);
+			generator.start();
+			return generator;
 		}
 
 		/** Checks the settings that depend on each other. */
@@ -773,6 +794,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 			Builder copy = new Builder(this.store);
 			copy.key = this.key;
 			copy.step = this.step;
+			copy.stepSet = this.stepSet;
 			copy.maxStep = this.maxStep;
 			copy.targetInterval = this.targetInterval;
 			copy.prefetchThreshold = this.prefetchThreshold;

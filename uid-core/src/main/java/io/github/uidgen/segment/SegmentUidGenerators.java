@@ -1,8 +1,11 @@
 package io.github.uidgen.segment;
 
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * One {@link SegmentUidGenerator} per key, all on one store and with the same settings, each created at its first
@@ -22,6 +25,9 @@ public final class SegmentUidGenerators implements AutoCloseable {
 	private final SegmentUidGenerator.Builder settings;
 
 	private final Map<String, SegmentUidGenerator> generators = new ConcurrentHashMap<>();
+
+	/** Guarded by {@code generators}: read and extended only while holding its lock. */
+	private final List<Consumer<? super SegmentUidGenerator>> creationListeners = new ArrayList<>();
 
 	private volatile boolean closed;
 
@@ -56,7 +62,28 @@ public final class SegmentUidGenerators implements AutoCloseable {
 			if (this.closed) {
 				throw closedException(key);
 			}
-			return this.generators.computeIfAbsent(key, (newKey) -> this.settings.copy().key(newKey).build());
+			SegmentUidGenerator existing = this.generators.get(key);
+			if (existing != null) {
+				return existing;
+			}
+			SegmentUidGenerator created = this.settings.copy().key(key).build();
+			this.generators.put(key, created);
+			this.creationListeners.forEach((listener) -> listener.accept(created));
+			return created;
+		}
+	}
+
+	/**
+	 * Runs an action for every generator created so far and for every one created later, each exactly once, so
+	 * that meters or other views can follow keys that come into use while the application runs. The action runs
+	 * on the thread that creates the generator, under the lock that creation holds: it must be quick and must not
+	 * call {@link #forKey(String)}.
+	 * @param action what to do with each generator
+	 */
+	public void whenCreated(Consumer<? super SegmentUidGenerator> action) {
+		synchronized (this.generators) {
+			this.generators.values().forEach(action);
+			this.creationListeners.add(action);
 		}
 	}
 

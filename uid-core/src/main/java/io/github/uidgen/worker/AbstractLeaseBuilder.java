@@ -3,6 +3,8 @@ package io.github.uidgen.worker;
 import java.time.Duration;
 
 import io.github.uidgen.InvalidSettingException;
+import io.github.uidgen.worker.support.HostEnvironment;
+import io.github.uidgen.worker.support.LeaseSettings;
 
 /**
  * The settings every lease assigner's builder shares: lease duration, heartbeat interval, instance ID and port,
@@ -15,6 +17,8 @@ public abstract class AbstractLeaseBuilder<B extends AbstractLeaseBuilder<B>> {
 	private final int maxInstanceIdLength;
 
 	private Duration leaseDuration = LeaseSettings.DEFAULT_LEASE_DURATION;
+
+	private boolean leaseDurationSet;
 
 	private Duration heartbeatInterval;
 
@@ -43,18 +47,32 @@ public abstract class AbstractLeaseBuilder<B extends AbstractLeaseBuilder<B>> {
 						"use a duration of at least 1 ms, for example 30s");
 			}
 			this.leaseDuration = leaseDuration;
+			this.leaseDurationSet = true;
 		}
 		return self();
 	}
 
 	/**
-	 * Sets how often the lease is renewed; a third of the lease duration by default.
+	 * Sets how often the lease is renewed; a third of the lease duration by default. Checked against the lease
+	 * duration when that is set already, else when the assigner is built.
 	 * @param heartbeatInterval a positive duration shorter than the lease duration
 	 * @return this builder
 	 */
 	public B heartbeatInterval(Duration heartbeatInterval) {
+		if (heartbeatInterval != null) {
+			requireHeartbeatWithinLease(heartbeatInterval, this.leaseDurationSet);
+		}
 		this.heartbeatInterval = heartbeatInterval;
 		return self();
+	}
+
+	private void requireHeartbeatWithinLease(Duration heartbeat, boolean againstLease) {
+		if (heartbeat.isNegative() || heartbeat.isZero()
+				|| (againstLease && heartbeat.compareTo(this.leaseDuration) >= 0)) {
+			throw new InvalidSettingException("heartbeatInterval", heartbeat,
+					"use a positive duration shorter than the lease duration (" + this.leaseDuration
+							+ "), for example a third of it");
+		}
 	}
 
 	/**
@@ -90,11 +108,8 @@ public abstract class AbstractLeaseBuilder<B extends AbstractLeaseBuilder<B>> {
 	 * @throws InvalidSettingException when the heartbeat is not shorter than the lease
 	 */
 	protected LeaseSettings leaseSettings() {
-		if (this.heartbeatInterval != null && (this.heartbeatInterval.isNegative() || this.heartbeatInterval.isZero()
-				|| this.heartbeatInterval.compareTo(this.leaseDuration) >= 0)) {
-			throw new InvalidSettingException("heartbeatInterval", this.heartbeatInterval,
-					"use a positive duration shorter than the lease duration (" + this.leaseDuration
-							+ "), for example a third of it");
+		if (this.heartbeatInterval != null) {
+			requireHeartbeatWithinLease(this.heartbeatInterval, true);
 		}
 		Duration heartbeat = (this.heartbeatInterval != null) ? this.heartbeatInterval
 				: this.leaseDuration.dividedBy(3);

@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.github.uidgen.worker.support.HostEnvironment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

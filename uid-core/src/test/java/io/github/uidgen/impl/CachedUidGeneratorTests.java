@@ -277,6 +277,10 @@ class CachedUidGeneratorTests {
 				.workerIdAssigner(new FixedWorkerIdAssigner(1))
 				.build())
 			.withMessageContaining("exceeds 268435456 slots");
+		// With the layout set first, the boost power is checked against it at once.
+		assertThatExceptionOfType(InvalidSettingException.class)
+			.isThrownBy(() -> CachedUidGenerator.builder().layout(UidLayout.defaults()).boostPower(20))
+			.withMessageContaining("exceeds 268435456 slots");
 	}
 
 }

@@ -3,7 +3,10 @@ package io.github.uidgen.segment;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.InvalidUidException;
@@ -210,6 +213,29 @@ class SegmentUidGeneratorTests {
 	}
 
 	@Test
+	void theStepAndTheMaxStepAreCheckedAgainstEachOtherWhenTheSecondIsSetEitherWay() {
+		assertInvalid(() -> onRedis().step(100).maxStep(50), "maxStep", "use a number from the step (100)");
+		assertInvalid(() -> onRedis().maxStep(50).step(100), "step", "use a number of 1 to the max step (50)");
+		// Below the default step, set before the step: valid once the step is lowered.
+		onRedis().key("max-step-first").maxStep(500).step(100).build().close();
+		assertInvalid(() -> onRedis().maxStep(500).build(), "maxStep", "use a number from the step (1000)");
+	}
+
+	@Test
+	void buildingClaimsTheFirstSegmentAndAStoreThatFailsStartsNoThread() {
+		AtomicInteger claims = new AtomicInteger();
+		SegmentUidGenerator.Builder builder = SegmentUidGenerator.builder((key, size) -> {
+			claims.incrementAndGet();
+			throw new SegmentStoreException("store down");
+		}).key("never-started");
+		assertThat(claims).hasValue(0);
+		assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(builder::build)
+			.withMessage("store down");
+		assertThat(claims).hasValue(1);
+		assertThat(prefetcherAlive("never-started")).isFalse();
+	}
+
+	@Test
 	void theHotPathAllocatesNothing() {
 		// One segment covers warm-up and measurement, so the measured calls never claim; the background claim at the
 		// prefetch point happens on the prefetch thread, whose allocations are not counted.
@@ -246,6 +272,20 @@ class SegmentUidGeneratorTests {
 		assertThatExceptionOfType(SegmentUnavailableException.class).isThrownBy(() -> generators.forKey("order")
 			.getUID());
 		assertThatExceptionOfType(SegmentUnavailableException.class).isThrownBy(() -> generators.forKey("ticket"));
+	}
+
+	@Test
+	void whenCreatedSeesEveryGeneratorOnceWhetherCreatedBeforeOrAfter() {
+		try (SegmentUidGenerators generators = new SegmentUidGenerators(onRedis().step(10))) {
+			SegmentUidGenerator before = generators.forKey("seen-before");
+			List<SegmentUidGenerator> seen = new CopyOnWriteArrayList<>();
+			generators.whenCreated(seen::add);
+			assertThat(seen).containsExactly(before);
+			SegmentUidGenerator after = generators.forKey("seen-after");
+			generators.forKey("seen-after");
+			generators.forKey("seen-before");
+			assertThat(seen).containsExactly(before, after);
+		}
 	}
 
 	private static long[] take(SegmentUidGenerator generator, int count) {

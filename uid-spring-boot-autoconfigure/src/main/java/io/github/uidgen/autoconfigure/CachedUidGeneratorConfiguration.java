@@ -2,13 +2,9 @@ package io.github.uidgen.autoconfigure;
 
 import java.time.Duration;
 
-import io.github.uidgen.InvalidSettingException;
-import io.github.uidgen.UidClock;
 import io.github.uidgen.UidGenerator;
-import io.github.uidgen.autoconfigure.UidProperties.Cached.PutPolicy;
 import io.github.uidgen.autoconfigure.UidProperties.Cached.TakePolicy;
 import io.github.uidgen.buffer.FailFastTakeHandler;
-import io.github.uidgen.buffer.RejectedPutHandler;
 import io.github.uidgen.buffer.RejectedTakeHandler;
 import io.github.uidgen.buffer.WaitingTakeHandler;
 import io.github.uidgen.impl.CachedUidGenerator;
@@ -20,9 +16,12 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Lazy;
 
+import static io.github.uidgen.autoconfigure.UidPropertyMapper.map;
+
 /**
- * The cached generator: hands IDs out of a ring buffer filled ahead of demand. A {@link RejectedPutHandler} or
- * {@link RejectedTakeHandler} bean of the application replaces the policy set in {@code uid.cached.*}.
+ * The cached generator: hands IDs out of a ring buffer filled ahead of demand. {@link CachedUidGeneratorCustomizer}
+ * beans adjust its builder, for example to replace the take policy set in {@code uid.cached.*} by a handler of the
+ * application's own.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "uid.generator", havingValue = "cached")
@@ -32,21 +31,18 @@ class CachedUidGeneratorConfiguration {
 	@Lazy(false)
 	@ConditionalOnMissingBean(UidGenerator.class)
 	CachedUidGenerator uidGenerator(UidProperties properties, ObjectProvider<WorkerIdAssigner> workerIdAssigner,
-			ObjectProvider<UidClock> clock, ObjectProvider<RejectedPutHandler> rejectedPutHandler,
-			ObjectProvider<RejectedTakeHandler> rejectedTakeHandler) {
+			ObjectProvider<CachedUidGeneratorCustomizer> customizers) {
 		UidProperties.Cached cached = properties.getCached();
-		CachedUidGenerator.Builder builder = CachedUidGenerator.builder()
-			.boostPower(cached.getBoostPower())
-			.paddingFactor(cached.getPaddingFactor())
-			.scheduleInterval(cached.getScheduleInterval())
-			.maxAhead(cached.getMaxAhead())
-			.rejectedPutHandler(rejectedPutHandler.getIfAvailable(() -> putHandler(cached.getPutPolicy())))
-			.rejectedTakeHandler(rejectedTakeHandler.getIfAvailable(() -> takeHandler(cached)));
-		return UidGeneratorBuilders.configure(builder, properties, workerIdAssigner, clock).build();
-	}
-
-	private static RejectedPutHandler putHandler(PutPolicy policy) {
-		return (policy == PutPolicy.LOG) ? new LoggingRejectedPutHandler() : RejectedPutHandler.KEEP_FOR_NEXT_FILL;
+		// The layout first: the boost power is checked against it.
+		CachedUidGenerator.Builder builder = UidGeneratorBuilders.configure(CachedUidGenerator.builder(), properties,
+				workerIdAssigner);
+		map("uid.cached.boost-power", cached.getBoostPower(), builder::boostPower);
+		map("uid.cached.padding-factor", cached.getPaddingFactor(), builder::paddingFactor);
+		map("uid.cached.schedule-interval", cached.getScheduleInterval(), builder::scheduleInterval);
+		map("uid.cached.max-ahead", cached.getMaxAhead(), builder::maxAhead);
+		builder.rejectedTakeHandler(takeHandler(cached));
+		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
+		return builder.build();
 	}
 
 	private static RejectedTakeHandler takeHandler(UidProperties.Cached cached) {
@@ -55,7 +51,8 @@ class CachedUidGeneratorConfiguration {
 		}
 		Duration timeout = cached.getTakeTimeout();
 		if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-			throw new InvalidSettingException("takeTimeout", timeout, "use a positive duration, such as 5s");
+			throw UidPropertyMapper.refused("uid.cached.take-timeout", timeout, "use a positive duration, such as 5s",
+					null);
 		}
 		return new WaitingTakeHandler(timeout);
 	}

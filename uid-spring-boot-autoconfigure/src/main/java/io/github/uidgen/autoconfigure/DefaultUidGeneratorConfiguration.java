@@ -1,6 +1,5 @@
 package io.github.uidgen.autoconfigure;
 
-import io.github.uidgen.UidClock;
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.impl.DefaultUidGenerator;
 import io.github.uidgen.worker.WorkerIdAssigner;
@@ -11,8 +10,11 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Lazy;
 
+import static io.github.uidgen.autoconfigure.UidPropertyMapper.map;
+
 /**
- * The default generator: computes each ID on the call.
+ * The default generator: computes each ID on the call. {@link DefaultUidGeneratorCustomizer} beans adjust its
+ * builder.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "uid.generator", havingValue = "default", matchIfMissing = true)
@@ -22,11 +24,14 @@ class DefaultUidGeneratorConfiguration {
 	@Lazy(false)
 	@ConditionalOnMissingBean(UidGenerator.class)
 	DefaultUidGenerator uidGenerator(UidProperties properties, ObjectProvider<WorkerIdAssigner> workerIdAssigner,
-			ObjectProvider<UidClock> clock) {
-		return UidGeneratorBuilders.configure(DefaultUidGenerator.builder(), properties, workerIdAssigner, clock)
-			.clockBackwardsTolerance(properties.getClockBackwardsTolerance())
-			.clockBackwardsSwitchWorker(properties.isClockBackwardsSwitchWorker())
-			.build();
+			ObjectProvider<DefaultUidGeneratorCustomizer> customizers) {
+		DefaultUidGenerator.Builder builder = UidGeneratorBuilders.configure(DefaultUidGenerator.builder(),
+				properties, workerIdAssigner);
+		map("uid.clock-backwards-tolerance", properties.getClockBackwardsTolerance(),
+				builder::clockBackwardsTolerance);
+		builder.clockBackwardsSwitchWorker(properties.isClockBackwardsSwitchWorker());
+		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
+		return builder.build();
 	}
 
 }

@@ -14,6 +14,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import static io.github.uidgen.autoconfigure.UidPropertyMapper.map;
+
 /**
  * The db segment store on the application's {@link DataSource} (its primary one, when there are several), chosen by
  * {@code uid.segment.store=db}, the default.
@@ -35,8 +37,8 @@ class JdbcSegmentStoreConfiguration {
 		});
 		UidProperties.Segment segment = properties.getSegment();
 		JdbcSegmentStore.Builder builder = JdbcSegmentStore.builder(source)
-			.table(segment.getDb().getTable())
 			.initializeSchema(segment.getDb().isInitializeSchema());
+		map("uid.segment.db.table", segment.getDb().getTable(), builder::table);
 		if (isPositive(segment.getWaitTimeout())) {
 			// A bad value is reported by the generator, under its own property name.
 			builder.timeout(segment.getWaitTimeout());

@@ -21,6 +21,8 @@ import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import static io.github.uidgen.autoconfigure.UidPropertyMapper.map;
+
 /**
  * Auto-configures the db worker-ID assigner chosen by {@code uid.worker.assigner=db}, in the mode chosen by
  * {@code uid.worker.db.mode}, on the application's {@link DataSource}: the one marked {@link UidDataSource}, else the
@@ -74,16 +76,13 @@ public final class JdbcWorkerIdAssignerAutoConfiguration {
 			Db db = properties.getWorker().getDb();
 			JdbcLeaseWorkerIdAssigner.Builder builder = JdbcLeaseWorkerIdAssigner
 				.builder(dataSource(uidDataSource, dataSources, beanFactory))
-				.leaseTable(db.getLeaseTable())
 				.initializeSchema(db.isInitializeSchema())
-				.leaseDuration(db.getLeaseDuration())
 				.port(environment.getProperty("server.port"));
-			if (db.getHeartbeatInterval() != null) {
-				builder.heartbeatInterval(db.getHeartbeatInterval());
-			}
-			if (properties.getWorker().getInstanceId() != null) {
-				builder.instanceId(properties.getWorker().getInstanceId());
-			}
+			map("uid.worker.db.lease-table", db.getLeaseTable(), builder::leaseTable);
+			// The lease duration first: the heartbeat interval is checked against it.
+			map("uid.worker.db.lease-duration", db.getLeaseDuration(), builder::leaseDuration);
+			map("uid.worker.db.heartbeat-interval", db.getHeartbeatInterval(), builder::heartbeatInterval);
+			map("uid.worker.instance-id", properties.getWorker().getInstanceId(), builder::instanceId);
 			return builder.build();
 		}
 
@@ -99,11 +98,12 @@ public final class JdbcWorkerIdAssignerAutoConfiguration {
 				@UidDataSource ObjectProvider<DataSource> uidDataSource, ObjectProvider<DataSource> dataSources,
 				ListableBeanFactory beanFactory, Environment environment) {
 			Db db = properties.getWorker().getDb();
-			return DisposableWorkerIdAssigner.builder(dataSource(uidDataSource, dataSources, beanFactory))
-				.workerNodeTable(db.getWorkerNodeTable())
+			DisposableWorkerIdAssigner.Builder builder = DisposableWorkerIdAssigner
+				.builder(dataSource(uidDataSource, dataSources, beanFactory))
 				.initializeSchema(db.isInitializeSchema())
-				.port(environment.getProperty("server.port"))
-				.build();
+				.port(environment.getProperty("server.port"));
+			map("uid.worker.db.worker-node-table", db.getWorkerNodeTable(), builder::workerNodeTable);
+			return builder.build();
 		}
 
 	}

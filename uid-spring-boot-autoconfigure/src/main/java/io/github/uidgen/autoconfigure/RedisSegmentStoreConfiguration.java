@@ -10,6 +10,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
+import static io.github.uidgen.autoconfigure.UidPropertyMapper.map;
+
 /**
  * The redis segment store on the application's {@link RedisConnectionFactory}, chosen by
  * {@code uid.segment.store=redis}; Sentinel and Cluster work through the application's Spring Data Redis
@@ -30,7 +32,9 @@ class RedisSegmentStoreConfiguration {
 					"Add spring-boot-starter-data-redis and configure spring.data.redis.*, or set uid.segment.store "
 							+ "to db.");
 		});
-		return RedisSegmentStore.builder(factory).keyPrefix(properties.getSegment().getRedis().getKeyPrefix()).build();
+		RedisSegmentStore.Builder builder = RedisSegmentStore.builder(factory);
+		map("uid.segment.redis.key-prefix", properties.getSegment().getRedis().getKeyPrefix(), builder::keyPrefix);
+		return builder.build();
 	}
 
 }

@@ -17,6 +17,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
+import static io.github.uidgen.autoconfigure.UidPropertyMapper.map;
+
 /**
  * Auto-configures the redis worker-ID assigner on the application's {@link RedisConnectionFactory}, chosen by
  * {@code uid.worker.assigner=redis}; Sentinel and Cluster work through the application's Spring Data Redis
@@ -42,17 +44,14 @@ public final class RedisWorkerIdAssignerAutoConfiguration {
 		Redis redis = properties.getWorker().getRedis();
 		requireMarginCoversLead(properties);
 		RedisWorkerIdAssigner.Builder builder = RedisWorkerIdAssigner.builder(factory)
-			.keyPrefix(redis.getKeyPrefix())
-			.namespace(redis.getNamespace())
-			.leaseDuration(redis.getLeaseDuration())
-			.registryLossMargin(redis.getRegistryLossMargin())
 			.port(environment.getProperty("server.port"));
-		if (redis.getHeartbeatInterval() != null) {
-			builder.heartbeatInterval(redis.getHeartbeatInterval());
-		}
-		if (properties.getWorker().getInstanceId() != null) {
-			builder.instanceId(properties.getWorker().getInstanceId());
-		}
+		map("uid.worker.redis.key-prefix", redis.getKeyPrefix(), builder::keyPrefix);
+		map("uid.worker.redis.namespace", redis.getNamespace(), builder::namespace);
+		map("uid.worker.redis.registry-loss-margin", redis.getRegistryLossMargin(), builder::registryLossMargin);
+		// The lease duration first: the heartbeat interval is checked against it.
+		map("uid.worker.redis.lease-duration", redis.getLeaseDuration(), builder::leaseDuration);
+		map("uid.worker.redis.heartbeat-interval", redis.getHeartbeatInterval(), builder::heartbeatInterval);
+		map("uid.worker.instance-id", properties.getWorker().getInstanceId(), builder::instanceId);
 		return builder.build();
 	}
 

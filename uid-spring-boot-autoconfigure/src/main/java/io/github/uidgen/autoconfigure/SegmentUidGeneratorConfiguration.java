@@ -1,6 +1,5 @@
 package io.github.uidgen.autoconfigure;
 
-import io.github.uidgen.UidClock;
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.autoconfigure.UidProperties.Segment.Store;
 import io.github.uidgen.segment.SegmentStore;
@@ -15,11 +14,14 @@ import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.util.ClassUtils;
 
+import static io.github.uidgen.autoconfigure.UidPropertyMapper.map;
+
 /**
  * The segment generator: dense numbers per key from segments claimed from the application's database or Redis
  * ({@code uid.segment.store}); it needs no worker-ID assigner. The {@link UidGenerator} bean hands out the numbers
  * of {@code uid.segment.key}; the {@link SegmentUidGenerators} bean gives the generators of other keys, on the same
- * store with the same settings. A {@link SegmentStore} bean of the application replaces the configured store.
+ * store with the same settings. A {@link SegmentStore} bean of the application replaces the configured store;
+ * {@link SegmentUidGeneratorCustomizer} beans adjust the settings.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "uid.generator", havingValue = "segment")
@@ -29,20 +31,21 @@ class SegmentUidGeneratorConfiguration {
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
 	SegmentUidGenerators segmentUidGenerators(UidProperties properties, ObjectProvider<SegmentStore> store,
-			ObjectProvider<UidClock> clock) {
+			ObjectProvider<SegmentUidGeneratorCustomizer> customizers) {
 		UidProperties.Segment segment = properties.getSegment();
 		SegmentStore segmentStore = store.getIfAvailable(() -> {
 			throw noStore(segment.getStore());
 		});
-		SegmentUidGenerator.Builder builder = SegmentUidGenerator.builder(segmentStore)
-			.step(segment.getStep())
-			.targetInterval(segment.getTargetInterval())
-			.prefetchThreshold(segment.getPrefetchThreshold())
-			.waitTimeout(segment.getWaitTimeout())
-			.clock(clock.getIfAvailable(() -> UidClock.SYSTEM));
+		SegmentUidGenerator.Builder builder = SegmentUidGenerator.builder(segmentStore);
+		// The step first: the max step is checked against it.
+		map("uid.segment.step", segment.getStep(), builder::step);
 		if (segment.getMaxStep() != null) {
-			builder.maxStep(segment.getMaxStep());
+			map("uid.segment.max-step", segment.getMaxStep(), builder::maxStep);
 		}
+		map("uid.segment.target-interval", segment.getTargetInterval(), builder::targetInterval);
+		map("uid.segment.prefetch-threshold", segment.getPrefetchThreshold(), builder::prefetchThreshold);
+		map("uid.segment.wait-timeout", segment.getWaitTimeout(), builder::waitTimeout);
+		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return new SegmentUidGenerators(builder);
 	}
 
@@ -55,7 +58,8 @@ class SegmentUidGeneratorConfiguration {
 	@Lazy(false)
 	@ConditionalOnMissingBean(UidGenerator.class)
 	SegmentUidGenerator uidGenerator(SegmentUidGenerators segmentUidGenerators, UidProperties properties) {
-		return segmentUidGenerators.forKey(properties.getSegment().getKey());
+		return UidPropertyMapper.apply("uid.segment.key", properties.getSegment().getKey(),
+				segmentUidGenerators::forKey);
 	}
 
 	/** Explains why no store bean exists for the configured choice. */

@@ -4,7 +4,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.github.uidgen.autoconfigure.UidProperties.Worker.Static.OrdinalSource;
-import io.github.uidgen.worker.HostEnvironment;
+import io.github.uidgen.worker.support.HostEnvironment;
 import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
 

@@ -1,15 +1,17 @@
 package io.github.uidgen.autoconfigure;
 
 import io.github.uidgen.UidClock;
-import io.github.uidgen.UidLayout;
 import io.github.uidgen.autoconfigure.UidProperties.Worker.Assigner;
 import io.github.uidgen.impl.AbstractUidGenerator;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.util.ClassUtils;
 
+import static io.github.uidgen.autoconfigure.UidPropertyMapper.map;
+
 /**
- * Applies the {@code uid.*} settings both generators share to a generator builder.
+ * Applies the {@code uid.*} settings both generators share to a generator builder: the layout, the high-water mark
+ * settings, the system clock and the worker-ID assigner.
  */
 final class UidGeneratorBuilders {
 
@@ -17,18 +19,18 @@ final class UidGeneratorBuilders {
 	}
 
 	static <B extends AbstractUidGenerator.Builder<B>> B configure(B builder, UidProperties properties,
-			ObjectProvider<WorkerIdAssigner> workerIdAssigner, ObjectProvider<UidClock> clock) {
-		UidClock uidClock = clock.getIfAvailable(() -> UidClock.SYSTEM);
+			ObjectProvider<WorkerIdAssigner> workerIdAssigner) {
 		UidProperties.Mark mark = properties.getMark();
-		builder.markReservation(mark.getReservation())
-			.markTimeout(mark.getTimeout())
-			.maxStartupWait(mark.getMaxStartupWait());
-		UidLayout layout = new UidLayout(properties.getTimeUnit(), properties.getEpoch(), properties.getTimeBits(),
-				properties.getWorkerBits(), properties.getSeqBits(), uidClock.currentTimeMillis());
+		map("uid.mark.reservation", mark.getReservation(), builder::markReservation);
+		map("uid.mark.timeout", mark.getTimeout(), builder::markTimeout);
+		map("uid.mark.max-startup-wait", mark.getMaxStartupWait(), builder::maxStartupWait);
+		// The system clock; a customizer may set another after this.
+		builder.clock(UidClock.SYSTEM)
+			.layout(UidPropertyMapper.layout(properties, UidClock.SYSTEM.currentTimeMillis()));
 		WorkerIdAssigner assigner = workerIdAssigner.getIfAvailable(() -> {
 			throw noAssigner(properties.getWorker());
 		});
-		return builder.layout(layout).clock(uidClock).workerIdAssigner(assigner);
+		return builder.workerIdAssigner(assigner);
 	}
 
 	/** Explains why no assigner bean exists for the configured choice. */

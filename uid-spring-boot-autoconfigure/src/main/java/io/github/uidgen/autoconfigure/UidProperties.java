@@ -282,12 +282,6 @@ public class UidProperties {
 		 */
 		private TakePolicy takePolicy = TakePolicy.WAIT;
 
-		/**
-		 * What happens when the filler finds the ring full: keep the rest for the next fill, or also log each
-		 * rejection at debug level. No ID is lost either way.
-		 */
-		private PutPolicy putPolicy = PutPolicy.KEEP;
-
 		public int getBoostPower() {
 			return this.boostPower;
 		}
@@ -336,14 +330,6 @@ public class UidProperties {
 			this.takePolicy = takePolicy;
 		}
 
-		public PutPolicy getPutPolicy() {
-			return this.putPolicy;
-		}
-
-		public void setPutPolicy(PutPolicy putPolicy) {
-			this.putPolicy = putPolicy;
-		}
-
 		/**
 		 * What a take does on an empty ring.
 		 */
@@ -354,19 +340,6 @@ public class UidProperties {
 
 			/** Throw at once. */
 			FAIL_FAST
-
-		}
-
-		/**
-		 * What a put does on a full ring.
-		 */
-		public enum PutPolicy {
-
-			/** Keep the IDs that did not fit for the next fill. */
-			KEEP,
-
-			/** Keep them, and log the rejection at debug level. */
-			LOG
 
 		}
 

@@ -6,7 +6,7 @@ import io.github.uidgen.UidException;
  * Thrown at start-up when a {@code uid.*} property is missing or cannot be used as set; names the property, its
  * value and what to change, for {@link UidPropertyFailureAnalyzer}.
  */
-public class UidPropertyException extends UidException {
+class UidPropertyException extends UidException {
 
 	private static final long serialVersionUID = 1L;
 
@@ -25,8 +25,20 @@ public class UidPropertyException extends UidException {
 	 * @param problem what is wrong
 	 * @param action what to change
 	 */
-	public UidPropertyException(String property, Object value, String problem, String action) {
-		super(problem + " " + action);
+	UidPropertyException(String property, Object value, String problem, String action) {
+		this(property, value, problem, action, null);
+	}
+
+	/**
+	 * Creates an exception for a value a core builder refused.
+	 * @param property the property at fault, for example {@code uid.cached.boost-power}
+	 * @param value its value as set, or {@code null} when it is not set
+	 * @param problem what is wrong
+	 * @param action what to change
+	 * @param cause the core builder's refusal, or {@code null}
+	 */
+	UidPropertyException(String property, Object value, String problem, String action, Throwable cause) {
+		super(problem + " " + action, cause);
 		this.property = property;
 		this.value = (value != null) ? String.valueOf(value) : null;
 		this.problem = problem;

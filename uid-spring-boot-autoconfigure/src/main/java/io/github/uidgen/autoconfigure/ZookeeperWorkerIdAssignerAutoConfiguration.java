@@ -19,6 +19,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
 
+import static io.github.uidgen.autoconfigure.UidPropertyMapper.map;
+
 /**
  * Auto-configures the zookeeper worker-ID assigner, chosen by {@code uid.worker.assigner=zookeeper}: on the
  * application's {@link CuratorFramework} when it has one, else on a client built from
@@ -59,17 +61,14 @@ public final class ZookeeperWorkerIdAssignerAutoConfiguration {
 			ObjectProvider<CuratorFramework> client, Environment environment) {
 		Zookeeper zookeeper = properties.getWorker().getZookeeper();
 		ZookeeperWorkerIdAssigner.Builder builder = ZookeeperWorkerIdAssigner.builder(client.getObject())
-			.rootPath(zookeeper.getRootPath())
-			.namespace(zookeeper.getNamespace())
-			.connectionTimeout(zookeeper.getConnectionTimeout())
-			.leaseDuration(zookeeper.getLeaseDuration())
 			.port(environment.getProperty("server.port"));
-		if (zookeeper.getHeartbeatInterval() != null) {
-			builder.heartbeatInterval(zookeeper.getHeartbeatInterval());
-		}
-		if (properties.getWorker().getInstanceId() != null) {
-			builder.instanceId(properties.getWorker().getInstanceId());
-		}
+		map(PREFIX + "root-path", zookeeper.getRootPath(), builder::rootPath);
+		map(PREFIX + "namespace", zookeeper.getNamespace(), builder::namespace);
+		map(PREFIX + "connection-timeout", zookeeper.getConnectionTimeout(), builder::connectionTimeout);
+		// The lease duration first: the heartbeat interval is checked against it.
+		map(PREFIX + "lease-duration", zookeeper.getLeaseDuration(), builder::leaseDuration);
+		map(PREFIX + "heartbeat-interval", zookeeper.getHeartbeatInterval(), builder::heartbeatInterval);
+		map("uid.worker.instance-id", properties.getWorker().getInstanceId(), builder::instanceId);
 		return builder.build();
 	}
 

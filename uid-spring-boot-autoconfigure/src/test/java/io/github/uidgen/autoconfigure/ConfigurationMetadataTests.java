@@ -63,7 +63,7 @@ class ConfigurationMetadataTests {
 				Map.entry("uid.cached.boost-power", "3"), Map.entry("uid.cached.padding-factor", "50"),
 				Map.entry("uid.cached.schedule-interval", "1s"), Map.entry("uid.cached.max-ahead", "10s"),
 				Map.entry("uid.cached.take-timeout", "5s"), Map.entry("uid.cached.take-policy", "wait"),
-				Map.entry("uid.cached.put-policy", "keep"), Map.entry("uid.worker.db.mode", "lease"),
+				Map.entry("uid.worker.db.mode", "lease"),
 				Map.entry("uid.worker.db.lease-table", "UID_WORKER_LEASE"),
 				Map.entry("uid.worker.db.worker-node-table", "WORKER_NODE"),
 				Map.entry("uid.worker.db.initialize-schema", "false"),
@@ -114,7 +114,7 @@ class ConfigurationMetadataTests {
 			.containsEntry("uid.worker.db.mode", List.of("lease", "disposable"))
 			.containsEntry("uid.worker.static.ordinal-from", List.of("hostname", "env"))
 			.containsEntry("uid.cached.take-policy", List.of("wait", "fail-fast"))
-			.containsEntry("uid.cached.put-policy", List.of("keep", "log"));
+			.doesNotContainKey("uid.cached.put-policy");
 	}
 
 }

@@ -79,20 +79,18 @@ class InvalidConfigurationTests {
 
 	@Test
 	void unknownGenerator() {
-		assertFailure(this.withAssigner, (analysis) -> {
-			assertThat(analysis.getDescription()).contains("Property: uid.generator").contains("Value: turbo");
-			assertThat(analysis.getAction()).isEqualTo("Set uid.generator to one of: default, cached, segment.");
-		}, "uid.generator=turbo");
+		assertFailure(this.withAssigner,
+				(analysis) -> assertUnknownValue(analysis, "uid.generator", "turbo", "DEFAULT", "CACHED", "SEGMENT"),
+				"uid.generator=turbo");
 	}
 
 	@Test
 	void unknownGeneratorWhenTheApplicationsOwnBeansNeedOneFirst() {
 		// An application's beans are created before the auto-configured ones: the typo must still be reported as
 		// such, not as "a bean of type UidGenerator could not be found".
-		assertFailure(this.withAssigner.withUserConfiguration(OrderService.class), (analysis) -> {
-			assertThat(analysis.getDescription()).contains("Property: uid.generator").contains("Value: cahced");
-			assertThat(analysis.getAction()).isEqualTo("Set uid.generator to one of: default, cached, segment.");
-		}, "uid.generator=cahced");
+		assertFailure(this.withAssigner.withUserConfiguration(OrderService.class),
+				(analysis) -> assertUnknownValue(analysis, "uid.generator", "cahced", "DEFAULT", "CACHED", "SEGMENT"),
+				"uid.generator=cahced");
 	}
 
 	@Test
@@ -108,29 +106,36 @@ class InvalidConfigurationTests {
 	}
 
 	@Test
+	void heartbeatNotShorterThanTheLease() {
+		ApplicationContextRunner withRedis = this.contextRunner.withBean(RedisConnectionFactory.class,
+				LettuceConnectionFactory::new);
+		assertFailure(withRedis, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.worker.redis.heartbeat-interval")
+				.contains("Value: PT10S");
+			assertThat(analysis.getAction()).startsWith("Change uid.worker.redis.heartbeat-interval:")
+				.contains("shorter than the lease duration");
+		}, "uid.worker.assigner=redis", "uid.worker.redis.lease-duration=10s",
+				"uid.worker.redis.heartbeat-interval=10s");
+	}
+
+	@Test
 	void unknownAssigner() {
-		assertFailure(this.contextRunner, (analysis) -> {
-			assertThat(analysis.getDescription()).contains("Property: uid.worker.assigner")
-				.contains("Value: consul");
-			assertThat(analysis.getAction())
-				.isEqualTo("Set uid.worker.assigner to one of: static, db, redis, zookeeper.");
-		}, "uid.worker.assigner=consul");
+		assertFailure(this.contextRunner, (analysis) -> assertUnknownValue(analysis, "uid.worker.assigner", "consul",
+				"STATIC", "DB", "REDIS", "ZOOKEEPER"), "uid.worker.assigner=consul");
 	}
 
 	@Test
 	void unknownTakePolicy() {
-		assertFailure(this.withAssigner, (analysis) -> {
-			assertThat(analysis.getDescription()).contains("Property: uid.cached.take-policy").contains("Value: block");
-			assertThat(analysis.getAction()).isEqualTo("Set uid.cached.take-policy to one of: wait, fail-fast.");
-		}, "uid.generator=cached", "uid.cached.take-policy=block");
+		assertFailure(this.withAssigner,
+				(analysis) -> assertUnknownValue(analysis, "uid.cached.take-policy", "block", "WAIT", "FAIL_FAST"),
+				"uid.generator=cached", "uid.cached.take-policy=block");
 	}
 
 	@Test
 	void unknownTimeUnit() {
-		assertFailure(this.withAssigner, (analysis) -> {
-			assertThat(analysis.getDescription()).contains("Property: uid.time-unit").contains("Value: minutes");
-			assertThat(analysis.getAction()).isEqualTo("Set uid.time-unit to one of: seconds, milliseconds.");
-		}, "uid.time-unit=minutes");
+		assertFailure(this.withAssigner,
+				(analysis) -> assertUnknownValue(analysis, "uid.time-unit", "minutes", "SECONDS", "MILLISECONDS"),
+				"uid.time-unit=minutes");
 	}
 
 	@Test
@@ -227,6 +232,15 @@ class InvalidConfigurationTests {
 			assertThat(analysis).as("failure analysis of %s", context.getStartupFailure()).isNotNull();
 			assertions.accept(analysis);
 		});
+	}
+
+	/**
+	 * Asserts the analysis of a value an enumerated property does not take, as Spring Boot's binding analyzer
+	 * words it: the property, the value as set and the values it takes.
+	 */
+	static void assertUnknownValue(FailureAnalysis analysis, String property, String value, String... allowed) {
+		assertThat(analysis.getDescription()).contains("Property: " + property).contains("Value: \"" + value + "\"");
+		assertThat(analysis.getAction()).contains("Update your application's configuration").contains(allowed);
 	}
 
 	/** An application bean that needs the generator, as a user's service would. */

@@ -1,6 +1,9 @@
 package io.github.uidgen.autoconfigure;
 
+import java.nio.file.Path;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.UUID;
 
 import io.github.uidgen.UidGenerator;
@@ -18,9 +21,13 @@ import io.github.uidgen.segment.jdbc.JdbcSegmentStore;
 import io.github.uidgen.segment.redis.RedisSegmentStore;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.github.uidgen.testsupport.ThrowawayRedis;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -28,6 +35,9 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -128,6 +138,121 @@ class SegmentUidGeneratorAutoConfigurationTests {
 	}
 
 	@Test
+	void metersOfEveryKeyMoveAsNumbersAreTakenAndAreRegisteredOnce() {
+		this.onMariaDb
+			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+					CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class))
+			.withPropertyValues("uid.segment.key=metered", "uid.segment.step=10")
+			.run((context) -> {
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				UidGenerator generator = context.getBean(UidGenerator.class);
+				assertThat(segmentMeter(registry, "uid.segment.fetched", "metered")).isOne();
+				assertThat(segmentMeter(registry, "uid.segment.step", "metered")).isEqualTo(10);
+				assertThat(segmentMeter(registry, "uid.segment.remaining", "metered")).isEqualTo(10);
+				for (int i = 0; i < 3; i++) {
+					generator.getUID();
+				}
+				assertThat(segmentMeter(registry, "uid.segment.remaining", "metered")).as("3 of 10 taken")
+					.isEqualTo(7);
+				for (int i = 0; i < 30; i++) {
+					generator.getUID();
+				}
+				assertThat(segmentMeter(registry, "uid.segment.fetched", "metered")).as("33 numbers from steps of 10+")
+					.isGreaterThanOrEqualTo(3);
+				assertThat(segmentMeter(registry, "uid.ids.issued", "metered")).isEqualTo(33);
+				assertThat(segmentMeter(registry, "uid.segment.store.failures", "metered")).isZero();
+
+				SegmentUidGenerator invoices = context.getBean(SegmentUidGenerators.class).forKey("metered-invoice");
+				invoices.getUID();
+				assertThat(segmentMeter(registry, "uid.ids.issued", "metered-invoice")).as("a key used after binding")
+					.isOne();
+				assertThat(segmentMeter(registry, "uid.segment.remaining", "metered-invoice")).isEqualTo(9);
+				assertThat(registry.find("uid.ids.issued").functionCounters()).as("one per key, none twice")
+					.hasSize(2);
+				assertThat(registry.find("uid.segment.fetched").functionCounters()).hasSize(2);
+			});
+	}
+
+	@Test
+	void healthGoesDownOnceTheStoreIsDownAndTheClaimedNumbersAreUsedUp(@TempDir Path dir) {
+		try (ThrowawayRedis redis = ThrowawayRedis.start(dir, "--appendonly", "yes", "--appendfsync", "always")) {
+			this.contextRunner.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+				.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port(),
+						"spring.data.redis.timeout=1s", "uid.segment.store=redis", "uid.segment.key=outage",
+						"uid.segment.step=10", "uid.segment.max-step=10", "uid.segment.wait-timeout=1s")
+				.run((context) -> {
+					UidGenerator generator = context.getBean(UidGenerator.class);
+					SegmentUidGenerator other = context.getBean(SegmentUidGenerators.class).forKey("outage-other");
+					UidHealthIndicator indicator = context.getBean(UidHealthIndicator.class);
+					for (int i = 0; i < 9; i++) {
+						generator.getUID();
+					}
+					awaitTrue(() -> ((SegmentUidGenerator) generator).getSegmentsFetched() == 2, "the prefetch");
+					redis.stop();
+					Health served = indicator.health();
+					assertThat(served.getStatus()).as("numbers left in memory").isEqualTo(Status.UP);
+					assertThat(served.getDetails()).containsEntry("remaining", 11L);
+					for (int i = 0; i < 11; i++) {
+						generator.getUID();
+					}
+					awaitTrue(() -> indicator.health().getStatus().equals(Status.DOWN), "health DOWN");
+					Health down = indicator.health();
+					assertThat(down.getDetails()).containsEntry("remaining", 0L);
+					assertThat((String) down.getDetails().get("error"))
+						.contains("Every number of key 'outage' claimed so far is used up");
+					assertThat(down.getDetails().get("keys")).asInstanceOf(InstanceOfAssertFactories.MAP)
+						.extractingByKey("outage")
+						.asInstanceOf(InstanceOfAssertFactories.MAP)
+						.containsEntry("status", "DOWN");
+					assertThat(((SegmentUidGenerator) generator).getStoreFailureCount()).isPositive();
+
+					redis.start();
+					awaitTrue(() -> indicator.health().getStatus().equals(Status.UP), "health UP again");
+					assertThat(generator.getUID()).as("above every number claimed before the outage")
+						.isGreaterThan(20);
+					assertThat(other.getUID()).as("a key that kept its numbers").isOne();
+				});
+		}
+	}
+
+	@Test
+	void aNamedKeyThatCannotHandOutNumbersMakesHealthDown(@TempDir Path dir) {
+		try (ThrowawayRedis redis = ThrowawayRedis.start(dir, "--appendonly", "yes", "--appendfsync", "always")) {
+			this.contextRunner.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+				.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port(),
+						"spring.data.redis.timeout=1s", "uid.segment.store=redis", "uid.segment.key=big",
+						"uid.segment.step=10", "uid.segment.max-step=10", "uid.segment.wait-timeout=1s")
+				.run((context) -> {
+					SegmentUidGenerator named = context.getBean(SegmentUidGenerators.class).forKey("small");
+					redis.stop();
+					for (int i = 0; i < 10; i++) {
+						named.getUID();
+					}
+					UidHealthIndicator indicator = context.getBean(UidHealthIndicator.class);
+					awaitTrue(() -> indicator.health().getStatus().equals(Status.DOWN), "health DOWN");
+					Health down = indicator.health();
+					assertThat(down.getDetails()).containsEntry("key", "big").containsEntry("remaining", 10L);
+					assertThat((String) down.getDetails().get("error")).contains("key 'small'");
+				});
+		}
+	}
+
+	private static double segmentMeter(MeterRegistry registry, String name, String key) {
+		return registry.get(name).tags("generator", "segment", "key", key).meter().measure().iterator().next()
+			.getValue();
+	}
+
+	/** Waits at most 15 seconds for the condition, polling; fails naming what did not happen. */
+	private static void awaitTrue(BooleanSupplier condition, String what)
+			throws InterruptedException {
+		long deadline = System.nanoTime() + 15_000_000_000L;
+		while (!condition.getAsBoolean()) {
+			assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
+			Thread.sleep(20);
+		}
+	}
+
+	@Test
 	void segmentPropertiesReachTheGenerator() {
 		this.onRedis
 			.withPropertyValues("uid.segment.key=tuned", "uid.segment.step=10", "uid.segment.max-step=20",
@@ -182,6 +307,13 @@ class SegmentUidGeneratorAutoConfigurationTests {
 			assertThat(descriptor.layout()).isNull();
 			assertThat(descriptor.issued()).isOne();
 			assertThat(descriptor.failure()).isNull();
+			assertThat(descriptor.workerId()).isNull();
+			assertThat(descriptor.ring()).isNull();
+			assertThat(descriptor.segment()).isEqualTo(new UidEndpoint.SegmentDescriptor("actuated", 1000, 999, 1, 0));
+			context.getBean(SegmentUidGenerators.class).forKey("actuated-invoice").getUID();
+			assertThat(endpoint.describe().segmentKeys()).containsExactly(
+					new UidEndpoint.SegmentKeyDescriptor("actuated", 1, 1000, 999, 1, 0, null),
+					new UidEndpoint.SegmentKeyDescriptor("actuated-invoice", 1, 1000, 999, 1, 0, null));
 			WebEndpointResponse<Object> parsed = endpoint.parse("parse", Long.toString(uid));
 			assertThat(parsed.getStatus()).isEqualTo(400);
 			assertThat(parsed.getBody()).asString().contains("is a segment ID");
@@ -190,12 +322,23 @@ class SegmentUidGeneratorAutoConfigurationTests {
 
 			Health health = context.getBean(UidHealthIndicator.class).health();
 			assertThat(health.getStatus()).isEqualTo(Status.UP);
-			assertThat(health.getDetails()).containsEntry("generator", "segment").doesNotContainKey("expiry");
+			assertThat(health.getDetails()).containsEntry("generator", "segment")
+				.containsEntry("key", "actuated")
+				.containsEntry("step", 1000L)
+				.containsEntry("remaining", 999L)
+				.doesNotContainKey("expiry")
+				.doesNotContainKey("workerId");
+			assertThat(health.getDetails().get("keys")).asInstanceOf(InstanceOfAssertFactories.MAP)
+				.containsOnlyKeys("actuated", "actuated-invoice")
+				.containsEntry("actuated-invoice", Map.of("status", "UP", "step", 1000L, "remaining", 999L));
 
 			SimpleMeterRegistry registry = new SimpleMeterRegistry();
 			context.getBean(UidMeterBinder.class).bindTo(registry);
-			assertThat(registry.get("uid.ids.issued").tag("generator", "segment").functionCounter().count())
-				.isEqualTo(1);
+			assertThat(registry.get("uid.ids.issued").tags("generator", "segment", "key", "actuated")
+				.functionCounter()
+				.count()).isEqualTo(1);
+			assertThat(registry.get("uid.segment.remaining").tag("key", "actuated-invoice").gauge().value())
+				.isEqualTo(999);
 			assertThat(registry.find("uid.ring.size").gauge()).isNull();
 			assertThat(registry.find("uid.clock.backwards").functionCounter()).isNull();
 
@@ -206,6 +349,22 @@ class SegmentUidGeneratorAutoConfigurationTests {
 			assertThat(segment.segmentsFetched()).isOne();
 			assertThat(segment.storeFailures()).isZero();
 		});
+	}
+
+	@Test
+	void customizersAdjustTheSettingsOfEveryKeyInTheirOrderAfterTheProperties() {
+		this.onRedis.withPropertyValues("uid.segment.key=customized", "uid.segment.step=10")
+			.withBean("smallerSteps", SegmentUidGeneratorCustomizer.class, () -> (builder) -> builder.step(20))
+			.withBean("largerSteps", SegmentUidGeneratorCustomizer.class,
+					() -> (builder) -> builder.step(30).maxStep(30))
+			.run((context) -> {
+				SegmentUidGenerator generator = (SegmentUidGenerator) context.getBean(UidGenerator.class);
+				assertThat(generator.getUID()).isOne();
+				// Both ran, the one registered later last.
+				assertThat(generator.status().segment().step()).isEqualTo(30);
+				SegmentUidGenerator other = context.getBean(SegmentUidGenerators.class).forKey("customized-other");
+				assertThat(other.status().segment().step()).isEqualTo(30);
+			});
 	}
 
 	@Test
@@ -257,10 +416,10 @@ class SegmentUidGeneratorAutoConfigurationTests {
 				.contains("Value: a b");
 			assertThat(analysis.getAction()).contains("without white space");
 		}, "uid.generator=segment", "uid.segment.redis.key-prefix=a b");
-		assertFailure(this.onMariaDb, (analysis) -> {
-			assertThat(analysis.getDescription()).contains("uid.segment.store").contains("mongo");
-			assertThat(analysis.getAction()).contains("db, redis");
-		}, "uid.generator=segment", "uid.segment.store=mongo");
+		assertFailure(this.onMariaDb,
+				(analysis) -> InvalidConfigurationTests.assertUnknownValue(analysis, "uid.segment.store", "mongo", "DB",
+						"REDIS"),
+				"uid.generator=segment", "uid.segment.store=mongo");
 	}
 
 	private void assertInvalid(String property, String value, String fix, String... properties) {

@@ -69,7 +69,7 @@ class StaticWorkerIdAssignerAutoConfigurationTests {
 	@Test
 	void backupWorkerIdsKeepStateFilesNextToTheWorkersAndTakeOverOnAStepBack() {
 		ManualClock clock = new ManualClock(java.time.Instant.now());
-		this.contextRunner.withBean(io.github.uidgen.UidClock.class, () -> clock)
+		this.contextRunner.withBean(DefaultUidGeneratorCustomizer.class, () -> (builder) -> builder.clock(clock))
 			.withPropertyValues("uid.worker.id=5", "uid.worker.static.backup-ids=8,9", stateFile())
 			.run((context) -> {
 				assertThat(context.getBean(StaticWorkerIdAssigner.class).getBackupIds()).containsExactly(8L, 9L);
@@ -88,7 +88,11 @@ class StaticWorkerIdAssignerAutoConfigurationTests {
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
 				.isInstanceOf(io.github.uidgen.InvalidSettingException.class)
-				.hasMessageContaining("backupIds"));
+				.hasMessageContaining("backupIds")
+				.hasMessageContaining("other than the worker ID 5"));
+		this.contextRunner.withPropertyValues("uid.worker.id=5", "uid.worker.static.backup-ids=5", stateFile())
+			.run((context) -> assertThat(context).getFailure()
+				.hasStackTraceContaining("uid.worker.static.backup-ids"));
 	}
 
 	@Test

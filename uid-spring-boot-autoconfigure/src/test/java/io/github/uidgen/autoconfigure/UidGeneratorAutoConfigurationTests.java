@@ -7,10 +7,7 @@ import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import io.github.uidgen.DecodedUid;
-import io.github.uidgen.UidClock;
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.UidLayout;
 import io.github.uidgen.UidTimeUnit;
@@ -24,14 +21,13 @@ import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.test.system.CapturedOutput;
-import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -40,7 +36,6 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * Tests for {@link UidGeneratorAutoConfiguration}, with the worker ID given by an application's own
  * {@link WorkerIdAssigner} bean (the assigners have their own tests).
  */
-@ExtendWith(OutputCaptureExtension.class)
 class UidGeneratorAutoConfigurationTests {
 
 	private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
@@ -54,7 +49,7 @@ class UidGeneratorAutoConfigurationTests {
 	 * the first fill overruns the ring and, after 4 IDs at most, the ring stays empty.
 	 */
 	private final ApplicationContextRunner tinyRingRunner = this.contextRunner
-		.withBean(UidClock.class, () -> new ManualClock(NOW))
+		.withBean(CachedUidGeneratorCustomizer.class, () -> (builder) -> builder.clock(new ManualClock(NOW)))
 		.withPropertyValues("uid.generator=cached", "uid.time-unit=seconds", "uid.seq-bits=1",
 				"uid.cached.boost-power=0", "uid.cached.max-ahead=1s", "uid.cached.schedule-interval=0s");
 
@@ -102,7 +97,7 @@ class UidGeneratorAutoConfigurationTests {
 	@Test
 	void defaultGeneratorTakesTheClockTolerance() {
 		ManualClock clock = new ManualClock(NOW);
-		this.contextRunner.withBean(UidClock.class, () -> clock)
+		this.contextRunner.withBean(DefaultUidGeneratorCustomizer.class, () -> (builder) -> builder.clock(clock))
 			.withPropertyValues("uid.clock-backwards-tolerance=50ms")
 			.run((context) -> {
 				UidGenerator generator = context.getBean(UidGenerator.class);
@@ -147,7 +142,7 @@ class UidGeneratorAutoConfigurationTests {
 		ManualClock clock = new ManualClock(NOW);
 		ApplicationContextRunner runner = new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(UidGeneratorAutoConfiguration.class))
-			.withBean(UidClock.class, () -> clock)
+			.withBean(DefaultUidGeneratorCustomizer.class, () -> (builder) -> builder.clock(clock))
 			.withBean(WorkerIdAssigner.class, () -> twoWorkers);
 		runner.run((context) -> {
 			UidGenerator generator = context.getBean(UidGenerator.class);
@@ -193,11 +188,32 @@ class UidGeneratorAutoConfigurationTests {
 	}
 
 	@Test
-	void applicationsClockIsUsed() {
-		this.contextRunner.withBean(UidClock.class, () -> new ManualClock(NOW)).run((context) -> {
+	void aCustomizerGivesTheGeneratorAnotherClock() {
+		this.contextRunner
+			.withBean(DefaultUidGeneratorCustomizer.class, () -> (builder) -> builder.clock(new ManualClock(NOW)))
+			.run((context) -> {
+				UidGenerator generator = context.getBean(UidGenerator.class);
+				assertThat(generator.decode(generator.getUID()).timestamp()).isEqualTo(NOW);
+			});
+	}
+
+	@Test
+	void customizersRunInTheirOrder() {
+		this.contextRunner.withUserConfiguration(OrderedCustomizers.class).run((context) -> {
 			UidGenerator generator = context.getBean(UidGenerator.class);
-			assertThat(generator.decode(generator.getUID()).timestamp()).isEqualTo(NOW);
+			// The later one's clock wins, though it is declared first.
+			assertThat(generator.decode(generator.getUID()).timestamp()).isEqualTo(NOW.plusSeconds(3600));
 		});
+	}
+
+	@Test
+	void cachedCustomizersApplyOnlyToTheCachedGenerator() {
+		AtomicInteger calls = new AtomicInteger();
+		this.contextRunner.withBean(CachedUidGeneratorCustomizer.class, () -> (builder) -> calls.incrementAndGet())
+			.run((context) -> {
+				assertThat(context).hasSingleBean(DefaultUidGenerator.class);
+				assertThat(calls).hasValue(0);
+			});
 	}
 
 	@Test
@@ -328,14 +344,15 @@ class UidGeneratorAutoConfigurationTests {
 	}
 
 	@Test
-	void applicationsTakeHandlerWins() {
+	void aCustomizersTakeHandlerReplacesTheTakePolicy() {
 		AtomicInteger calls = new AtomicInteger();
 		RejectedTakeHandler own = (ring) -> {
 			calls.incrementAndGet();
 			return 42;
 		};
 		this.tinyRingRunner.withPropertyValues("uid.cached.take-policy=fail-fast")
-			.withBean(RejectedTakeHandler.class, () -> own)
+			.withBean("takeHandlerCustomizer", CachedUidGeneratorCustomizer.class,
+					() -> (builder) -> builder.rejectedTakeHandler(own))
 			.run((context) -> {
 				UidGenerator generator = context.getBean(UidGenerator.class);
 				long uid = 0;
@@ -348,43 +365,16 @@ class UidGeneratorAutoConfigurationTests {
 	}
 
 	@Test
-	void applicationsPutHandlerWins() {
+	void aCustomizersPutHandlerIsCalledOnAFullRing() {
 		AtomicInteger calls = new AtomicInteger();
 		RejectedPutHandler own = (ring, uid) -> calls.incrementAndGet();
-		this.tinyRingRunner.withBean(RejectedPutHandler.class, () -> own)
+		this.tinyRingRunner
+			.withBean("putHandlerCustomizer", CachedUidGeneratorCustomizer.class,
+					() -> (builder) -> builder.rejectedPutHandler(own))
 			.run((context) -> {
 				assertThat(context).hasSingleBean(UidGenerator.class);
 				assertThat(calls.get()).isPositive();
 			});
-	}
-
-	@Test
-	void logPutPolicyLogsEachRejectionAtDebugLevel(CapturedOutput output) {
-		Logger logger = (Logger) LoggerFactory.getLogger(LoggingRejectedPutHandler.class);
-		Level level = logger.getLevel();
-		logger.setLevel(Level.DEBUG);
-		try {
-			this.tinyRingRunner.withPropertyValues("uid.cached.put-policy=log")
-				.run((context) -> assertThat(context).hasSingleBean(UidGenerator.class));
-			assertThat(output).contains("Ring buffer full; UID").contains("kept for the next fill");
-		}
-		finally {
-			logger.setLevel(level);
-		}
-	}
-
-	@Test
-	void keepPutPolicyLogsNothing(CapturedOutput output) {
-		Logger logger = (Logger) LoggerFactory.getLogger(LoggingRejectedPutHandler.class);
-		Level level = logger.getLevel();
-		logger.setLevel(Level.DEBUG);
-		try {
-			this.tinyRingRunner.run((context) -> assertThat(context).hasSingleBean(UidGenerator.class));
-			assertThat(output).doesNotContain("Ring buffer full");
-		}
-		finally {
-			logger.setLevel(level);
-		}
 	}
 
 	/** Takes IDs until the stopped clock leaves the ring empty; the test fails if that takes more than 10. */
@@ -401,6 +391,24 @@ class UidGeneratorAutoConfigurationTests {
 	}
 
 	private record EmptyRing(int taken, UidUnavailableException failure) {
+	}
+
+	/** Two customizers declared against their order: the clock of the later one must win. */
+	@Configuration(proxyBeanMethods = false)
+	static class OrderedCustomizers {
+
+		@Bean
+		@Order(2)
+		DefaultUidGeneratorCustomizer laterCustomizer() {
+			return (builder) -> builder.clock(new ManualClock(NOW.plusSeconds(3600)));
+		}
+
+		@Bean
+		@Order(1)
+		DefaultUidGeneratorCustomizer earlierCustomizer() {
+			return (builder) -> builder.clock(new ManualClock(NOW));
+		}
+
 	}
 
 	private static long threadsNamed(String part) {

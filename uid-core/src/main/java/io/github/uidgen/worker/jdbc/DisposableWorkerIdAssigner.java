@@ -5,12 +5,12 @@ import java.util.Objects;
 
 import javax.sql.DataSource;
 
-import io.github.uidgen.worker.HostEnvironment;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.WorkerIdOutOfRangeException;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import io.github.uidgen.worker.WorkerTableMissingException;
+import io.github.uidgen.worker.support.HostEnvironment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

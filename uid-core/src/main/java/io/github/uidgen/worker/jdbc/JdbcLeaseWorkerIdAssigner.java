@@ -10,9 +10,6 @@ import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 import io.github.uidgen.worker.AbstractLeaseBuilder;
-import io.github.uidgen.worker.HostEnvironment;
-import io.github.uidgen.worker.LeaseSettings;
-import io.github.uidgen.worker.LeaseTokens;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.WorkerIdAssigner;
@@ -20,6 +17,9 @@ import io.github.uidgen.worker.WorkerIdOutOfRangeException;
 import io.github.uidgen.worker.WorkerLeaseLostException;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import io.github.uidgen.worker.WorkerTableMissingException;
+import io.github.uidgen.worker.support.HostEnvironment;
+import io.github.uidgen.worker.support.LeaseSettings;
+import io.github.uidgen.worker.support.LeaseTokens;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

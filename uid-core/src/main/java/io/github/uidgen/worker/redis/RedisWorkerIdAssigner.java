@@ -10,13 +10,13 @@ import java.util.regex.Pattern;
 import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.worker.AbstractLeaseBuilder;
 import io.github.uidgen.worker.AllWorkerIdsLeasedException;
-import io.github.uidgen.worker.LeaseSettings;
-import io.github.uidgen.worker.LeaseTokens;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.WorkerIdOutOfRangeException;
 import io.github.uidgen.worker.WorkerLeaseLostException;
+import io.github.uidgen.worker.support.LeaseSettings;
+import io.github.uidgen.worker.support.LeaseTokens;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -14,12 +14,12 @@ import java.util.regex.Pattern;
 import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.worker.AbstractLeaseBuilder;
 import io.github.uidgen.worker.AllWorkerIdsLeasedException;
-import io.github.uidgen.worker.LeaseSettings;
-import io.github.uidgen.worker.LeaseTokens;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.WorkerLeaseLostException;
+import io.github.uidgen.worker.support.LeaseSettings;
+import io.github.uidgen.worker.support.LeaseTokens;
 import io.github.uidgen.worker.zookeeper.WorkerRegistry.Conflict;
 import io.github.uidgen.worker.zookeeper.WorkerRegistry.Snapshot;
 import io.github.uidgen.worker.zookeeper.WorkerRegistry.WorkerNode;
@@ -486,17 +486,32 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 		}
 
 		/**
+		 * {@inheritDoc}
+		 * <p>ZooKeeper's worker record is line-based, so the instance ID may not span lines.
+		 */
+		@Override
+		public Builder instanceId(String instanceId) {
+			if (instanceId != null) {
+				requireSingleLine(instanceId);
+			}
+			return super.instanceId(instanceId);
+		}
+
+		/**
 		 * Builds the assigner; it talks to ZooKeeper only when a worker ID is claimed.
 		 * @return the assigner
-		 * @throws InvalidSettingException when the instance ID spans lines (the record is line-based)
+		 * @throws InvalidSettingException when the default instance ID spans lines (the record is line-based)
 		 */
 		public ZookeeperWorkerIdAssigner build() {
 			LeaseSettings settings = leaseSettings();
-			if (settings.instanceId().indexOf('\n') >= 0 || settings.instanceId().indexOf('\r') >= 0) {
-				throw new InvalidSettingException("instanceId", settings.instanceId(),
-						"use an instance ID without line breaks");
-			}
+			requireSingleLine(settings.instanceId());
 			return new ZookeeperWorkerIdAssigner(this, settings);
+		}
+
+		private static void requireSingleLine(String instanceId) {
+			if (instanceId.indexOf('\n') >= 0 || instanceId.indexOf('\r') >= 0) {
+				throw new InvalidSettingException("instanceId", instanceId, "use an instance ID without line breaks");
+			}
 		}
 
 	}

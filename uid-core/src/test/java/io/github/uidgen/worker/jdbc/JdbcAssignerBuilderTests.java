@@ -3,7 +3,7 @@ package io.github.uidgen.worker.jdbc;
 import java.time.Duration;
 
 import io.github.uidgen.InvalidSettingException;
-import io.github.uidgen.worker.HostEnvironment;
+import io.github.uidgen.worker.support.HostEnvironment;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -80,6 +80,16 @@ class JdbcAssignerBuilderTests {
 				.build())
 			.withMessageContaining("heartbeatInterval")
 			.withMessageContaining("shorter than the lease duration");
+		// With the lease duration set first, at once; set before it, against the lease duration set later.
+		assertThatExceptionOfType(InvalidSettingException.class)
+			.isThrownBy(() -> JdbcLeaseWorkerIdAssigner.builder(this.dataSource)
+				.leaseDuration(Duration.ofSeconds(10))
+				.heartbeatInterval(Duration.ofSeconds(10)))
+			.satisfies((ex) -> assertThat(ex.getSetting()).isEqualTo("heartbeatInterval"));
+		assertThat(JdbcLeaseWorkerIdAssigner.builder(this.dataSource)
+			.heartbeatInterval(Duration.ofSeconds(40))
+			.leaseDuration(Duration.ofSeconds(60))
+			.build()).isNotNull();
 	}
 
 	@Test

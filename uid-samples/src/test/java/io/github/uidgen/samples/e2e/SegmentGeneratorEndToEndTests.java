@@ -94,12 +94,21 @@ abstract class SegmentGeneratorEndToEndTests {
 		JsonNode generator = client.generator();
 		assertThat(generator.path("generator").asString()).as(generator.toString()).isEqualTo("segment");
 		assertThat(generator.path("failure").isNull()).as(generator.toString()).isTrue();
+		assertThat(generator.path("segment").path("key").asString()).as(generator.toString()).isEqualTo("orders");
+		assertThat(generator.path("segmentKeys").get(0).path("key").asString()).as(generator.toString())
+			.isEqualTo("orders");
 		JsonNode uidHealth = client.json(client.get("/actuator/health")).path("components").path("uid");
 		assertThat(uidHealth.path("status").asString()).as(uidHealth.toString()).isEqualTo("UP");
 		assertThat(uidHealth.path("details").path("generator").asString()).isEqualTo("segment");
+		assertThat(uidHealth.path("details").path("remaining").asLong()).as(uidHealth.toString()).isPositive();
+		assertThat(uidHealth.path("details").path("keys").path("orders").path("status").asString()).isEqualTo("UP");
+		JsonNode fetched = client.json(client.get("/actuator/metrics/uid.segment.fetched?tag=key:orders"));
+		assertThat(fetched.path("measurements").get(0).path("value").asDouble()).as(fetched.toString())
+			.isGreaterThanOrEqualTo(1);
 		HttpResponse<String> parse = client.get("/actuator/uid/parse?uid=" + uid);
 		assertThat(parse.statusCode()).as(parse.body()).isEqualTo(400);
-		assertThat(client.json(parse).path("message").asString()).contains("is a segment ID");
+		assertThat(client.json(parse).path("message").asString()).contains("is a segment ID")
+			.contains("no time, worker ID or sequence");
 	}
 
 	@Test

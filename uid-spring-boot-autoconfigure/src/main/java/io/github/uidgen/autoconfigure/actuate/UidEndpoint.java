@@ -1,5 +1,7 @@
 package io.github.uidgen.autoconfigure.actuate;
 
+import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 
 import io.github.uidgen.DecodedUid;
@@ -7,6 +9,8 @@ import io.github.uidgen.UidException;
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.UidGeneratorStatus;
 import io.github.uidgen.UidLayout;
+import io.github.uidgen.segment.SegmentUidGenerator;
+import io.github.uidgen.segment.SegmentUidGenerators;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -15,7 +19,9 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
 /**
  * The {@code uid} actuator endpoint: {@code GET /actuator/uid} describes the running generator and
- * {@code GET /actuator/uid/parse?uid=<id>} decodes an ID. Bad input answers 400 with a message, never 500.
+ * {@code GET /actuator/uid/parse?uid=<id>} decodes an ID. Bad input answers 400 with a message, never 500, and so
+ * does an ID of the segment generator, which has nothing in it to decode. With the segment generator, the
+ * description also lists every key in use.
  */
 @Endpoint(id = "uid")
 public class UidEndpoint {
@@ -27,12 +33,25 @@ public class UidEndpoint {
 
 	private final UidGenerator generator;
 
+	private final @Nullable SegmentUidGenerators segmentGenerators;
+
 	public UidEndpoint(UidGenerator generator) {
-		this.generator = generator;
+		this(generator, null);
 	}
 
 	/**
-	 * Describes the generator: its kind, layout, worker, high-water mark, lead over the clock and ring fill.
+	 * Creates the endpoint of the application's generator and the generators of every segment key.
+	 * @param generator the {@code UidGenerator} bean
+	 * @param segmentGenerators the generators of segment keys, or {@code null} without the segment generator
+	 */
+	public UidEndpoint(UidGenerator generator, @Nullable SegmentUidGenerators segmentGenerators) {
+		this.generator = generator;
+		this.segmentGenerators = segmentGenerators;
+	}
+
+	/**
+	 * Describes the generator: its kind, layout, worker, high-water mark, lead over the clock and ring fill; for the
+	 * segment generator its segments and every key in use.
 	 * @return the description
 	 */
 	@ReadOperation
@@ -45,6 +64,7 @@ public class UidEndpoint {
 				layout.getMaxSequence() + 1, layout.getExpiry().toString()) : null;
 		UidGeneratorStatus.Worker worker = status.worker();
 		UidGeneratorStatus.Ring ring = status.ring();
+		UidGeneratorStatus.Segment segment = status.segment();
 		UidException failure = status.failure();
 		return new UidDescriptor(status.kind(), layoutDescriptor, (worker != null) ? worker.id() : null,
 				(worker != null) ? worker.assigner() : null,
@@ -53,8 +73,31 @@ public class UidEndpoint {
 				(status.issued() >= 0) ? status.issued() : null,
 				(ring != null) ? new RingDescriptor(ring.capacity(), ring.size(), ring.fillPercent(),
 						ring.putRejections(), ring.takeRejections(), ring.fillErrors()) : null,
-				(failure != null) ? failure.getMessage() : null, (worker != null) ? worker.switches() : null,
-				(worker != null) ? worker.previousId() : null);
+				(segment != null) ? new SegmentDescriptor(segment.key(), segment.step(), segment.remaining(),
+						segment.segmentsFetched(), segment.storeFailures()) : null,
+				(failure != null) ? failure.getMessage() : null, segmentKeys(),
+				(worker != null) ? worker.switches() : null, (worker != null) ? worker.previousId() : null);
+	}
+
+	/** Every segment key in use, in key order; {@code null} without the segment generator. */
+	private @Nullable List<SegmentKeyDescriptor> segmentKeys() {
+		if (this.segmentGenerators == null) {
+			return null;
+		}
+		return this.segmentGenerators.generators()
+			.values()
+			.stream()
+			.sorted(Comparator.comparing(SegmentUidGenerator::getKey))
+			.map(UidEndpoint::describeKey)
+			.toList();
+	}
+
+	private static SegmentKeyDescriptor describeKey(SegmentUidGenerator generator) {
+		UidGeneratorStatus status = generator.status();
+		UidGeneratorStatus.Segment segment = status.segment();
+		UidException failure = status.failure();
+		return new SegmentKeyDescriptor(segment.key(), status.issued(), segment.step(), segment.remaining(),
+				segment.segmentsFetched(), segment.storeFailures(), (failure != null) ? failure.getMessage() : null);
 	}
 
 	/**
@@ -62,7 +105,8 @@ public class UidEndpoint {
 	 * @param operation the path segment after the endpoint, {@code parse}
 	 * @param uid the ID in decimal
 	 * @return 200 with the parts of the ID; 400 with a message for a missing, malformed, negative or out-of-range
-	 * ID; 404 for another operation
+	 * ID, and for any ID of the segment generator (a plain number, without time or worker); 404 for another
+	 * operation
 	 */
 	@ReadOperation
 	public WebEndpointResponse<Object> parse(@Selector String operation, @Nullable String uid) {
@@ -130,7 +174,7 @@ public class UidEndpoint {
 	/**
 	 * The running generator, as {@code GET /actuator/uid} shows it.
 	 *
-	 * @param generator {@code default}, {@code cached}, or the kind an application's own generator reports (its
+	 * @param generator {@code default}, {@code cached}, {@code segment}, or the kind an application's own generator reports (its
 	 * simple class name unless it says otherwise)
 	 * @param layout the ID layout, or {@code null} for a generator whose IDs have none
 	 * @param workerId the worker ID
@@ -139,15 +183,19 @@ public class UidEndpoint {
 	 * @param aheadOfClockMillis how far the latest issued (cached: produced) ID lies ahead of the clock
 	 * @param issued how many IDs were handed out
 	 * @param ring the ring buffer of the cached generator
+	 * @param segment the segments of the segment generator
 	 * @param failure why no IDs can be issued, if that is so
+	 * @param segmentKeys with the segment generator, every key in use ({@code uid.segment.key} and those asked for
+	 * through {@code SegmentUidGenerators}), in key order
 	 * @param workerSwitches how often the generator moved to another worker ID because the clock stepped back
 	 * @param previousWorkerId the worker ID issued as before the latest move, while it is kept until the clock has
 	 * passed its mark
 	 */
 	public record UidDescriptor(String generator, @Nullable LayoutDescriptor layout, @Nullable Long workerId,
 			@Nullable String assigner, @Nullable String highWaterMark, @Nullable Long aheadOfClockMillis,
-			@Nullable Long issued, @Nullable RingDescriptor ring, @Nullable String failure,
-			@Nullable Long workerSwitches, @Nullable Long previousWorkerId) {
+			@Nullable Long issued, @Nullable RingDescriptor ring, @Nullable SegmentDescriptor segment,
+			@Nullable String failure, @Nullable List<SegmentKeyDescriptor> segmentKeys, @Nullable Long workerSwitches,
+			@Nullable Long previousWorkerId) {
 	}
 
 	/**
@@ -178,6 +226,33 @@ public class UidEndpoint {
 	 */
 	public record RingDescriptor(int capacity, int size, int fillPercent, long putRejections, long takeRejections,
 			long fillErrors) {
+	}
+
+	/**
+	 * The segments of a segment generator.
+	 *
+	 * @param key the business key whose numbers it hands out
+	 * @param step numbers the next segment claims
+	 * @param remaining claimed numbers left in memory (current and prefetched segment)
+	 * @param segmentsFetched segments claimed from the store
+	 * @param storeFailures claims from the store that failed
+	 */
+	public record SegmentDescriptor(String key, long step, long remaining, long segmentsFetched, long storeFailures) {
+	}
+
+	/**
+	 * One key of the segment generator.
+	 *
+	 * @param key the business key
+	 * @param issued numbers handed out
+	 * @param step numbers the next segment claims
+	 * @param remaining claimed numbers left in memory
+	 * @param segmentsFetched segments claimed from the store
+	 * @param storeFailures claims from the store that failed
+	 * @param failure why the key's generator cannot hand out numbers, if that is so
+	 */
+	public record SegmentKeyDescriptor(String key, long issued, long step, long remaining, long segmentsFetched,
+			long storeFailures, @Nullable String failure) {
 	}
 
 	/**

@@ -2,6 +2,8 @@ package io.github.uidgen.autoconfigure.actuate;
 
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.autoconfigure.UidGeneratorAutoConfiguration;
+import io.github.uidgen.segment.SegmentUidGenerators;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -24,8 +26,8 @@ public final class UidEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	UidEndpoint uidEndpoint(UidGenerator generator) {
-		return new UidEndpoint(generator);
+	UidEndpoint uidEndpoint(UidGenerator generator, ObjectProvider<SegmentUidGenerators> segmentGenerators) {
+		return new UidEndpoint(generator, segmentGenerators.getIfUnique());
 	}
 
 }

@@ -4,6 +4,7 @@ import io.github.uidgen.UidClock;
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.autoconfigure.UidGeneratorAutoConfiguration;
 import io.github.uidgen.autoconfigure.UidProperties;
+import io.github.uidgen.segment.SegmentUidGenerators;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -29,9 +30,9 @@ public final class UidHealthContributorAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(name = "uidHealthIndicator")
 	UidHealthIndicator uidHealthIndicator(UidGenerator generator, UidProperties properties,
-			ObjectProvider<UidClock> clock) {
-		return new UidHealthIndicator(generator, clock.getIfAvailable(() -> UidClock.SYSTEM),
-				properties.getHealth().getExpiryWarning());
+			ObjectProvider<SegmentUidGenerators> segmentGenerators) {
+		return new UidHealthIndicator(generator, UidClock.SYSTEM, properties.getHealth().getExpiryWarning(),
+				segmentGenerators.getIfUnique());
 	}
 
 }

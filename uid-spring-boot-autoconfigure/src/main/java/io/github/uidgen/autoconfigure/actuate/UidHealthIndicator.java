@@ -2,6 +2,9 @@ package io.github.uidgen.autoconfigure.actuate;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
 
 import io.github.uidgen.LayoutExhaustedException;
 import io.github.uidgen.UidClock;
@@ -9,13 +12,18 @@ import io.github.uidgen.UidException;
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.UidGeneratorStatus;
 import io.github.uidgen.UidLayout;
+import io.github.uidgen.segment.SegmentUidGenerator;
+import io.github.uidgen.segment.SegmentUidGenerators;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 /**
  * The {@code uid} health component, from the generator's {@link UidGeneratorStatus}: DOWN when it cannot issue IDs
  * (lease lost, layout exhausted, high-water mark not recordable, store down); UP otherwise, with the layout's expiry
- * date and a warning once it comes within the configured window.
+ * date and a warning once it comes within the configured window. With the segment generator, the details show the
+ * key, step and numbers left, and under {@code keys} the same for every key in use; a key that cannot hand out
+ * numbers makes the component DOWN.
  */
 public class UidHealthIndicator extends AbstractHealthIndicator {
 
@@ -25,6 +33,8 @@ public class UidHealthIndicator extends AbstractHealthIndicator {
 
 	private final Duration expiryWarning;
 
+	private final @Nullable SegmentUidGenerators segmentGenerators;
+
 	/**
 	 * Creates an indicator.
 	 * @param generator the generator to watch
@@ -32,10 +42,23 @@ public class UidHealthIndicator extends AbstractHealthIndicator {
 	 * @param expiryWarning how long before the expiry to warn
 	 */
 	public UidHealthIndicator(UidGenerator generator, UidClock clock, Duration expiryWarning) {
+		this(generator, clock, expiryWarning, null);
+	}
+
+	/**
+	 * Creates an indicator that also watches the generators of every segment key.
+	 * @param generator the generator to watch
+	 * @param clock the clock to compare the expiry with
+	 * @param expiryWarning how long before the expiry to warn
+	 * @param segmentGenerators the generators of segment keys, or {@code null} without the segment generator
+	 */
+	public UidHealthIndicator(UidGenerator generator, UidClock clock, Duration expiryWarning,
+			@Nullable SegmentUidGenerators segmentGenerators) {
 		super("uid health check failed");
 		this.generator = generator;
 		this.clock = clock;
 		this.expiryWarning = (expiryWarning != null) ? expiryWarning : Duration.ZERO;
+		this.segmentGenerators = segmentGenerators;
 	}
 
 	@Override
@@ -51,6 +74,12 @@ public class UidHealthIndicator extends AbstractHealthIndicator {
 				builder.withDetail("previousWorkerId", status.worker().previousId());
 			}
 		}
+		UidGeneratorStatus.Segment segment = status.segment();
+		if (segment != null) {
+			builder.withDetail("key", segment.key())
+				.withDetail("step", segment.step())
+				.withDetail("remaining", segment.remaining());
+		}
 		UidLayout layout = status.layout();
 		Instant now = Instant.ofEpochMilli(this.clock.currentTimeMillis());
 		UidException failure = status.failure();
@@ -58,6 +87,12 @@ public class UidHealthIndicator extends AbstractHealthIndicator {
 			builder.withDetail("expiry", layout.getExpiry().toString());
 			if (failure == null && !layout.getExpiry().isAfter(now)) {
 				failure = new LayoutExhaustedException(layout.getExpiry());
+			}
+		}
+		if (this.segmentGenerators != null) {
+			UidException keyFailure = addSegmentKeys(builder, this.segmentGenerators);
+			if (failure == null) {
+				failure = keyFailure;
 			}
 		}
 		if (failure != null) {
@@ -73,6 +108,30 @@ public class UidHealthIndicator extends AbstractHealthIndicator {
 			}
 		}
 		builder.up();
+	}
+
+	/**
+	 * Adds every segment key's state and returns the failure of the first key, in key order, that cannot hand out
+	 * numbers: code asking for that key fails, so the application is not healthy.
+	 */
+	private static @Nullable UidException addSegmentKeys(Health.Builder builder, SegmentUidGenerators generators) {
+		Map<String, Object> keys = new TreeMap<>();
+		UidException firstFailure = null;
+		for (SegmentUidGenerator generator : new TreeMap<>(generators.generators()).values()) {
+			UidGeneratorStatus status = generator.status();
+			UidException failure = status.failure();
+			Map<String, Object> details = new LinkedHashMap<>();
+			details.put("status", (failure != null) ? "DOWN" : "UP");
+			details.put("step", status.segment().step());
+			details.put("remaining", status.segment().remaining());
+			if (failure != null) {
+				details.put("error", failure.getMessage());
+				firstFailure = (firstFailure != null) ? firstFailure : failure;
+			}
+			keys.put(generator.getKey(), details);
+		}
+		builder.withDetail("keys", keys);
+		return firstFailure;
 	}
 
 }

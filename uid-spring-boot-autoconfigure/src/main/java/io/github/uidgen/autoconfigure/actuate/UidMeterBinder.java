@@ -8,12 +8,14 @@ import java.util.function.ToLongFunction;
 
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.UidGeneratorStatus;
+import io.github.uidgen.segment.SegmentUidGenerators;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Micrometer meters of a uid generator, read from its {@link UidGeneratorStatus} when the registry is scraped, so ID
@@ -31,22 +33,54 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * <li>{@code uid.ring.put.rejections}, {@code uid.ring.take.rejections} puts that found the ring full, takes that
  * found it empty (counters)</li>
  * <li>{@code uid.ring.fill.errors} fills that failed and were retried (counter)</li>
+ * <li>{@code uid.segment.fetched} segments claimed from the store (counter)</li>
+ * <li>{@code uid.segment.step}, {@code uid.segment.remaining} numbers the next claim takes, numbers left in memory
+ * (gauges)</li>
+ * <li>{@code uid.segment.store.failures} claims from the store that failed (counter)</li>
  * </ul>
- * Each meter carries the tag {@code generator} ({@code default} or {@code cached}).
+ * Each meter carries the tag {@code generator} ({@code default}, {@code cached} or {@code segment}); a segment
+ * generator's meters also carry {@code key}, its business key. With {@link SegmentUidGenerators}, every key's
+ * generator gets its meters, including those of keys that come into use after binding.
  */
 public class UidMeterBinder implements MeterBinder {
 
 	private final UidGenerator generator;
 
+	private final @Nullable SegmentUidGenerators segmentGenerators;
+
 	public UidMeterBinder(UidGenerator generator) {
+		this(generator, null);
+	}
+
+	/**
+	 * Creates a binder for the application's generator and the generators of every segment key.
+	 * @param generator the {@code UidGenerator} bean
+	 * @param segmentGenerators the generators of segment keys, or {@code null} without the segment generator
+	 */
+	public UidMeterBinder(UidGenerator generator, @Nullable SegmentUidGenerators segmentGenerators) {
 		this.generator = generator;
+		this.segmentGenerators = segmentGenerators;
 	}
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
-		UidGeneratorStatus status = this.generator.status();
+		bind(registry, this.generator);
+		if (this.segmentGenerators != null) {
+			// The UidGenerator bean is usually one of these; it has its meters already.
+			this.segmentGenerators.whenCreated((keyGenerator) -> {
+				if (keyGenerator != this.generator) {
+					bind(registry, keyGenerator);
+				}
+			});
+		}
+	}
+
+	private static void bind(MeterRegistry registry, UidGenerator source) {
+		UidGeneratorStatus status = source.status();
 		Tags tags = Tags.of("generator", status.kind());
-		UidGenerator source = this.generator;
+		if (status.segment() != null) {
+			tags = tags.and("key", status.segment().key());
+		}
 		if (status.issued() >= 0) {
 			counter(registry, "uid.ids.issued", "IDs handed out", tags, source, (g) -> g.status().issued());
 		}
@@ -80,6 +114,26 @@ public class UidMeterBinder implements MeterBinder {
 			counter(registry, "uid.ring.fill.errors", "Ring buffer fills that failed and were retried", tags, source,
 					(g) -> ring(g).fillErrors());
 		}
+		if (status.segment() != null) {
+			counter(registry, "uid.segment.fetched", "Segments claimed from the store", tags, source,
+					(g) -> segment(g).segmentsFetched());
+			Gauge.builder("uid.segment.step", source, (g) -> segment(g).step())
+				.description("Numbers the next segment claims")
+				.tags(tags)
+				.register(registry);
+			Gauge.builder("uid.segment.remaining", source, (g) -> segment(g).remaining())
+				.description("Claimed numbers left in memory, in the current and the prefetched segment")
+				.tags(tags)
+				.register(registry);
+			counter(registry, "uid.segment.store.failures", "Claims from the segment store that failed", tags, source,
+					(g) -> segment(g).storeFailures());
+		}
+	}
+
+	/** The segments' state now; a generator that reported segments at bind time keeps reporting them. */
+	private static UidGeneratorStatus.Segment segment(UidGenerator generator) {
+		UidGeneratorStatus.Segment segment = generator.status().segment();
+		return (segment != null) ? segment : new UidGeneratorStatus.Segment("", 0, 0, 0, 0);
 	}
 
 	private static double aheadOfClockMillis(UidGenerator generator) {

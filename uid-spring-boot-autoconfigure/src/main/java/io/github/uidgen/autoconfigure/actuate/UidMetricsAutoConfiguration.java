@@ -2,7 +2,9 @@ package io.github.uidgen.autoconfigure.actuate;
 
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.autoconfigure.UidGeneratorAutoConfiguration;
+import io.github.uidgen.segment.SegmentUidGenerators;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -14,7 +16,7 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Auto-configures the uid Micrometer meters when Micrometer is present; Spring Boot binds them to every meter
- * registry.
+ * registry. With the segment generator, the generators of every key get meters too.
  */
 @AutoConfiguration(after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
 		UidGeneratorAutoConfiguration.class })
@@ -25,8 +27,8 @@ public final class UidMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	UidMeterBinder uidMeterBinder(UidGenerator generator) {
-		return new UidMeterBinder(generator);
+	UidMeterBinder uidMeterBinder(UidGenerator generator, ObjectProvider<SegmentUidGenerators> segmentGenerators) {
+		return new UidMeterBinder(generator, segmentGenerators.getIfUnique());
 	}
 
 }

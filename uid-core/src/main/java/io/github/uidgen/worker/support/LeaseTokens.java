@@ -1,8 +1,10 @@
-package io.github.uidgen.worker;
+package io.github.uidgen.worker.support;
 
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+
+import io.github.uidgen.worker.WorkerLeaseLostException;
 
 /**
  * The token of each lease a lease assigner holds. Every claim carries a fresh token and a renewal or release only

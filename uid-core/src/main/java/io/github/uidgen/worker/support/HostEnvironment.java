@@ -1,4 +1,4 @@
-package io.github.uidgen.worker;
+package io.github.uidgen.worker.support;
 
 import java.io.IOException;
 import java.net.InetAddress;

@@ -1,11 +1,14 @@
-package io.github.uidgen.worker;
+package io.github.uidgen.worker.support;
 
 import java.time.Duration;
 import java.util.List;
 
+import io.github.uidgen.worker.AllWorkerIdsLeasedException;
+
 /**
  * The lease settings a lease assigner runs with, defaults resolved: how long a lease lasts, how often it is
- * renewed and under which instance ID it is claimed. Built by {@link AbstractLeaseBuilder}.
+ * renewed and under which instance ID it is claimed. Built by
+ * {@link io.github.uidgen.worker.AbstractLeaseBuilder}.
  */
 public final class LeaseSettings {
 
@@ -26,7 +29,7 @@ public final class LeaseSettings {
 
 	private final String port;
 
-	LeaseSettings(Duration leaseDuration, Duration heartbeatInterval, String instanceId, String port) {
+	public LeaseSettings(Duration leaseDuration, Duration heartbeatInterval, String instanceId, String port) {
 		this.leaseDuration = leaseDuration;
 		this.heartbeatInterval = heartbeatInterval;
 		this.instanceId = instanceId;

@@ -1,0 +1,103 @@
+package io.github.uidgen.autoconfigure;
+
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import io.github.uidgen.InvalidLayoutException;
+import io.github.uidgen.InvalidSettingException;
+import io.github.uidgen.LayoutField;
+import io.github.uidgen.UidLayout;
+
+/**
+ * Hands {@code uid.*} property values to the core builders, where the name of each property is known: a value a
+ * builder refuses becomes a {@link UidPropertyException} that names that property, its value and the fix, so no
+ * failure analyzer has to guess the property from a builder's setting name.
+ */
+final class UidPropertyMapper {
+
+	private UidPropertyMapper() {
+	}
+
+	/**
+	 * Passes a property's value to a builder's setter.
+	 * @param <T> the type of the value
+	 * @param property the property the value comes from, for example {@code uid.cached.boost-power}
+	 * @param value the value as bound
+	 * @param setter the builder's setter
+	 * @throws UidPropertyException when the setter refuses the value
+	 */
+	static <T> void map(String property, T value, Consumer<T> setter) {
+		apply(property, value, (bound) -> {
+			setter.accept(bound);
+			return null;
+		});
+	}
+
+	/**
+	 * Passes a property's value to a builder method that returns something.
+	 * @param <T> the type of the value
+	 * @param <R> the type of the result
+	 * @param property the property the value comes from, for example {@code uid.segment.key}
+	 * @param value the value as bound
+	 * @param function the builder method
+	 * @return what it returns
+	 * @throws UidPropertyException when the method refuses the value
+	 */
+	static <T, R> R apply(String property, T value, Function<T, R> function) {
+		try {
+			return function.apply(value);
+		}
+		catch (InvalidSettingException ex) {
+			throw refused(property, value, ex.getFix(), ex);
+		}
+	}
+
+	/**
+	 * Builds the ID layout from the layout properties.
+	 * @param properties the bound properties
+	 * @param nowMillis the time to check the epoch and the expiry against
+	 * @return the layout
+	 * @throws UidPropertyException naming the layout properties at fault when the layout is refused
+	 */
+	static UidLayout layout(UidProperties properties, long nowMillis) {
+		try {
+			return new UidLayout(properties.getTimeUnit(), properties.getEpoch(), properties.getTimeBits(),
+					properties.getWorkerBits(), properties.getSeqBits(), nowMillis);
+		}
+		catch (InvalidLayoutException ex) {
+			String names = names(ex.getFields());
+			throw new UidPropertyException(names, ex.getValue(), "The uid ID layout is refused: " + ex.getMessage(),
+					"Change " + names + ": " + ex.getFix() + ".", ex);
+		}
+	}
+
+	/**
+	 * Explains a value refused by a core builder, for a check the auto-configuration runs itself.
+	 * @param property the property at fault
+	 * @param value its value as bound
+	 * @param fix what to change, as the core builders word it
+	 * @param cause the refusal, or {@code null}
+	 * @return the exception to throw
+	 */
+	static UidPropertyException refused(String property, Object value, String fix, Throwable cause) {
+		return new UidPropertyException(property, value, "The uid setting " + property + " is refused: " + fix + ".",
+				"Change " + property + ": " + fix + ".", cause);
+	}
+
+	private static String names(List<LayoutField> fields) {
+		return fields.stream().map(UidPropertyMapper::property).collect(Collectors.joining(", "));
+	}
+
+	private static String property(LayoutField field) {
+		return switch (field) {
+			case TIME_UNIT -> "uid.time-unit";
+			case EPOCH -> "uid.epoch";
+			case TIME_BITS -> "uid.time-bits";
+			case WORKER_BITS -> "uid.worker-bits";
+			case SEQ_BITS -> "uid.seq-bits";
+		};
+	}
+
+}
