@@ -121,10 +121,19 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 	@Override
 	public long getUID() {
 		long now = this.layout.toUnit(this.clock.currentTimeMillis());
+		long worker = -1;
 		for (;;) {
 			long current = this.state;
 			if (current == CLOSED) {
 				throw new UidUnavailableException("The generator of worker " + this.workerId + " is closed");
+			}
+			if ((current & this.workerMask) != worker) {
+				if (worker != -1) {
+					// The generator moved to another worker since the clock was read, most likely because the clock
+					// stepped back meanwhile: a reading from before would carry the new worker ahead of the clock.
+					now = this.layout.toUnit(this.clock.currentTimeMillis());
+				}
+				worker = current & this.workerMask;
 			}
 			long last = current >> this.timeShift;
 			long next;
