@@ -60,8 +60,26 @@ public record UidGeneratorStatus(String kind, UidLayout layout, Worker worker, l
 	 * once closed or the lease is lost
 	 * @param markFailures how many times recording the mark failed and was retried
 	 * @param leaseLost whether the worker ID's lease was lost (the generator has stopped for good)
+	 * @param switches how often the generator moved to another worker ID because the clock stepped back further
+	 * than it absorbs
+	 * @param previousId the worker ID it issued as before the latest move, while it is still kept (until the clock
+	 * has passed its mark), or {@code null}
 	 */
-	public record Worker(long id, String assigner, Instant highWaterMark, long markFailures, boolean leaseLost) {
+	public record Worker(long id, String assigner, Instant highWaterMark, long markFailures, boolean leaseLost,
+			long switches, Long previousId) {
+
+		/**
+		 * Describes a worker that never moved to another worker ID.
+		 * @param id the worker ID
+		 * @param assigner the name of the assigner it came from
+		 * @param highWaterMark the latest time the worker may issue IDs for, or {@code null}
+		 * @param markFailures how many times recording the mark failed and was retried
+		 * @param leaseLost whether the worker ID's lease was lost
+		 */
+		public Worker(long id, String assigner, Instant highWaterMark, long markFailures, boolean leaseLost) {
+			this(id, assigner, highWaterMark, markFailures, leaseLost, 0, null);
+		}
+
 	}
 
 	/**

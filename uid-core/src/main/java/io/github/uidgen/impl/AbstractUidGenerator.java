@@ -59,10 +59,26 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 
 	@Override
 	public UidGeneratorStatus status() {
+		WorkerSession issuing = issuingSession();
 		return new UidGeneratorStatus(kind(), this.layout,
-				new UidGeneratorStatus.Worker(this.workerId, this.session.assignerName(), this.session.highWaterMark(),
-						this.session.markFailures(), this.session.isLeaseLost()),
+				new UidGeneratorStatus.Worker(issuing.workerId(), issuing.assignerName(), issuing.highWaterMark(),
+						issuing.markFailures(), issuing.isLeaseLost(), workerSwitches(), retiredWorkerId()),
 				issuedCount(), clockBackwardsCount(), aheadOfClock(), ring(), null, failure());
+	}
+
+	/** The session of the worker the generator issues as now: the first one, unless it moved to another. */
+	WorkerSession issuingSession() {
+		return this.session;
+	}
+
+	/** How often the generator moved to another worker ID because the clock stepped back. */
+	long workerSwitches() {
+		return 0;
+	}
+
+	/** The latest earlier worker ID still kept until the clock passes its mark, or {@code null}. */
+	Long retiredWorkerId() {
+		return null;
 	}
 
 	/** The kind of generator: {@code default} or {@code cached}. */
@@ -95,7 +111,7 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 		if (!this.layout.getExpiry().isAfter(Instant.ofEpochMilli(this.clock.currentTimeMillis()))) {
 			return new LayoutExhaustedException(this.layout.getExpiry());
 		}
-		return this.session.failure();
+		return issuingSession().failure();
 	}
 
 	/**
@@ -110,6 +126,11 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 	 */
 	final void simulateCrash() {
 		haltIssuing();
+		haltSessions();
+	}
+
+	/** Stops keeping marks without releasing anything; see {@link #simulateCrash()}. */
+	void haltSessions() {
 		this.session.halt();
 	}
 

@@ -3,6 +3,9 @@ package io.github.uidgen.impl;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -10,6 +13,8 @@ import java.util.concurrent.locks.LockSupport;
 import io.github.uidgen.ClockMovedBackwardsException;
 import io.github.uidgen.LayoutExhaustedException;
 import io.github.uidgen.UidUnavailableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Computes each ID on the call: the same time unit gives the next sequence, a new unit restarts it, an
@@ -17,8 +22,14 @@ import io.github.uidgen.UidUnavailableException;
  *
  * <p>The last (unit, sequence) pair lives in one {@code long} advanced by compare-and-set, so any number of
  * threads share it without a lock, and a thread that has to wait for the next unit waits alone. Small steps
- * of the clock backwards are absorbed by counting on from the last unit; larger ones fail with
- * {@link ClockMovedBackwardsException}. Never issues a duplicate or a negative ID.
+ * of the clock backwards are absorbed by counting on from the last unit. On a larger step the generator claims a
+ * further worker ID whose mark lies behind the clock (lease assigners can, and the static one with backup worker IDs)
+ * and goes on issuing as that worker, keeping
+ * the first one's lease until the clock has passed its mark; when it cannot, or when switching is off, issue fails
+ * with {@link ClockMovedBackwardsException}. Never issues a duplicate or a negative ID.
+ *
+ * <p>The state is the last ID issued itself, worker bits included, so a move to another worker and every ID issued
+ * are ordered by one compare-and-set: no thread can issue as a worker the generator has moved away from.
  */
 public final class DefaultUidGenerator extends AbstractUidGenerator {
 
@@ -36,11 +47,17 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 		}
 	}
 
-	private static final long CLOSED = Long.MAX_VALUE;
+	/** Never an ID, nor a state: IDs are not negative, and the state before the first unit is not this one. */
+	private static final long CLOSED = Long.MIN_VALUE;
 
-	private final int seqBits;
+	/** How long after a failed move to another worker the next one is tried, so a store down is not hammered. */
+	private static final long SWITCH_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-	private final int workerBitCount;
+	private static final Logger logger = LoggerFactory.getLogger(DefaultUidGenerator.class);
+
+	private final int timeShift;
+
+	private final long workerMask;
 
 	private final long maxSequence;
 
@@ -50,7 +67,7 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 
 	private final Duration tolerance;
 
-	/** {@code (unit << seqBits) | sequence} of the last ID issued; {@link #CLOSED} once closed. */
+	/** The last ID issued, {@code (unit << timeShift) | (worker << seqBits) | sequence}; {@link #CLOSED} once closed. */
 	@SuppressWarnings("unused")
 	private volatile long state;
 
@@ -61,16 +78,35 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 
 	private volatile long lastBackwardsUnit = Long.MIN_VALUE;
 
+	private final boolean switchWorker;
+
+	/** The session of the worker the state's IDs carry; written before the state moves to another worker. */
+	private volatile WorkerSession issuing;
+
+	/** Earlier workers, kept until the clock has passed their marks; guarded by {@link #switchLock}. */
+	private final List<WorkerSession> retired = new CopyOnWriteArrayList<>();
+
+	private final Object switchLock = new Object();
+
+	private final AtomicLong workerSwitches = new AtomicLong();
+
+	/** {@link System#nanoTime()} of the last move to another worker that failed; guarded by {@link #switchLock}. */
+	private long lastSwitchFailureNanos;
+
+	private boolean switchFailed;
+
 	private DefaultUidGenerator(WorkerSession session, Builder builder) {
 		super(session);
-		this.seqBits = this.layout.getSeqBits();
-		this.workerBitCount = this.layout.getWorkerBits();
+		this.issuing = session;
+		this.switchWorker = builder.clockBackwardsSwitchWorker;
+		this.timeShift = this.layout.getWorkerBits() + this.layout.getSeqBits();
+		this.workerMask = this.layout.getMaxWorkerId() << this.layout.getSeqBits();
 		this.maxSequence = this.layout.getMaxSequence();
 		this.maxTime = this.layout.getMaxTime();
 		this.tolerance = builder.clockBackwardsTolerance;
 		this.toleranceMillis = builder.clockBackwardsTolerance.toMillis();
 		// Start "at the end of the unit before the first", so the first call moves to a fresh unit.
-		this.state = ((this.startUnit - 1) << this.seqBits) | this.maxSequence;
+		this.state = ((this.startUnit - 1) << this.timeShift) | this.shiftedWorkerId | this.maxSequence;
 		this.issuedInPastUnits = new AtomicLong(-(this.maxSequence + 1));
 	}
 
@@ -85,26 +121,41 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 	@Override
 	public long getUID() {
 		long now = this.layout.toUnit(this.clock.currentTimeMillis());
+		long worker = -1;
 		for (;;) {
 			long current = this.state;
 			if (current == CLOSED) {
 				throw new UidUnavailableException("The generator of worker " + this.workerId + " is closed");
 			}
-			long last = current >> this.seqBits;
+			if ((current & this.workerMask) != worker) {
+				if (worker != -1) {
+					// The generator moved to another worker since the clock was read, most likely because the clock
+					// stepped back meanwhile: a reading from before would carry the new worker ahead of the clock.
+					now = this.layout.toUnit(this.clock.currentTimeMillis());
+				}
+				worker = current & this.workerMask;
+			}
+			long last = current >> this.timeShift;
 			long next;
 			if (now > last) {
-				if (now > this.session.refreshAt()) {
-					enterUnit(now);
+				WorkerSession session = this.issuing;
+				if ((current & this.workerMask) != session.shiftedWorkerId()) {
+					// Another thread is moving the state to the worker it has just opened: read it again.
+					Thread.onSpinWait();
+					continue;
 				}
-				else if (this.session.isRenewalOverdue()) {
+				if (now > session.refreshAt()) {
+					enterUnit(session, now);
+				}
+				else if (session.isRenewalOverdue()) {
 					// Resumed after a pause, or the store is out of reach: the lease may be gone.
-					this.session.confirmLease();
+					session.confirmLease();
 				}
-				next = now << this.seqBits;
+				next = (now << this.timeShift) | (current & this.workerMask);
 			}
 			else if ((current & this.maxSequence) < this.maxSequence) {
 				if (now < last) {
-					now = checkBackwards(now, last);
+					now = checkBackwards(now, last, current);
 					if (now > last) {
 						continue;
 					}
@@ -112,32 +163,32 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 				next = current + 1;
 			}
 			else {
-				now = awaitUnitAfter(last);
+				now = awaitUnitAfter(last, current);
 				continue;
 			}
 			if (STATE.compareAndSet(this, current, next)) {
 				if (now > last) {
 					this.issuedInPastUnits.addAndGet((current & this.maxSequence) + 1);
 				}
-				return ((next & ~this.maxSequence) << this.workerBitCount) | this.shiftedWorkerId
-						| (next & this.maxSequence);
+				return next;
 			}
 		}
 	}
 
 	/** Slow path, at most once a unit: refuses an exhausted layout and keeps the mark ahead of the unit. */
-	private void enterUnit(long unit) {
+	private void enterUnit(WorkerSession session, long unit) {
 		if (unit > this.maxTime) {
 			throw new LayoutExhaustedException(this.layout.getExpiry());
 		}
-		this.session.cover(unit);
+		session.cover(unit);
 	}
 
 	/**
-	 * The clock reads behind the last unit: within tolerance the caller counts on from the last unit, beyond it
-	 * issue fails. Returns a fresh reading in case the clock has caught up meanwhile.
+	 * The clock reads behind the last unit: within tolerance the caller counts on from the last unit; beyond it the
+	 * generator moves to another worker, or issue fails. Returns a fresh reading in case the clock has caught up
+	 * meanwhile; after a move the caller's compare-and-set fails and it reads the new state.
 	 */
-	private long checkBackwards(long now, long last) {
+	private long checkBackwards(long now, long last, long current) {
 		long fresh = this.layout.toUnit(this.clock.currentTimeMillis());
 		if (fresh >= last) {
 			return fresh;
@@ -147,22 +198,85 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 			this.clockBackwardsCount.incrementAndGet();
 		}
 		long behindMillis = this.layout.startMillis(last) - this.layout.startMillis(fresh);
-		if (behindMillis > this.toleranceMillis) {
+		if (behindMillis > this.toleranceMillis && !(this.switchWorker && switchWorker(current, behindMillis))) {
 			throw new ClockMovedBackwardsException(Duration.ofMillis(behindMillis), this.tolerance);
 		}
 		return fresh;
 	}
 
+	/**
+	 * Moves issue to a further worker ID whose mark lies behind the clock, unless another thread already did. The
+	 * new worker's first reservation is recorded before the state moves to it; the old worker is retired only after,
+	 * so no thread can issue as it again, and it keeps its lease until the clock has passed its mark.
+	 * @param observed the state the caller saw, of the worker whose mark lies ahead of the clock
+	 * @return whether the generator issues on another worker than the observed state's now
+	 */
+	private boolean switchWorker(long observed, long behindMillis) {
+		synchronized (this.switchLock) {
+			long current = this.state;
+			if (current == CLOSED) {
+				return false;
+			}
+			if ((current & this.workerMask) != (observed & this.workerMask)) {
+				return true;
+			}
+			if (this.switchFailed && System.nanoTime() - this.lastSwitchFailureNanos < SWITCH_RETRY_NANOS) {
+				return false;
+			}
+			WorkerSession from = this.issuing;
+			WorkerSession to;
+			try {
+				to = from.openBehind();
+			}
+			catch (RuntimeException ex) {
+				logger.warn("uid worker {}: the clock stepped back {} ms, and no further worker ID could be claimed: {}",
+						from.workerId(), behindMillis, ex.toString());
+				to = null;
+			}
+			if (to == null) {
+				this.switchFailed = true;
+				this.lastSwitchFailureNanos = System.nanoTime();
+				return false;
+			}
+			this.switchFailed = false;
+			this.retired.removeIf(WorkerSession::isClosed);
+			this.retired.add(from);
+			this.issuing = to;
+			long start = ((to.startUnit() - 1) << this.timeShift) | to.shiftedWorkerId() | this.maxSequence;
+			long replaced;
+			do {
+				replaced = this.state;
+				if (replaced == CLOSED) {
+					// Halted meanwhile (a crash test): give nothing back, as a killed process would not.
+					to.halt();
+					return false;
+				}
+			}
+			while (!STATE.compareAndSet(this, replaced, start));
+			// The last unit of the old worker and the fresh start count as the constructor's does.
+			this.issuedInPastUnits.addAndGet((replaced & this.maxSequence) - this.maxSequence);
+			from.retire();
+			this.workerSwitches.incrementAndGet();
+			logger.warn("uid clock stepped back {} ms behind the mark of worker {}: issuing as worker {} now; worker {} "
+					+ "is kept until the clock passes {}", behindMillis, from.workerId(), to.workerId(), from.workerId(),
+					from.highWaterMark());
+			return true;
+		}
+	}
+
 	/** The sequence of {@code last} is used up: waits, without any lock, for the clock to reach a later unit. */
-	private long awaitUnitAfter(long last) {
+	private long awaitUnitAfter(long last, long current) {
 		for (;;) {
 			long millis = this.clock.currentTimeMillis();
 			long now = this.layout.toUnit(millis);
-			if (now > last) {
+			if (now > last || this.state != current) {
 				return now;
 			}
 			if (now < last) {
-				checkBackwards(now, last);
+				checkBackwards(now, last, current);
+				if (this.state != current) {
+					return now;
+				}
 			}
 			long left = this.layout.startMillis(last + 1) - millis;
 			if (last >= this.maxTime) {
@@ -195,7 +309,8 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 	@Override
 	long latestUnit() {
 		long current = this.state;
-		return (current == CLOSED) ? this.startUnit : Math.max(current >> this.seqBits, this.startUnit - 1);
+		long startUnit = this.issuing.startUnit();
+		return (current == CLOSED) ? startUnit : Math.max(current >> this.timeShift, startUnit - 1);
 	}
 
 	@Override
@@ -204,16 +319,43 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 	}
 
 	@Override
-	public void close() {
-		long current;
-		do {
-			current = this.state;
-			if (current == CLOSED) {
-				return;
+	WorkerSession issuingSession() {
+		return this.issuing;
+	}
+
+	@Override
+	long workerSwitches() {
+		return this.workerSwitches.get();
+	}
+
+	@Override
+	Long retiredWorkerId() {
+		Long latest = null;
+		for (WorkerSession session : this.retired) {
+			if (!session.isClosed()) {
+				latest = session.workerId();
 			}
 		}
-		while (!STATE.compareAndSet(this, current, CLOSED));
-		this.session.close(Math.max(current >> this.seqBits, this.startUnit - 1));
+		return latest;
+	}
+
+	/** Releases the worker ID issued on, with its final mark, and every earlier one still kept. */
+	@Override
+	public void close() {
+		synchronized (this.switchLock) {
+			long current;
+			do {
+				current = this.state;
+				if (current == CLOSED) {
+					return;
+				}
+			}
+			while (!STATE.compareAndSet(this, current, CLOSED));
+			WorkerSession session = this.issuing;
+			session.close(Math.max(current >> this.timeShift, session.startUnit() - 1));
+			// An earlier worker's stored mark covers all it issued; the release keeps the higher mark.
+			this.retired.forEach(WorkerSession::close);
+		}
 	}
 
 	@Override
@@ -225,12 +367,20 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 		while (current != CLOSED && !STATE.compareAndSet(this, current, CLOSED));
 	}
 
+	@Override
+	void haltSessions() {
+		this.issuing.halt();
+		this.retired.forEach(WorkerSession::halt);
+	}
+
 	/**
 	 * Builds a {@link DefaultUidGenerator}.
 	 */
 	public static final class Builder extends AbstractUidGenerator.Builder<Builder> {
 
 		private Duration clockBackwardsTolerance = DEFAULT_CLOCK_BACKWARDS_TOLERANCE;
+
+		private boolean clockBackwardsSwitchWorker = true;
 
 		private Builder() {
 		}
@@ -243,6 +393,20 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 		 */
 		public Builder clockBackwardsTolerance(Duration clockBackwardsTolerance) {
 			this.clockBackwardsTolerance = requireNotNegative(clockBackwardsTolerance, "clockBackwardsTolerance");
+			return this;
+		}
+
+		/**
+		 * Sets whether a step of the clock back beyond the tolerance moves issue to a further worker ID whose mark lies
+		 * behind the clock, when the assigner can hand one out (the lease assigners can, and the static one with backup
+		 * worker IDs); on by default. Off, or when
+		 * no such worker ID can be had, issue fails with {@link ClockMovedBackwardsException} until the clock has
+		 * caught up.
+		 * @param clockBackwardsSwitchWorker whether to move to another worker ID
+		 * @return this builder
+		 */
+		public Builder clockBackwardsSwitchWorker(boolean clockBackwardsSwitchWorker) {
+			this.clockBackwardsSwitchWorker = clockBackwardsSwitchWorker;
 			return this;
 		}
 

@@ -70,6 +70,9 @@ final class HighWaterMarkKeeper {
 
 	private volatile boolean closed;
 
+	/** Set once the generator issues on another worker: the mark stays as it is and the lease is kept until then. */
+	private volatile boolean retired;
+
 	/** Why the last renewal failed, or the lease lost; {@code null} after a successful one. */
 	private volatile UidException failure;
 
@@ -175,6 +178,11 @@ final class HighWaterMarkKeeper {
 			// Well inside the reservation: nothing to ask for (waking the keeper costs a system call).
 			return;
 		}
+		if (this.retired) {
+			// The generator moved its state to another worker before retiring this one, so the caller's
+			// compare-and-set fails and it tries again on the other worker.
+			return;
+		}
 		request(unit);
 		if (unit <= this.reservedUntil) {
 			return;
@@ -184,6 +192,9 @@ final class HighWaterMarkKeeper {
 			UidException current = this.failure;
 			if (this.closed || (current instanceof WorkerLeaseLostException)) {
 				throw (current != null) ? current : closedException();
+			}
+			if (this.retired) {
+				return;
 			}
 			long left = deadline - System.nanoTime();
 			if (left <= 0) {
@@ -288,6 +299,10 @@ final class HighWaterMarkKeeper {
 				if (this.closed) {
 					return;
 				}
+				if (this.retired && this.layout.toUnit(this.clock.currentTimeMillis()) > this.reservedUntil) {
+					releaseRetired();
+					return;
+				}
 				boolean due = System.nanoTime() - this.lastRenewNanos >= this.renewIntervalNanos;
 				if (due || this.requested) {
 					this.requested = false;
@@ -312,7 +327,9 @@ final class HighWaterMarkKeeper {
 	private void extend() {
 		long nowUnit = this.layout.toUnit(this.clock.currentTimeMillis());
 		long base = Math.max(this.wanted.get(), nowUnit);
-		long mark = Math.max(this.reservedUntil, Math.min(base + this.spanUnits, this.layout.getMaxTime()));
+		// A retired worker only keeps its lease: its mark must stay put for the clock to pass it.
+		long mark = this.retired ? this.reservedUntil
+				: Math.max(this.reservedUntil, Math.min(base + this.spanUnits, this.layout.getMaxTime()));
 		long renewal = this.renewalsStarted + 1;
 		this.renewalsStarted = renewal;
 		this.callStartedNanos = System.nanoTime();
@@ -321,6 +338,13 @@ final class HighWaterMarkKeeper {
 			this.assigner.renew(this.workerId, this.layout.startMillis(mark));
 		}
 		catch (WorkerLeaseLostException ex) {
+			if (this.retired) {
+				// Nothing is issued on it any more, and whoever took it starts after its mark.
+				logger.warn("uid worker {}, kept until the clock passes its mark, lost its lease: {}", this.workerId,
+						ex.getMessage());
+				this.failure = ex;
+				return;
+			}
 			logger.error("uid worker {} stops issuing IDs: {}", this.workerId, ex.getMessage());
 			this.reservedUntil = REVOKED;
 			this.refreshAt = REVOKED;
@@ -378,6 +402,50 @@ final class HighWaterMarkKeeper {
 	 */
 	boolean isRevoked() {
 		return this.failure instanceof WorkerLeaseLostException;
+	}
+
+	/**
+	 * Keeps the lease but no longer moves the mark, and releases the worker ID from the keeper thread once the clock
+	 * has passed the mark: the generator issues on another worker now. Call it only after the generator's state has
+	 * moved to that worker, so whoever still asks this keeper to cover a unit fails its compare-and-set.
+	 */
+	void retire() {
+		this.retired = true;
+		LockSupport.unpark(this.thread);
+	}
+
+	/**
+	 * Returns whether the worker was retired.
+	 * @return whether {@link #retire()} was called
+	 */
+	boolean isRetired() {
+		return this.retired;
+	}
+
+	/** Releases a retired worker from the keeper thread itself, with the mark it kept. */
+	private void releaseRetired() {
+		long mark = this.reservedUntil;
+		this.closed = true;
+		this.reservedUntil = REVOKED;
+		this.refreshAt = REVOKED;
+		if (isRevoked()) {
+			return;
+		}
+		try {
+			this.assigner.release(this.workerId, this.layout.startMillis(mark));
+			logger.info("uid worker {} released: the clock has passed its mark", this.workerId);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("uid worker {} could not release its worker ID: {}", this.workerId, ex.toString());
+		}
+	}
+
+	/**
+	 * Returns whether the keeper has stopped: closed, halted, or a retired worker released.
+	 * @return whether it no longer keeps anything
+	 */
+	boolean isClosed() {
+		return this.closed;
 	}
 
 	/**

@@ -39,6 +39,10 @@ final class WorkerSession implements AutoCloseable {
 
 	private final HighWaterMarkKeeper keeper;
 
+	private final Settings settings;
+
+	private final long shiftedWorkerId;
+
 	private final CopyOnWriteArrayList<Consumer<WorkerLeaseLostException>> leaseLostListeners = new CopyOnWriteArrayList<>();
 
 	private WorkerSession(WorkerIdAssigner assigner, UidLayout layout, UidClock clock, WorkerAssignment assignment,
@@ -48,6 +52,8 @@ final class WorkerSession implements AutoCloseable {
 		this.clock = clock;
 		this.assignment = assignment;
 		this.startUnit = startUnit;
+		this.settings = settings;
+		this.shiftedWorkerId = assignment.workerId() << layout.getSeqBits();
 		this.keeper = new HighWaterMarkKeeper(assigner, assignment.workerId(), layout, clock, startUnit,
 				settings.markReservation(), settings.markTimeout(), this::leaseLost);
 	}
@@ -83,6 +89,57 @@ final class WorkerSession implements AutoCloseable {
 			}
 			throw ex;
 		}
+	}
+
+	/**
+	 * Claims a further worker ID from the same assigner, one the generator can issue on at once although the clock
+	 * stepped back behind this session's mark: its mark, if any, lies before the unit the clock reads now. Records its
+	 * first reservation before returning, as {@link #open} does; this session keeps its worker ID meanwhile.
+	 * @return the new session, or {@code null} when the assigner has no such worker ID (or cannot tell)
+	 * @throws UidException when the store cannot be asked
+	 */
+	WorkerSession openBehind() {
+		long nowUnit = this.layout.toUnit(this.clock.currentTimeMillis());
+		long latestMark = this.layout.startMillis(nowUnit) - 1;
+		WorkerAssignment assignment = this.assigner.assignBehind(this.layout.getMaxWorkerId(), latestMark)
+			.orElse(null);
+		if (assignment == null) {
+			return null;
+		}
+		try {
+			// Checked here as well, whatever the assigner: a worker must never issue IDs its mark does not cover.
+			if (assignment.workerId() < 0 || assignment.workerId() > this.layout.getMaxWorkerId()
+					|| assignment.workerId() == workerId()
+					|| (assignment.hasMark() && assignment.highWaterMarkMillis() > latestMark)) {
+				throw new UidUnavailableException("The " + this.assigner.name() + " assigner handed out " + assignment
+						+ " for a clock at " + Instant.ofEpochMilli(latestMark + 1) + ", which it cannot issue on");
+			}
+			long afterMark = assignment.hasMark() ? this.layout.toUnit(assignment.highWaterMarkMillis()) + 1 : 0;
+			long first = Math.max(afterMark, nowUnit);
+			return new WorkerSession(this.assigner, this.layout, this.clock, assignment, first, this.settings);
+		}
+		catch (RuntimeException ex) {
+			try {
+				this.assigner.release(assignment.workerId(), WorkerAssignment.NO_MARK);
+			}
+			catch (RuntimeException releaseFailure) {
+				ex.addSuppressed(releaseFailure);
+			}
+			throw ex;
+		}
+	}
+
+	/**
+	 * Keeps this worker ID's lease without moving its mark, and releases it once the clock has passed the mark; see
+	 * {@link HighWaterMarkKeeper#retire()}.
+	 */
+	void retire() {
+		this.keeper.retire();
+	}
+
+	/** Whether this session no longer holds its worker ID: closed, halted, or retired and released. */
+	boolean isClosed() {
+		return this.keeper.isClosed();
 	}
 
 	/** Waits, within limits, until the clock allows the first unit after the mark; returns that unit. */
@@ -146,6 +203,11 @@ final class WorkerSession implements AutoCloseable {
 
 	long workerId() {
 		return this.assignment.workerId();
+	}
+
+	/** The worker ID shifted into its place in an ID. */
+	long shiftedWorkerId() {
+		return this.shiftedWorkerId;
 	}
 
 	/** The worker ID and the mark it was claimed with. */

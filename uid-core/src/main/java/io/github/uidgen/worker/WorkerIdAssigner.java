@@ -1,6 +1,7 @@
 package io.github.uidgen.worker;
 
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * Hands a generator a worker ID no other running instance holds, together with the worker's high-water mark:
@@ -36,6 +37,24 @@ public interface WorkerIdAssigner {
 	 */
 	default WorkerAssignment assign(long maxWorkerId, Duration maxMarkLead) {
 		return assign(maxWorkerId);
+	}
+
+	/**
+	 * Claims a further worker ID for this instance, one whose high-water mark is no later than
+	 * {@code latestMarkMillis} (or that never issued an ID), while the instance keeps the worker IDs it holds. A
+	 * generator whose clock stepped back behind its own worker's mark asks for one, so it can go on issuing with a
+	 * worker ID that never issued IDs for the times its clock now reads.
+	 * <p>The lease assigners take the lowest free worker ID with such a mark, else the lowest never used; the static
+	 * assigner its first backup worker ID with such a mark. A live lease is never taken, nor a worker ID whose mark lies
+	 * later than the bound. The default claims nothing: assigners that cannot tell (a fixed worker ID, an assigner of
+	 * one's own) leave the generator to fail as it did before.
+	 * @param maxWorkerId the largest worker ID the layout holds
+	 * @param latestMarkMillis the latest mark the worker ID may have, in wall-clock milliseconds of the caller's clock
+	 * @return the worker ID and its mark, or empty when no such worker ID is free (or the assigner cannot tell)
+	 * @throws WorkerAssignmentException when the store cannot be asked
+	 */
+	default Optional<WorkerAssignment> assignBehind(long maxWorkerId, long latestMarkMillis) {
+		return Optional.empty();
 	}
 
 	/**

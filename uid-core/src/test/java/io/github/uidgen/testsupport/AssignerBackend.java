@@ -93,6 +93,47 @@ public abstract class AssignerBackend implements AutoCloseable {
 	}
 
 	/**
+	 * A static worker ID with backup worker IDs, their state files in a temporary folder of their own.
+	 * @param workerId the configured worker ID
+	 * @param backupIds the backup worker IDs
+	 * @return the backend
+	 */
+	public static AssignerBackend staticWithBackups(long workerId, List<Long> backupIds) {
+		Path folder;
+		try {
+			folder = java.nio.file.Files.createTempDirectory("uid-static-backups");
+		}
+		catch (java.io.IOException ex) {
+			throw new java.io.UncheckedIOException(ex);
+		}
+		return new AssignerBackend("static-with-backups", Duration.ZERO) {
+
+			@Override
+			public WorkerIdAssigner newAssigner(String instanceId) {
+				return new StaticWorkerIdAssigner(workerId, folder.resolve("worker-" + workerId + ".state"), backupIds);
+			}
+
+			@Override
+			public void afterCrash(WorkerIdAssigner assigner, long crashedWorkerId) {
+				// The process is gone, so are its file locks; releasing without a mark writes nothing.
+				assigner.release(workerId, WorkerAssignment.NO_MARK);
+				backupIds.forEach((id) -> assigner.release(id, WorkerAssignment.NO_MARK));
+			}
+
+			@Override
+			public void close() {
+				try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(folder)) {
+					files.sorted(java.util.Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
+				}
+				catch (java.io.IOException ex) {
+					// A temporary folder left behind.
+				}
+			}
+
+		};
+	}
+
+	/**
 	 * The database lease assigner on a table of its own.
 	 * @param database the server
 	 * @param leaseDuration the lease duration

@@ -25,6 +25,62 @@ class StaticWorkerIdAssignerTests {
 	Path folder;
 
 	@Test
+	void aBackupWorkerIdIsHandedOutWithItsOwnStateFileOnlyWhileItsMarkLiesBehindTheBound() {
+		Path stateFile = this.folder.resolve("worker-3.state");
+		long now = System.currentTimeMillis();
+		StaticWorkerIdAssigner assigner = new StaticWorkerIdAssigner(3, stateFile, java.util.List.of(11L, 12L));
+		assigner.assign(1023);
+		assigner.renew(3, now + 600_000);
+
+		java.util.Optional<WorkerAssignment> first = assigner.assignBehind(1023, now);
+		assertThat(first).contains(WorkerAssignment.fresh(11));
+		assigner.renew(11, now + 600_000);
+		assigner.release(11, now + 600_000);
+		assertThat(this.folder.resolve("worker-3.state.backup-11")).content().contains("workerId=11",
+				"highWaterMarkMillis=" + (now + 600_000));
+
+		// Backup 11's mark now lies ahead of the bound: backup 12 comes next, and then none is left.
+		java.util.Optional<WorkerAssignment> second = assigner.assignBehind(1023, now);
+		assertThat(second).contains(WorkerAssignment.fresh(12));
+		assertThat(assigner.assignBehind(1023, now)).isEmpty();
+		assigner.release(12, now);
+		assigner.release(3, now + 600_000);
+
+		StaticWorkerIdAssigner restarted = new StaticWorkerIdAssigner(3, stateFile, java.util.List.of(11L, 12L));
+		assertThat(restarted.assign(1023).highWaterMarkMillis()).isEqualTo(now + 600_000);
+		assertThat(restarted.assignBehind(1023, now + 600_000)).contains(new WorkerAssignment(11, now + 600_000));
+		restarted.release(11, WorkerAssignment.NO_MARK);
+		restarted.release(3, WorkerAssignment.NO_MARK);
+	}
+
+	@Test
+	void aBackupWorkerIdLockedByAnotherAssignerIsPassedOver() {
+		long now = System.currentTimeMillis();
+		StaticWorkerIdAssigner one = new StaticWorkerIdAssigner(1, this.folder.resolve("worker-1.state"),
+				java.util.List.of(9L));
+		StaticWorkerIdAssigner copy = new StaticWorkerIdAssigner(2, this.folder.resolve("worker-1.state"),
+				java.util.List.of(9L));
+		assertThat(one.assignBehind(1023, now)).contains(WorkerAssignment.fresh(9));
+		assertThat(copy.assignBehind(1023, now)).isEmpty();
+		one.release(9, now);
+		assertThat(copy.assignBehind(1023, now + 1)).contains(new WorkerAssignment(9, now));
+		copy.release(9, now);
+	}
+
+	@Test
+	void backupWorkerIdsMustBeDistinctOtherWorkerIdsThatFitTheLayout() {
+		Path stateFile = this.folder.resolve("worker-5.state");
+		assertThatExceptionOfType(io.github.uidgen.InvalidSettingException.class)
+			.isThrownBy(() -> new StaticWorkerIdAssigner(5, stateFile, java.util.List.of(6L, 5L)))
+			.withMessageContaining("backupIds");
+		assertThatExceptionOfType(io.github.uidgen.InvalidSettingException.class)
+			.isThrownBy(() -> new StaticWorkerIdAssigner(5, stateFile, java.util.List.of(6L, 6L)));
+		assertThatExceptionOfType(WorkerIdOutOfRangeException.class)
+			.isThrownBy(() -> new StaticWorkerIdAssigner(5, stateFile, java.util.List.of(6L, 40L)).assign(31))
+			.withMessageContaining("backup worker IDs");
+	}
+
+	@Test
 	void createsParentFoldersAndWritesAReadableStateFileWithoutLeftovers() throws IOException {
 		Path stateFile = this.folder.resolve("a/b/c/worker-9.state");
 		StaticWorkerIdAssigner assigner = new StaticWorkerIdAssigner(9, stateFile);

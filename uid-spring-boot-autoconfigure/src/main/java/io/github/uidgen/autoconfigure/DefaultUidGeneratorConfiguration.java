@@ -29,6 +29,7 @@ class DefaultUidGeneratorConfiguration {
 				properties, workerIdAssigner);
 		map("uid.clock-backwards-tolerance", properties.getClockBackwardsTolerance(),
 				builder::clockBackwardsTolerance);
+		builder.clockBackwardsSwitchWorker(properties.isClockBackwardsSwitchWorker());
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return builder.build();
 	}

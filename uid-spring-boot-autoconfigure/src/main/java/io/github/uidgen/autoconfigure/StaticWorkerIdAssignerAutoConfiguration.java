@@ -31,7 +31,9 @@ public final class StaticWorkerIdAssignerAutoConfiguration {
 		if (stateFile == null) {
 			stateFile = Path.of("uid-state", "worker-" + workerId + ".state");
 		}
-		return new StaticWorkerIdAssigner(workerId, stateFile);
+		Path file = stateFile;
+		return UidPropertyMapper.apply("uid.worker.static.backup-ids", properties.getWorker().getStatic().getBackupIds(),
+				(backupIds) -> new StaticWorkerIdAssigner(workerId, file, backupIds));
 	}
 
 }

@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 
 import io.github.uidgen.UidTimeUnit;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -65,6 +67,14 @@ public class UidProperties {
 	 * step fails ID issue until the clock catches up. The cached generator is not affected by steps back.
 	 */
 	private Duration clockBackwardsTolerance = Duration.ofSeconds(1);
+
+	/**
+	 * Whether the default generator, when the clock steps back further than the tolerance, goes on issuing as another
+	 * worker ID whose high-water mark lies behind the clock (db, redis and zookeeper assigners), keeping the first one
+	 * until the clock has passed its mark. Off, or when no such worker ID is free, ID issue fails until the clock
+	 * catches up.
+	 */
+	private boolean clockBackwardsSwitchWorker = true;
 
 	private final Mark mark = new Mark();
 
@@ -138,6 +148,14 @@ public class UidProperties {
 
 	public void setClockBackwardsTolerance(Duration clockBackwardsTolerance) {
 		this.clockBackwardsTolerance = clockBackwardsTolerance;
+	}
+
+	public boolean isClockBackwardsSwitchWorker() {
+		return this.clockBackwardsSwitchWorker;
+	}
+
+	public void setClockBackwardsSwitchWorker(boolean clockBackwardsSwitchWorker) {
+		this.clockBackwardsSwitchWorker = clockBackwardsSwitchWorker;
 	}
 
 	public Mark getMark() {
@@ -450,6 +468,13 @@ public class UidProperties {
 			 */
 			private long ordinalOffset = 0;
 
+			/**
+			 * Backup worker IDs the default generator goes on issuing as when the clock steps back further than
+			 * uid.clock-backwards-tolerance, each with its own state file next to state-file (.backup-{id}). Like the
+			 * worker ID itself, no other instance may use them.
+			 */
+			private List<Long> backupIds = new ArrayList<>();
+
 			public Path getStateFile() {
 				return this.stateFile;
 			}
@@ -476,6 +501,14 @@ public class UidProperties {
 
 			public long getOrdinalOffset() {
 				return this.ordinalOffset;
+			}
+
+			public List<Long> getBackupIds() {
+				return this.backupIds;
+			}
+
+			public void setBackupIds(List<Long> backupIds) {
+				this.backupIds = backupIds;
 			}
 
 			public void setOrdinalOffset(long ordinalOffset) {

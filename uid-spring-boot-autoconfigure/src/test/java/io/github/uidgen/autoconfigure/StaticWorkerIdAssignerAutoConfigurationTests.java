@@ -67,6 +67,35 @@ class StaticWorkerIdAssignerAutoConfigurationTests {
 	}
 
 	@Test
+	void backupWorkerIdsKeepStateFilesNextToTheWorkersAndTakeOverOnAStepBack() {
+		ManualClock clock = new ManualClock(java.time.Instant.now());
+		this.contextRunner.withBean(DefaultUidGeneratorCustomizer.class, () -> (builder) -> builder.clock(clock))
+			.withPropertyValues("uid.worker.id=5", "uid.worker.static.backup-ids=8,9", stateFile())
+			.run((context) -> {
+				assertThat(context.getBean(StaticWorkerIdAssigner.class).getBackupIds()).containsExactly(8L, 9L);
+				AbstractUidGenerator generator = context.getBean(AbstractUidGenerator.class);
+				generator.getUID();
+				clock.advance(java.time.Duration.ofMinutes(-10));
+				assertThat(generator.decode(generator.getUID()).workerId()).isEqualTo(8);
+				assertThat(generator.status().worker().previousId()).isEqualTo(5);
+				assertThat(this.stateDir.resolve("worker.state.backup-8")).isRegularFile();
+			});
+	}
+
+	@Test
+	void backupWorkerIdsThatRepeatTheWorkerIdFailNamingTheProperty() {
+		this.contextRunner.withPropertyValues("uid.worker.id=5", "uid.worker.static.backup-ids=5", stateFile())
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(io.github.uidgen.InvalidSettingException.class)
+				.hasMessageContaining("backupIds")
+				.hasMessageContaining("other than the worker ID 5"));
+		this.contextRunner.withPropertyValues("uid.worker.id=5", "uid.worker.static.backup-ids=5", stateFile())
+			.run((context) -> assertThat(context).getFailure()
+				.hasStackTraceContaining("uid.worker.static.backup-ids"));
+	}
+
+	@Test
 	void otherAssignerChoiceWinsOverTheWorkerId() {
 		this.contextRunner.withPropertyValues("uid.worker.assigner=redis", "uid.worker.id=5", "uid.enabled=true")
 			.withBean(WorkerIdAssigner.class, () -> new FixedWorkerIdAssigner(1))

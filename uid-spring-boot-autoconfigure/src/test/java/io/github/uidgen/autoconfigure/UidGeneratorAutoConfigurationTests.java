@@ -112,6 +112,55 @@ class UidGeneratorAutoConfigurationTests {
 	}
 
 	@Test
+	void defaultGeneratorMovesToAnotherWorkerOnAStepBackUnlessSwitchedOff() {
+		WorkerIdAssigner twoWorkers = new WorkerIdAssigner() {
+
+			@Override
+			public WorkerAssignment assign(long maxWorkerId) {
+				return WorkerAssignment.fresh(1);
+			}
+
+			@Override
+			public java.util.Optional<WorkerAssignment> assignBehind(long maxWorkerId, long latestMarkMillis) {
+				return java.util.Optional.of(WorkerAssignment.fresh(2));
+			}
+
+			@Override
+			public void renew(long workerId, long highWaterMarkMillis) {
+			}
+
+			@Override
+			public void release(long workerId, long highWaterMarkMillis) {
+			}
+
+			@Override
+			public String name() {
+				return "two-workers";
+			}
+
+		};
+		ManualClock clock = new ManualClock(NOW);
+		ApplicationContextRunner runner = new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(UidGeneratorAutoConfiguration.class))
+			.withBean(DefaultUidGeneratorCustomizer.class, () -> (builder) -> builder.clock(clock))
+			.withBean(WorkerIdAssigner.class, () -> twoWorkers);
+		runner.run((context) -> {
+			UidGenerator generator = context.getBean(UidGenerator.class);
+			generator.getUID();
+			clock.advance(Duration.ofMinutes(-10));
+			assertThat(generator.decode(generator.getUID()).workerId()).isEqualTo(2);
+		});
+		clock.set(NOW);
+		runner.withPropertyValues("uid.clock-backwards-switch-worker=false").run((context) -> {
+			UidGenerator generator = context.getBean(UidGenerator.class);
+			generator.getUID();
+			clock.advance(Duration.ofMinutes(-10));
+			assertThatExceptionOfType(io.github.uidgen.ClockMovedBackwardsException.class)
+				.isThrownBy(generator::getUID);
+		});
+	}
+
+	@Test
 	void cachedGeneratorIsChosenByProperty() {
 		this.contextRunner
 			.withPropertyValues("uid.generator=cached", "uid.cached.boost-power=1", "uid.cached.padding-factor=30",

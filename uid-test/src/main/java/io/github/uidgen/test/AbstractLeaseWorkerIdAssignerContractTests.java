@@ -3,6 +3,7 @@ package io.github.uidgen.test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import io.github.uidgen.worker.AllWorkerIdsLeasedException;
 import io.github.uidgen.worker.WorkerAssignment;
@@ -17,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * The part of the contract only lease assigners have: leases expire unless renewed, expired and released worker
  * IDs are reused with their marks, a live lease is never taken, a holder that lost its lease can neither renew nor
  * touch the next holder's mark, and a free worker ID whose mark a fast-clock host left far in the future is handed
- * out last. Extends {@link AbstractWorkerIdAssignerContractTests}, so a lease assigner passes both.
+ * out last, and a further worker ID claimed for a clock that stepped back has its mark behind the bound asked for.
+ * Extends {@link AbstractWorkerIdAssignerContractTests}, so a lease assigner passes both.
  *
  * <p>{@link #newAssigner(String)} must build assigners whose lease lasts {@link #LEASE}, so that expiry tests stay
  * quick; overflow and concurrency come implemented (every worker ID is claimed to overflow; every concurrent
@@ -220,6 +222,71 @@ public abstract class AbstractLeaseWorkerIdAssignerContractTests extends Abstrac
 		WorkerAssignment claimed = newAssigner("newcomer-last").assign(1, MARK_LEAD);
 		assertThat(claimed.workerId()).as("the other worker ID " + other + " is leased").isEqualTo(future);
 		assertThat(claimed.highWaterMarkMillis()).isEqualTo(mark);
+	}
+
+	/**
+	 * An instance whose clock stepped back behind its worker's mark gets a further worker ID whose mark lies behind the
+	 * bound it gives, while it keeps the first: never its own live lease, nor a free one whose mark lies later.
+	 */
+	@Test
+	public void aFurtherWorkerIdIsClaimedOnlyWithAMarkBehindTheBoundWhileTheFirstIsKept() {
+		long now = System.currentTimeMillis();
+		long ahead = now + FAST_CLOCK_LEAD.toMillis();
+		WorkerIdAssigner old = newAssigner("left-long-ago");
+		WorkerIdAssigner late = newAssigner("left-ahead");
+		WorkerIdAssigner stepped = newAssigner("stepped-back");
+		long behindId = claim(old, MAX_WORKER_ID);
+		long aheadId = claim(late, MAX_WORKER_ID);
+		long ownId = claim(stepped, MAX_WORKER_ID);
+		stepped.renew(ownId, ahead);
+		late.release(aheadId, ahead);
+		old.release(behindId, MARK);
+
+		Optional<WorkerAssignment> further = stepped.assignBehind(MAX_WORKER_ID, now);
+		assertThat(further).as("free: " + behindId + " (mark behind) and " + aheadId + " (mark ahead); held: " + ownId)
+			.hasValueSatisfying((assignment) -> {
+				assertThat(assignment.workerId()).isEqualTo(behindId);
+				assertThat(assignment.highWaterMarkMillis()).isEqualTo(MARK);
+			});
+		stepped.renew(ownId, ahead + 1);
+		stepped.renew(behindId, now);
+		stepped.release(ownId, ahead + 1);
+		stepped.release(behindId, now);
+
+		WorkerAssignment restarted = newAssigner("stepped-back").assign(MAX_WORKER_ID);
+		assertThat(restarted.workerId()).isIn(ownId, behindId);
+	}
+
+	/** A never-used worker ID counts as behind any bound. */
+	@Test
+	public void aFurtherWorkerIdMayBeOneNeverUsed() {
+		WorkerIdAssigner stepped = newAssigner("stepped-back-alone");
+		long ownId = claim(stepped, MAX_WORKER_ID);
+		stepped.renew(ownId, System.currentTimeMillis() + FAST_CLOCK_LEAD.toMillis());
+
+		Optional<WorkerAssignment> further = stepped.assignBehind(MAX_WORKER_ID, System.currentTimeMillis());
+		assertThat(further).hasValueSatisfying((assignment) -> {
+			assertThat(assignment.workerId()).isNotEqualTo(ownId).isBetween(0L, MAX_WORKER_ID);
+			assertThat(assignment.hasMark()).isFalse();
+		});
+		stepped.renew(further.get().workerId(), System.currentTimeMillis());
+	}
+
+	/** Without a free worker ID whose mark lies behind the bound, nothing is claimed and the held lease stays. */
+	@Test
+	public void noFurtherWorkerIdIsClaimedWhenEveryFreeOneHasAMarkLaterThanTheBound() {
+		long ahead = System.currentTimeMillis() + FAST_CLOCK_LEAD.toMillis();
+		WorkerIdAssigner late = newAssigner("left-ahead-only");
+		WorkerIdAssigner stepped = newAssigner("stepped-back-full");
+		long aheadId = claim(late, 1);
+		long ownId = claim(stepped, 1);
+		stepped.renew(ownId, ahead);
+		late.release(aheadId, ahead);
+
+		assertThat(stepped.assignBehind(1, System.currentTimeMillis())).isEmpty();
+		stepped.renew(ownId, ahead + 1);
+		WorkerAssignment next = newAssigner("after-the-refusal").assign(1, MARK_LEAD);
+		assertThat(next.workerId()).as("the refused claim left worker " + aheadId + " free").isEqualTo(aheadId);
 	}
 
 	/** Renewing a worker ID the assigner never claimed fails as a lost lease. */

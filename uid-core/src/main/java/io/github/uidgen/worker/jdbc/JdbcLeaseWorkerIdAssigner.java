@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
@@ -24,6 +25,7 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * Leases reusable worker IDs from a table in a MySQL, MariaDB or PostgreSQL database, so a few worker bits last for
@@ -98,36 +100,66 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 	@Override
 	public WorkerAssignment assign(long maxWorkerId, Duration maxMarkLead) {
 		LeaseTable table = leaseTable();
+		WorkerAssignment assignment = claim(table, (jdbc, token, leaseMicros) -> table.tryClaim(jdbc, maxWorkerId,
+				this.lease.instanceId(), token, this.hostName, this.lease.port(), leaseMicros, maxMarkLead.toMillis()));
+		if (assignment == null) {
+			throw full(table, maxWorkerId);
+		}
+		logger.info("uid worker ID {} leased from {} for instance '{}' ({}, lease {})", assignment.workerId(),
+				table.table(), this.lease.instanceId(), describeMark(assignment), this.lease.leaseDuration());
+		return assignment;
+	}
+
+	@Override
+	public Optional<WorkerAssignment> assignBehind(long maxWorkerId, long latestMarkMillis) {
+		LeaseTable table = leaseTable();
+		WorkerAssignment assignment = claim(table, (jdbc, token, leaseMicros) -> table.tryClaimBehind(jdbc,
+				maxWorkerId, this.lease.instanceId(), token, this.hostName, this.lease.port(), leaseMicros,
+				latestMarkMillis));
+		if (assignment != null) {
+			logger.info("uid worker ID {} leased from {} for instance '{}' as well, its mark behind {} ({})",
+					assignment.workerId(), table.table(), this.lease.instanceId(),
+					Instant.ofEpochMilli(latestMarkMillis), describeMark(assignment));
+		}
+		return Optional.ofNullable(assignment);
+	}
+
+	/** One attempt at a claim, in a transaction, with the token it leases under. */
+	@FunctionalInterface
+	private interface ClaimAttempt {
+
+		LeaseTable.Claim tryOnce(JdbcClient jdbc, String token, long leaseMicros);
+
+	}
+
+	/** Runs claim attempts until one wins; returns {@code null} when there is nothing to claim. */
+	private WorkerAssignment claim(LeaseTable table, ClaimAttempt attempt) {
 		long leaseMicros = micros(this.lease.leaseDuration());
 		RuntimeException lastContention = null;
-		for (int attempt = 1; attempt <= MAX_CLAIM_ATTEMPTS; attempt++) {
+		for (int round = 1; round <= MAX_CLAIM_ATTEMPTS; round++) {
 			String token = LeaseTokens.newToken();
 			LeaseTable.Claim claim;
 			try {
-				claim = this.store.inTransaction((jdbc) -> table.tryClaim(jdbc, maxWorkerId, this.lease.instanceId(),
-						token, this.hostName, this.lease.port(), leaseMicros, maxMarkLead.toMillis()));
+				claim = this.store.inTransaction((jdbc) -> attempt.tryOnce(jdbc, token, leaseMicros));
 			}
 			catch (DuplicateKeyException | ConcurrencyFailureException ex) {
 				// Another claimant inserted the same worker ID first, or the database broke a deadlock: try again.
 				lastContention = ex;
-				JdbcStore.backOff(attempt);
+				JdbcStore.backOff(round);
 				continue;
 			}
 			catch (RuntimeException ex) {
 				throw this.store.translate(ex);
 			}
 			if (claim == LeaseTable.Claim.RACED) {
-				JdbcStore.backOff(attempt);
+				JdbcStore.backOff(round);
 				continue;
 			}
 			if (claim == LeaseTable.Claim.FULL) {
-				throw full(table, maxWorkerId);
+				return null;
 			}
 			this.tokens.hold(claim.workerId(), token);
-			WorkerAssignment assignment = new WorkerAssignment(claim.workerId(), claim.highWaterMarkMillis());
-			logger.info("uid worker ID {} leased from {} for instance '{}' ({}, lease {})", claim.workerId(),
-					table.table(), this.lease.instanceId(), describeMark(assignment), this.lease.leaseDuration());
-			return assignment;
+			return new WorkerAssignment(claim.workerId(), claim.highWaterMarkMillis());
 		}
 		throw new WorkerAssignmentException("Could not claim a uid worker ID from " + table.table() + " in "
 				+ MAX_CLAIM_ATTEMPTS + " attempts: too many instances claimed at the same moment. Start again.",

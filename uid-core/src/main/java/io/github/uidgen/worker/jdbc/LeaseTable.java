@@ -46,6 +46,10 @@ final class LeaseTable {
 
 	private final String takeSql;
 
+	private final String freeBehindSql;
+
+	private final String takeBehindSql;
+
 	private final String markSql;
 
 	private final String lowestUnusedSql;
@@ -78,6 +82,11 @@ final class LeaseTable {
 		this.takeSql = "UPDATE " + table + " SET instance_id = ?, lease_token = ?, host_name = ?, port = ?, "
 				+ "lease_expires_at = " + dialect.nowPlusMicros() + ", modified = " + now + " WHERE worker_id = ? AND "
 				+ free;
+		String behind = "(high_water_mark IS NULL OR high_water_mark <= ?)";
+		this.freeBehindSql = "SELECT worker_id FROM " + table + " WHERE worker_id <= ? AND " + free + " AND " + behind
+				+ " ORDER BY worker_id LIMIT 16";
+		// The mark is checked again as the row is taken: an expired holder may still have raised it meanwhile.
+		this.takeBehindSql = this.takeSql + " AND " + behind;
 		this.markSql = "SELECT high_water_mark FROM " + table + " WHERE worker_id = ?";
 		this.lowestUnusedSql = "SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM " + table + " WHERE worker_id = 0) THEN 0 "
 				+ "ELSE (SELECT MIN(a.worker_id) + 1 FROM " + table + " a WHERE NOT EXISTS (SELECT 1 FROM " + table
@@ -131,6 +140,35 @@ final class LeaseTable {
 		claim = takeFirstFree(jdbc, ahead, instanceId, token, hostName, port, leaseMicros);
 		if (claim != null) {
 			return claim;
+		}
+		return Claim.FULL;
+	}
+
+	/**
+	 * Tries once to lease a further worker ID whose mark is at most {@code latestMarkMillis}: the lowest free one
+	 * with such a mark, else the lowest never used.
+	 * @return the claim, {@link Claim#FULL} when there is no such worker ID, or {@link Claim#RACED}
+	 * @throws org.springframework.dao.DuplicateKeyException when another claimant inserted the same worker ID
+	 * first, and {@link org.springframework.dao.ConcurrencyFailureException} on a deadlock: try again
+	 */
+	Claim tryClaimBehind(JdbcClient jdbc, long maxWorkerId, String instanceId, String token, String hostName,
+			String port, long leaseMicros, long latestMarkMillis) {
+		List<Long> behind = jdbc.sql(this.freeBehindSql).params(maxWorkerId, latestMarkMillis).query(Long.class).list();
+		for (long candidate : behind) {
+			int taken = jdbc.sql(this.takeBehindSql)
+				.params(instanceId, token, hostName, text(port), leaseMicros, candidate, latestMarkMillis)
+				.update();
+			if (taken == 1) {
+				return new Claim(candidate, readMark(jdbc, candidate));
+			}
+		}
+		if (!behind.isEmpty()) {
+			return Claim.RACED;
+		}
+		long unused = jdbc.sql(this.lowestUnusedSql).query(Long.class).single();
+		if (unused <= maxWorkerId) {
+			jdbc.sql(this.insertSql).params(unused, instanceId, token, hostName, text(port), leaseMicros).update();
+			return new Claim(unused, WorkerAssignment.NO_MARK);
 		}
 		return Claim.FULL;
 	}

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 import io.github.uidgen.InvalidSettingException;
@@ -119,7 +120,7 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		for (int waits = 0;; waits++) {
 			List<String> reply = this.scripts.claim(this.lease.instanceId(), LeaseTokens.newToken(),
 					Long.toString(maxWorkerId), Long.toString(this.lease.leaseDuration().toMillis()),
-					Long.toString(this.registryLossMargin.toMillis()), Long.toString(maxMarkLead.toMillis()));
+					Long.toString(this.registryLossMargin.toMillis()), Long.toString(maxMarkLead.toMillis()), "");
 			switch (reply.get(0)) {
 				case "ok" -> {
 					return claimed(reply);
@@ -131,6 +132,24 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 				default -> throw new WorkerAssignmentException("Unexpected reply from the uid claim script: " + reply);
 			}
 		}
+	}
+
+	@Override
+	public Optional<WorkerAssignment> assignBehind(long maxWorkerId, long latestMarkMillis) {
+		List<String> reply = this.scripts.claim(this.lease.instanceId(), LeaseTokens.newToken(),
+				Long.toString(maxWorkerId), Long.toString(this.lease.leaseDuration().toMillis()),
+				Long.toString(this.registryLossMargin.toMillis()), "0", Long.toString(latestMarkMillis));
+		if (!"ok".equals(reply.get(0))) {
+			// Nothing free with such a mark, or the registry is waiting out a loss: a claim now would have to wait.
+			return Optional.empty();
+		}
+		WorkerAssignment assignment = claimed(reply);
+		if (assignment.hasMark() && assignment.highWaterMarkMillis() > latestMarkMillis) {
+			// Shortly after a registry loss the mark is the end of the margin, which may lie later than the bound.
+			release(assignment.workerId(), WorkerAssignment.NO_MARK);
+			return Optional.empty();
+		}
+		return Optional.of(assignment);
 	}
 
 	private WorkerAssignment claimed(List<String> reply) {

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
@@ -154,6 +155,54 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 				+ " in " + MAX_CLAIM_ROUNDS + " rounds: too many instances claimed at the same moment. Start again.");
 	}
 
+	@Override
+	public Optional<WorkerAssignment> assignBehind(long maxWorkerId, long latestMarkMillis) {
+		this.registry.awaitConnected(this.connectionTimeout);
+		for (int round = 1; round <= MAX_CLAIM_ROUNDS; round++) {
+			Snapshot snapshot = this.registry.snapshot(maxWorkerId);
+			List<Candidate> candidates = candidatesBehind(snapshot, maxWorkerId, latestMarkMillis);
+			if (candidates.isEmpty()) {
+				return Optional.empty();
+			}
+			for (Candidate candidate : candidates) {
+				// The take writes over the version read, so the mark cannot have moved since it was checked.
+				WorkerAssignment assignment = tryTake(candidate);
+				if (assignment != null) {
+					return Optional.of(assignment);
+				}
+			}
+			backOff(round);
+		}
+		throw new WorkerAssignmentException("Could not claim a further uid worker ID under " + this.registry.basePath()
+				+ " in " + MAX_CLAIM_ROUNDS + " rounds: too many instances claimed at the same moment.");
+	}
+
+	/** The lowest free worker IDs whose mark is no later than the bound, then the lowest never used. */
+	private List<Candidate> candidatesBehind(Snapshot snapshot, long maxWorkerId, long latestMarkMillis) {
+		List<Candidate> candidates = new ArrayList<>();
+		for (WorkerNode node : snapshot.nodes()) {
+			if (candidates.size() < CANDIDATES_PER_ROUND && node.free(snapshot.storeMillis())
+					&& node.record().markMillis() <= latestMarkMillis) {
+				candidates.add(new Candidate(node));
+			}
+		}
+		addNeverUsed(snapshot, maxWorkerId, candidates);
+		return candidates;
+	}
+
+	/** Adds the lowest worker IDs without a znode, up to a round's worth of candidates. */
+	private static void addNeverUsed(Snapshot snapshot, long maxWorkerId, List<Candidate> candidates) {
+		int next = 0;
+		for (long id = 0; id <= maxWorkerId && candidates.size() < CANDIDATES_PER_ROUND; id++) {
+			while (next < snapshot.nodes().size() && snapshot.nodes().get(next).workerId() < id) {
+				next++;
+			}
+			if (next >= snapshot.nodes().size() || snapshot.nodes().get(next).workerId() != id) {
+				candidates.add(new Candidate(id, null, snapshot.leaseNodes().contains(id)));
+			}
+		}
+	}
+
 	/**
 	 * Orders the worker IDs worth trying: this instance's previous one, the lowest free ones, the lowest never used;
 	 * then, only if none of those can be had, free ones whose mark lies beyond the lead.
@@ -183,15 +232,7 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 				(isAhead(node, markLimit) ? ahead : fine).add(new Candidate(node));
 			}
 		}
-		int next = 0;
-		for (long id = 0; id <= maxWorkerId && fine.size() < CANDIDATES_PER_ROUND; id++) {
-			while (next < snapshot.nodes().size() && snapshot.nodes().get(next).workerId() < id) {
-				next++;
-			}
-			if (next >= snapshot.nodes().size() || snapshot.nodes().get(next).workerId() != id) {
-				fine.add(new Candidate(id, null, snapshot.leaseNodes().contains(id)));
-			}
-		}
+		addNeverUsed(snapshot, maxWorkerId, fine);
 		fine.addAll(ahead);
 		return fine;
 	}

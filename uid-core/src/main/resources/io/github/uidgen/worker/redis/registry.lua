@@ -4,8 +4,10 @@
 --       5 marks (hash worker -> high-water mark ms), 6 generation (string: ms before which no claim may
 --       succeed), 7 server (string: run_id of the Redis process that last wrote the registry)
 -- ARGV: 1 operation, then
---   claim:   2 instance ID, 3 token, 4 max worker ID, 5 lease ms, 6 registry loss margin ms, 7 max mark lead ms
+--   claim:   2 instance ID, 3 token, 4 max worker ID, 5 lease ms, 6 registry loss margin ms, 7 max mark lead ms,
+--            8 latest mark ms or '' (a further worker ID whose mark is no later, for a clock that stepped back)
 --            -> {'wait', floor, now, why} | {'ok', worker, mark or '', floor, now, token} | {'full', live, holder...}
+--            | {'none'} (no free worker ID with a mark no later than ARGV 8)
 --            where why is 'new' (no generation key), 'rewound' (another Redis process wrote the registry) or
 --            'margin' (still inside the margin of an earlier one)
 --   renew:   2 worker ID, 3 token, 4 mark ms, 5 lease ms, 6 registry loss margin ms
@@ -72,6 +74,7 @@ end
 -- claim
 local instance, token = ARGV[2], ARGV[3] .. '@' .. server
 local max, lease, margin, lead = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
+local latest = tonumber(ARGV[8] or '')
 
 -- No generation marker: the registry is new, or Redis lost it with every mark in it. Nobody may claim until the
 -- margin has passed, so that whatever a previous holder may have issued lies in the past.
@@ -98,8 +101,10 @@ end
 
 -- A mark further ahead of the clock than the claimant may wait for was left by a host whose clock ran fast:
 -- handing that worker ID out would make a correct host refuse to start, so it comes last.
+-- A claim for a clock that stepped back takes only worker IDs whose mark lies no later than the bound it gives.
 local function sane(id)
   local mark = redis.call('HGET', KEYS[5], id)
+  if latest then return (not mark) or tonumber(mark) <= latest end
   return (not mark) or tonumber(mark) <= now + lead
 end
 
@@ -145,6 +150,10 @@ else
 end
 if candidate then
   return take(str(candidate))
+end
+
+if latest then
+  return {'none'}
 end
 
 -- 4. Only fast-clock marks are left free: the nearest one, so the claimant waits least or says how far it is.

@@ -75,7 +75,8 @@ public class UidEndpoint {
 						ring.putRejections(), ring.takeRejections(), ring.fillErrors()) : null,
 				(segment != null) ? new SegmentDescriptor(segment.key(), segment.step(), segment.remaining(),
 						segment.segmentsFetched(), segment.storeFailures()) : null,
-				(failure != null) ? failure.getMessage() : null, segmentKeys());
+				(failure != null) ? failure.getMessage() : null, segmentKeys(),
+				(worker != null) ? worker.switches() : null, (worker != null) ? worker.previousId() : null);
 	}
 
 	/** Every segment key in use, in key order; {@code null} without the segment generator. */
@@ -186,11 +187,15 @@ public class UidEndpoint {
 	 * @param failure why no IDs can be issued, if that is so
 	 * @param segmentKeys with the segment generator, every key in use ({@code uid.segment.key} and those asked for
 	 * through {@code SegmentUidGenerators}), in key order
+	 * @param workerSwitches how often the generator moved to another worker ID because the clock stepped back
+	 * @param previousWorkerId the worker ID issued as before the latest move, while it is kept until the clock has
+	 * passed its mark
 	 */
 	public record UidDescriptor(String generator, @Nullable LayoutDescriptor layout, @Nullable Long workerId,
 			@Nullable String assigner, @Nullable String highWaterMark, @Nullable Long aheadOfClockMillis,
 			@Nullable Long issued, @Nullable RingDescriptor ring, @Nullable SegmentDescriptor segment,
-			@Nullable String failure, @Nullable List<SegmentKeyDescriptor> segmentKeys) {
+			@Nullable String failure, @Nullable List<SegmentKeyDescriptor> segmentKeys, @Nullable Long workerSwitches,
+			@Nullable Long previousWorkerId) {
 	}
 
 	/**

@@ -67,6 +67,12 @@ public class UidHealthIndicator extends AbstractHealthIndicator {
 		builder.withDetail("generator", status.kind());
 		if (status.worker() != null) {
 			builder.withDetail("workerId", status.worker().id()).withDetail("assigner", status.worker().assigner());
+			if (status.worker().switches() > 0) {
+				builder.withDetail("workerSwitches", status.worker().switches());
+			}
+			if (status.worker().previousId() != null) {
+				builder.withDetail("previousWorkerId", status.worker().previousId());
+			}
 		}
 		UidGeneratorStatus.Segment segment = status.segment();
 		if (segment != null) {

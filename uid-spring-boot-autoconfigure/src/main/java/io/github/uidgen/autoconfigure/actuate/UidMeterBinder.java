@@ -25,6 +25,8 @@ import org.jspecify.annotations.Nullable;
  * <li>{@code uid.ids.issued} IDs handed out (counter)</li>
  * <li>{@code uid.clock.backwards} times the clock was seen going back (counter)</li>
  * <li>{@code uid.mark.failures} times recording the high-water mark failed and was retried (counter)</li>
+ * <li>{@code uid.worker.switches} times the default generator moved to another worker ID because the clock stepped
+ * back (counter)</li>
  * <li>{@code uid.clock.ahead} how far the latest issued or produced ID lies ahead of the clock (time gauge)</li>
  * <li>{@code uid.ring.size}, {@code uid.ring.capacity} IDs waiting in the cached generator's ring, and its slots
  * (gauges)</li>
@@ -87,6 +89,8 @@ public class UidMeterBinder implements MeterBinder {
 					(g) -> g.status().clockBackwards());
 			counter(registry, "uid.mark.failures", "Times recording the high-water mark failed and was retried", tags,
 					source, (g) -> g.status().worker().markFailures());
+			counter(registry, "uid.worker.switches", "Times the generator moved to another worker ID as the clock "
+					+ "stepped back", tags, source, (g) -> g.status().worker().switches());
 		}
 		if (status.aheadOfClock() != null) {
 			TimeGauge.builder("uid.clock.ahead", source, TimeUnit.MILLISECONDS, UidMeterBinder::aheadOfClockMillis)

@@ -49,6 +49,19 @@ class UidEndpointTests {
 			assertThat(descriptor.issued()).isEqualTo(5);
 			assertThat(descriptor.ring()).isNull();
 			assertThat(descriptor.failure()).isNull();
+			assertThat(descriptor.workerSwitches()).isZero();
+			assertThat(descriptor.previousWorkerId()).isNull();
+		}
+	}
+
+	@Test
+	void describesAMoveToAnotherWorkerAsTheClockSteppedBack() {
+		try (DefaultUidGenerator generator = SteppedBackGenerator.build()) {
+			UidDescriptor descriptor = new UidEndpoint(generator).describe();
+			assertThat(descriptor.workerId()).isEqualTo(2);
+			assertThat(descriptor.workerSwitches()).isEqualTo(1);
+			assertThat(descriptor.previousWorkerId()).isEqualTo(1);
+			assertThat(descriptor.failure()).isNull();
 		}
 	}
 

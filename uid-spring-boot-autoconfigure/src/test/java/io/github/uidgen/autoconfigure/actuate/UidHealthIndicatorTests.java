@@ -36,7 +36,19 @@ class UidHealthIndicatorTests {
 				.containsEntry("generator", "default")
 				.containsEntry("workerId", 31L)
 				.containsEntry("assigner", "fixed")
-				.doesNotContainKey("warning");
+				.doesNotContainKey("warning")
+				.doesNotContainKeys("workerSwitches", "previousWorkerId");
+		}
+	}
+
+	@Test
+	void upAfterAMoveToAnotherWorkerAsTheClockSteppedBack() {
+		try (DefaultUidGenerator generator = SteppedBackGenerator.build()) {
+			Health health = new UidHealthIndicator(generator, UidClock.SYSTEM, Duration.ofDays(365)).health();
+			assertThat(health.getStatus()).isEqualTo(Status.UP);
+			assertThat(health.getDetails()).containsEntry("workerId", 2L)
+				.containsEntry("workerSwitches", 1L)
+				.containsEntry("previousWorkerId", 1L);
 		}
 	}
 

@@ -29,7 +29,7 @@ class UidMeterBinderTests {
 			new UidMeterBinder(generator).bindTo(this.registry);
 			assertThat(this.registry.getMeters()).extracting((meter) -> meter.getId().getName())
 				.containsExactlyInAnyOrder("uid.ids.issued", "uid.clock.backwards", "uid.mark.failures",
-						"uid.clock.ahead");
+						"uid.worker.switches", "uid.clock.ahead");
 			assertThat(this.registry.getMeters())
 				.allSatisfy((meter) -> assertThat(meter.getId().getTag("generator")).isEqualTo("default"));
 			for (int i = 0; i < 1000; i++) {
@@ -38,7 +38,17 @@ class UidMeterBinderTests {
 			assertThat(counter("uid.ids.issued").count()).isEqualTo(1000);
 			assertThat(counter("uid.clock.backwards").count()).isZero();
 			assertThat(counter("uid.mark.failures").count()).isZero();
+			assertThat(counter("uid.worker.switches").count()).isZero();
 			assertThat(this.registry.get("uid.clock.ahead").timeGauge().value(TimeUnit.SECONDS)).isNotNegative();
+		}
+	}
+
+	@Test
+	void countsTheMovesToAnotherWorkerAsTheClockSteppedBack() {
+		try (DefaultUidGenerator generator = SteppedBackGenerator.build()) {
+			new UidMeterBinder(generator).bindTo(this.registry);
+			assertThat(counter("uid.worker.switches").count()).isEqualTo(1);
+			assertThat(counter("uid.clock.backwards").count()).isEqualTo(1);
 		}
 	}
 
@@ -52,7 +62,7 @@ class UidMeterBinderTests {
 			new UidMeterBinder(generator).bindTo(this.registry);
 			assertThat(this.registry.getMeters()).extracting((meter) -> meter.getId().getName())
 				.containsExactlyInAnyOrder("uid.ids.issued", "uid.clock.backwards", "uid.mark.failures",
-						"uid.clock.ahead", "uid.ring.size", "uid.ring.capacity", "uid.ring.put.rejections", "uid.ring.take.rejections",
+						"uid.worker.switches", "uid.clock.ahead", "uid.ring.size", "uid.ring.capacity", "uid.ring.put.rejections", "uid.ring.take.rejections",
 						"uid.ring.fill.errors");
 			assertThat(this.registry.get("uid.ring.capacity").gauge().value()).isEqualTo(4096);
 			assertThat(this.registry.get("uid.ring.size").gauge().value()).isBetween(1.0, 4096.0);
