@@ -68,6 +68,9 @@ public final class RingBuffer {
 
 	private volatile RingFiller filler = NO_FILLER;
 
+	/** The last ID put, touched by the filler thread only: IDs must go in in increasing order, which runs rely on. */
+	private long lastPut = -1;
+
 	/**
 	 * Creates an empty ring.
 	 * @param capacity number of slots, a power of two of at least 2
@@ -128,8 +131,7 @@ public final class RingBuffer {
 
 	/**
 	 * Claims up to {@code maxCount} of the oldest IDs at once, as far as they are consecutive numbers, into a
-	 * thread's run; never waits. Each claimed slot is read and checked, so the run holds exactly the IDs the ring
-	 * held at those positions.
+	 * thread's run; never waits. The run holds exactly the IDs the ring held at those positions.
 	 * @param run the run to set
 	 * @param maxCount how many IDs at most
 	 * @return whether at least one ID was claimed
@@ -142,11 +144,12 @@ public final class RingBuffer {
 				return false;
 			}
 			long first = this.slots[(int) taken & this.mask];
-			int count = 1;
-			for (int limit = (int) Math.min(maxCount, published - taken); count < limit; count++) {
-				if (this.slots[(int) (taken + count) & this.mask] != first + count) {
-					break;
-				}
+			int count = (int) Math.min(maxCount, published - taken);
+			// IDs go in strictly increasing (putRange refuses anything else), so the slots from here hold consecutive
+			// numbers exactly when the last of them holds first + count - 1: two reads, not one per ID, which matters
+			// as every slot read is a cache line the filler wrote on another core.
+			while (count > 1 && this.slots[(int) (taken + count - 1) & this.mask] != first + count - 1) {
+				count >>>= 1;
 			}
 			// Slots at or past the take cursor are never overwritten, so the reads above hold if the claim succeeds.
 			if (this.tail.compareAndSet(taken, taken + count)) {
@@ -215,12 +218,16 @@ public final class RingBuffer {
 
 	/**
 	 * Puts consecutive IDs {@code firstUid, firstUid + 1, ...} and publishes them at once; only the filler thread
-	 * may call this. Publishing once per range keeps the takers' view of {@code head} in their caches.
+	 * may call this, and each put must start above the last ID put before. Publishing once per range keeps the takers' view of {@code head} in their caches.
 	 * @param firstUid the first ID
 	 * @param count how many
 	 * @return how many fit; when fewer than {@code count}, the {@link RejectedPutHandler} was told
 	 */
 	public int putRange(long firstUid, int count) {
+		if (firstUid <= this.lastPut) {
+			throw new IllegalArgumentException("IDs go into the ring in increasing order, but " + firstUid
+					+ " came after " + this.lastPut);
+		}
 		long published = this.head.get();
 		if (published == SEALED) {
 			return 0;
@@ -242,6 +249,9 @@ public final class RingBuffer {
 		// Only the filler moves the put cursor forward, so this fails only when the ring was sealed meanwhile.
 		if (fitting > 0 && !this.head.compareAndSet(published, published + fitting)) {
 			return 0;
+		}
+		if (fitting > 0) {
+			this.lastPut = firstUid + fitting - 1;
 		}
 		if (fitting < count) {
 			this.putRejections.incrementAndGet();

@@ -9,12 +9,12 @@ import io.github.uidgen.UidLayout;
 import io.github.uidgen.buffer.RejectedPutHandler;
 import io.github.uidgen.buffer.RejectedTakeHandler;
 import io.github.uidgen.buffer.RingBuffer;
-import io.github.uidgen.buffer.ThreadLocalRuns;
+import io.github.uidgen.buffer.ThreadRuns;
 import io.github.uidgen.buffer.WaitingTakeHandler;
 
 /**
  * Hands out IDs produced ahead of demand from a {@link RingBuffer} that a background thread keeps filled. A
- * thread takes a short run of consecutive IDs from the ring at once ({@link ThreadLocalRuns}), so most calls of
+ * thread takes a short run of consecutive IDs from the ring at once ({@link ThreadRuns}), so most calls of
  * {@link #getUID()} read and write only the calling thread's memory: no lock, no allocation, no shared write.
  *
  * <p>The ring holds {@code (maxSequence + 1) << boostPower} IDs and is refilled when a take leaves it under
@@ -45,7 +45,7 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 
 	private final RingBuffer ring;
 
-	private final ThreadLocalRuns runs;
+	private final ThreadRuns runs;
 
 	private final UidRingFiller filler;
 
@@ -72,7 +72,7 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 		this.scheduleInterval = builder.scheduleInterval;
 		this.ring = new RingBuffer(capacity, builder.paddingFactor, builder.rejectedPutHandler,
 				builder.rejectedTakeHandler);
-		this.runs = new ThreadLocalRuns(this.ring, ThreadLocalRuns.MAX_RUN);
+		this.runs = new ThreadRuns(this.ring, ThreadRuns.MAX_RUN);
 		long unitMillis = this.layout.getTimeUnit().toMillis();
 		this.filler = new UidRingFiller(this.ring, session, builder.maxAhead.toMillis() / unitMillis,
 				builder.scheduleInterval.toMillis());

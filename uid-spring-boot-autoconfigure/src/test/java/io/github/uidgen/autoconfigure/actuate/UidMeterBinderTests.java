@@ -3,7 +3,7 @@ package io.github.uidgen.autoconfigure.actuate;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
-import io.github.uidgen.buffer.ThreadLocalRuns;
+import io.github.uidgen.buffer.ThreadRuns;
 import io.github.uidgen.impl.CachedUidGenerator;
 import io.github.uidgen.impl.DefaultUidGenerator;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
@@ -72,7 +72,7 @@ class UidMeterBinderTests {
 				generator.getUID();
 			}
 			// The calling thread may hold the rest of its last run of IDs, which counts as issued.
-			assertThat(counter("uid.ids.issued").count()).isBetween(10_000.0, 10_000.0 + ThreadLocalRuns.MAX_RUN);
+			assertThat(counter("uid.ids.issued").count()).isBetween(10_000.0, 10_000.0 + ThreadRuns.MAX_RUN);
 			assertThat(counter("uid.ring.fill.errors").count()).isZero();
 			assertThat(this.registry.getMeters()).extracting(Meter::getId)
 				.allSatisfy((id) -> assertThat(id.getTag("generator")).isEqualTo("cached"));

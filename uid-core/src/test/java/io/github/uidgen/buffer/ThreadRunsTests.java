@@ -13,12 +13,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-class ThreadLocalRunsTests {
+class ThreadRunsTests {
 
 	private final RingBuffer ring = new RingBuffer(64, 50, RejectedPutHandler.KEEP_FOR_NEXT_FILL,
 			new FailFastTakeHandler());
 
-	private final ThreadLocalRuns runs = new ThreadLocalRuns(this.ring, ThreadLocalRuns.MAX_RUN);
+	private final ThreadRuns runs = new ThreadRuns(this.ring, ThreadRuns.MAX_RUN);
 
 	@Test
 	void handsOutTheRingsIdsInOrderClaimingThemARunAtATime() {
@@ -72,9 +72,62 @@ class ThreadLocalRunsTests {
 	}
 
 	@Test
+	void aThreadWhoseSlotALiveThreadOwnsTakesFromTheRingAndTakesTheSlotOverOnceThatThreadEnded() throws Exception {
+		this.ring.putRange(1000, 64);
+		CountDownLatch owning = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		long[] ownerTook = new long[2];
+		Thread owner = new Thread(() -> {
+			ownerTook[0] = this.runs.take();
+			owning.countDown();
+			awaitQuietly(release);
+			ownerTook[1] = this.runs.take();
+		});
+		Thread sharer = sameSlotAs(owner);
+		owner.start();
+		assertThat(owning.await(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(this.ring.takenCount()).as("the owner's first run").isEqualTo(2);
+		sharer.start();
+		sharer.join(10_000);
+		assertThat(this.ring.takenCount()).as("the sharer took one ID at a time").isEqualTo(3);
+		release.countDown();
+		owner.join(10_000);
+		assertThat(ownerTook).containsExactly(1000, 1001);
+		long[] successorTook = new long[1];
+		Thread takingOver = sameSlotAs(owner, () -> successorTook[0] = this.runs.take());
+		takingOver.start();
+		takingOver.join(10_000);
+		assertThat(successorTook[0]).isEqualTo(1003);
+		assertThat(this.ring.takenCount()).as("a run of its own once the owner ended").isEqualTo(5);
+	}
+
+	private Thread sameSlotAs(Thread thread) {
+		return sameSlotAs(thread, this.runs::take);
+	}
+
+	private static Thread sameSlotAs(Thread thread, Runnable task) {
+		for (int i = 0; i < 10 * ThreadRuns.SLOTS; i++) {
+			Thread candidate = new Thread(task);
+			if (((candidate.getId() ^ thread.getId()) & (ThreadRuns.SLOTS - 1)) == 0) {
+				return candidate;
+			}
+		}
+		throw new AssertionError("No thread with the same slot found");
+	}
+
+	private static void awaitQuietly(CountDownLatch latch) {
+		try {
+			latch.await(10, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	@Test
 	void refusesARunLengthOutOfRange() {
-		assertThatIllegalArgumentException().isThrownBy(() -> new ThreadLocalRuns(this.ring, 0));
-		assertThatIllegalArgumentException().isThrownBy(() -> new ThreadLocalRuns(this.ring, ThreadLocalRuns.MAX_RUN + 1));
+		assertThatIllegalArgumentException().isThrownBy(() -> new ThreadRuns(this.ring, 0));
+		assertThatIllegalArgumentException().isThrownBy(() -> new ThreadRuns(this.ring, ThreadRuns.MAX_RUN + 1));
 	}
 
 	/**
@@ -84,7 +137,7 @@ class ThreadLocalRunsTests {
 	@Test
 	void noValueComesOutTwiceWhileRunsAreClaimedDroppedAndDiscarded() throws Exception {
 		RingBuffer ring = new RingBuffer(64, 50, RejectedPutHandler.KEEP_FOR_NEXT_FILL, new WaitingTakeHandler());
-		ThreadLocalRuns runs = new ThreadLocalRuns(ring, ThreadLocalRuns.MAX_RUN);
+		ThreadRuns runs = new ThreadRuns(ring, ThreadRuns.MAX_RUN);
 		int takers = 8;
 		int perTaker = 200_000;
 		long[][] taken = new long[takers][perTaker];

@@ -6,9 +6,12 @@ import io.github.uidgen.UidException;
 
 /**
  * Takes IDs from a {@link RingBuffer} a run at a time: a thread claims a short run of consecutive IDs with one
- * compare-and-set on the ring's take cursor and hands out the rest of the run from its own memory. Most takes then
- * touch no shared state, so takers on different cores stop fighting over one cursor, and one taker pays a
- * thread-local lookup instead of an atomic instruction per ID.
+ * compare-and-set on the ring's take cursor and hands out the rest of the run from memory only it writes. Most
+ * takes then touch no shared state, so takers on different cores stop fighting over one cursor.
+ *
+ * <p>Runs live in a small table indexed by thread ID, each slot owned by one thread at a time: a thread whose slot
+ * another live thread owns takes from the ring directly, as every thread did before. (A {@code ThreadLocal} would
+ * cost more than the take it saves.) A slot whose owner has ended is taken over, and its run dropped.
  *
  * <p>A run is only as good as the ring it came from: {@link RingBuffer#discardAll()}, {@link RingBuffer#seal()}
  * and {@link RingBuffer#expireRuns()} move the ring's run generation on, and a run of an older generation is
@@ -17,13 +20,15 @@ import io.github.uidgen.UidException;
  *
  * <p>Runs start at one ID and double each time one is used up, up to {@value #MAX_RUN}; a run dropped unused
  * starts the thread over at one, so a thread that asks rarely holds and wastes little. Virtual threads (Java 21
- * and later) take from the ring directly: a thread-local on every short-lived virtual thread would cost an
- * allocation per call and a run per request.
+ * and later) take from the ring directly: each would claim a run for a single call.
  */
-public final class ThreadLocalRuns {
+public final class ThreadRuns {
 
 	/** The longest run a thread claims at once. */
 	public static final int MAX_RUN = 64;
+
+	/** Slots in the table of runs: threads whose IDs differ by a multiple of this share a slot. */
+	static final int SLOTS = 64;
 
 	private static final Class<?> VIRTUAL_THREAD = virtualThreadClass();
 
@@ -31,7 +36,7 @@ public final class ThreadLocalRuns {
 
 	private final int maxRun;
 
-	private final ThreadLocal<Run> runs = ThreadLocal.withInitial(Run::new);
+	private final Run[] runs = new Run[SLOTS];
 
 	private final AtomicLong unused = new AtomicLong();
 
@@ -40,12 +45,15 @@ public final class ThreadLocalRuns {
 	 * @param ring the ring to claim runs from
 	 * @param maxRun the longest run, 1 to {@value #MAX_RUN}; 1 takes every ID from the ring on its own
 	 */
-	public ThreadLocalRuns(RingBuffer ring, int maxRun) {
+	public ThreadRuns(RingBuffer ring, int maxRun) {
 		if (maxRun < 1 || maxRun > MAX_RUN) {
 			throw new IllegalArgumentException("A run must be 1 to " + MAX_RUN + " IDs long, was " + maxRun);
 		}
 		this.ring = ring;
 		this.maxRun = maxRun;
+		for (int i = 0; i < SLOTS; i++) {
+			this.runs[i] = new Run();
+		}
 	}
 
 	/**
@@ -55,16 +63,32 @@ public final class ThreadLocalRuns {
 	 * @throws UidException when the take handler gives up
 	 */
 	public long take() {
-		if (this.maxRun == 1 || Thread.currentThread().getClass() == VIRTUAL_THREAD) {
+		Thread thread = Thread.currentThread();
+		Run run = this.runs[(int) thread.getId() & (SLOTS - 1)];
+		if (run.owner == thread) {
+			long next = run.next;
+			if (next < run.end && run.generation == this.ring.runGeneration()) {
+				run.next = next + 1;
+				return next;
+			}
+			return claim(run);
+		}
+		return takeOver(run, thread);
+	}
+
+	/** The calling thread does not own its slot: takes the slot if it is free or its owner has ended. */
+	private long takeOver(Run run, Thread thread) {
+		if (this.maxRun == 1 || thread.getClass() == VIRTUAL_THREAD) {
 			return this.ring.take();
 		}
-		Run run = this.runs.get();
-		long next = run.next;
-		if (next < run.end && run.generation == this.ring.runGeneration()) {
-			run.next = next + 1;
-			return next;
+		Thread owner = run.owner;
+		// An owner that has ended made its last writes visible to whoever sees it ended.
+		if ((owner == null || !owner.isAlive()) && run.tryOwn(owner, thread)) {
+			run.end = run.next;
+			run.length = 1;
+			return claim(run);
 		}
-		return claim(run);
+		return this.ring.take();
 	}
 
 	private long claim(Run run) {
@@ -92,14 +116,6 @@ public final class ThreadLocalRuns {
 	 */
 	public long takenCount() {
 		return this.ring.takenCount() - this.unused.get();
-	}
-
-	/**
-	 * Returns the ring the runs come from.
-	 * @return the ring
-	 */
-	public RingBuffer ring() {
-		return this.ring;
 	}
 
 	private static Class<?> virtualThreadClass() {
