@@ -163,12 +163,9 @@ public final class RingBuffer {
 		}
 	}
 
-	/**
-	 * Returns the generation that IDs in threads' runs must carry to be handed out.
-	 * @return the current run generation
-	 */
-	long runGeneration() {
-		return this.runGeneration.get();
+	/** The generation that IDs in threads' runs must carry to be handed out. */
+	PaddedCursor runGenerationCursor() {
+		return this.runGeneration;
 	}
 
 	/**

@@ -38,6 +38,9 @@ public final class ThreadRuns {
 
 	private final Run[] runs = new Run[SLOTS];
 
+	/** The ring's run generation, held here so that a take reads nothing of the ring itself. */
+	private final PaddedCursor generation;
+
 	private final AtomicLong unused = new AtomicLong();
 
 	/**
@@ -51,6 +54,7 @@ public final class ThreadRuns {
 		}
 		this.ring = ring;
 		this.maxRun = maxRun;
+		this.generation = ring.runGenerationCursor();
 		for (int i = 0; i < SLOTS; i++) {
 			this.runs[i] = new Run();
 		}
@@ -67,7 +71,7 @@ public final class ThreadRuns {
 		Run run = this.runs[(int) thread.getId() & (SLOTS - 1)];
 		if (run.owner == thread) {
 			long next = run.next;
-			if (next < run.end && run.generation == this.ring.runGeneration()) {
+			if (next < run.end && run.generation == this.generation.get()) {
 				run.next = next + 1;
 				return next;
 			}
@@ -102,7 +106,7 @@ public final class ThreadRuns {
 		}
 		run.end = run.next;
 		// Read before the claim: a withdrawal after this read moves the generation past the run's.
-		long generation = this.ring.runGeneration();
+		long generation = this.generation.get();
 		if (!this.ring.tryTakeRun(run, run.length)) {
 			return this.ring.take();
 		}
