@@ -52,4 +52,8 @@ final class PaddedCursor extends CursorValue {
 		return VALUE.compareAndSet(this, expected, newValue);
 	}
 
+	long getAndIncrement() {
+		return (long) VALUE.getAndAdd(this, 1L);
+	}
+
 }

@@ -53,6 +53,9 @@ public final class RingBuffer {
 
 	private final PaddedCursor head = new PaddedCursor();
 
+	/** Moves on whenever IDs already claimed into a thread's run must no longer be handed out. */
+	private final PaddedCursor runGeneration = new PaddedCursor();
+
 	private final RejectedPutHandler putHandler;
 
 	private final RejectedTakeHandler takeHandler;
@@ -64,6 +67,9 @@ public final class RingBuffer {
 	private final AtomicLong discarded = new AtomicLong();
 
 	private volatile RingFiller filler = NO_FILLER;
+
+	/** The last ID put, touched by the filler thread only: IDs must go in in increasing order, which runs rely on. */
+	private long lastPut = -1;
 
 	/**
 	 * Creates an empty ring.
@@ -124,6 +130,53 @@ public final class RingBuffer {
 	}
 
 	/**
+	 * Claims up to {@code maxCount} of the oldest IDs at once, as far as they are consecutive numbers, into a
+	 * thread's run; never waits. The run holds exactly the IDs the ring held at those positions.
+	 * @param run the run to set
+	 * @param maxCount how many IDs at most
+	 * @return whether at least one ID was claimed
+	 */
+	boolean tryTakeRun(Run run, int maxCount) {
+		for (;;) {
+			long taken = this.tail.get();
+			long published = this.head.getAcquire();
+			if (taken >= published) {
+				return false;
+			}
+			long first = this.slots[(int) taken & this.mask];
+			int count = (int) Math.min(maxCount, published - taken);
+			// IDs go in strictly increasing (putRange refuses anything else), so the slots from here hold consecutive
+			// numbers exactly when the last of them holds first + count - 1: two reads, not one per ID, which matters
+			// as every slot read is a cache line the filler wrote on another core.
+			while (count > 1 && this.slots[(int) (taken + count - 1) & this.mask] != first + count - 1) {
+				count >>>= 1;
+			}
+			// Slots at or past the take cursor are never overwritten, so the reads above hold if the claim succeeds.
+			if (this.tail.compareAndSet(taken, taken + count)) {
+				if (published - taken - count <= this.paddingThreshold) {
+					this.filler.requestFill();
+				}
+				run.next = first;
+				run.end = first + count;
+				return true;
+			}
+		}
+	}
+
+	/** The generation that IDs in threads' runs must carry to be handed out. */
+	PaddedCursor runGenerationCursor() {
+		return this.runGeneration;
+	}
+
+	/**
+	 * Makes every thread drop the IDs left in its run (the filler does this on each scheduled wake-up, so runs age
+	 * no more than the ring's own IDs do).
+	 */
+	public void expireRuns() {
+		this.runGeneration.getAndIncrement();
+	}
+
+	/**
 	 * Takes the oldest ID if there is one, never waiting.
 	 * @return an ID, or {@link #EMPTY}
 	 */
@@ -162,12 +215,16 @@ public final class RingBuffer {
 
 	/**
 	 * Puts consecutive IDs {@code firstUid, firstUid + 1, ...} and publishes them at once; only the filler thread
-	 * may call this. Publishing once per range keeps the takers' view of {@code head} in their caches.
+	 * may call this, and each put must start above the last ID put before. Publishing once per range keeps the takers' view of {@code head} in their caches.
 	 * @param firstUid the first ID
 	 * @param count how many
 	 * @return how many fit; when fewer than {@code count}, the {@link RejectedPutHandler} was told
 	 */
 	public int putRange(long firstUid, int count) {
+		if (firstUid <= this.lastPut) {
+			throw new IllegalArgumentException("IDs go into the ring in increasing order, but " + firstUid
+					+ " came after " + this.lastPut);
+		}
 		long published = this.head.get();
 		if (published == SEALED) {
 			return 0;
@@ -190,6 +247,9 @@ public final class RingBuffer {
 		if (fitting > 0 && !this.head.compareAndSet(published, published + fitting)) {
 			return 0;
 		}
+		if (fitting > 0) {
+			this.lastPut = firstUid + fitting - 1;
+		}
 		if (fitting < count) {
 			this.putRejections.incrementAndGet();
 			this.putHandler.rejectPutBuffer(this, firstUid + fitting);
@@ -198,10 +258,18 @@ public final class RingBuffer {
 	}
 
 	/**
-	 * Takes every ID in the ring at once and throws them away (used to retire stale IDs and to stop issue).
+	 * Takes every ID in the ring at once and throws them away, and makes threads drop what is left of their runs
+	 * (used to retire stale IDs and to stop issue).
 	 * @return how many were discarded
 	 */
 	public long discardAll() {
+		long discarded = discardRing();
+		// After the discard: a run claimed before it carries the old generation, one claimed after holds fresh IDs.
+		expireRuns();
+		return discarded;
+	}
+
+	private long discardRing() {
 		for (;;) {
 			long taken = this.tail.get();
 			long published = this.head.getAcquire();
@@ -220,13 +288,15 @@ public final class RingBuffer {
 	 * does, so that not even a fill already under way can hand out another ID. Takes find the ring empty from now on.
 	 */
 	public void seal() {
-		discardAll();
+		discardRing();
 		for (;;) {
 			long published = this.head.get();
 			if (published == SEALED || this.head.compareAndSet(published, SEALED)) {
-				return;
+				break;
 			}
 		}
+		// Only now: a run claimed between the discard and the seal must be dropped as well.
+		expireRuns();
 	}
 
 	/**

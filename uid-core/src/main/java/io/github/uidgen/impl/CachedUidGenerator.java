@@ -9,11 +9,13 @@ import io.github.uidgen.UidLayout;
 import io.github.uidgen.buffer.RejectedPutHandler;
 import io.github.uidgen.buffer.RejectedTakeHandler;
 import io.github.uidgen.buffer.RingBuffer;
+import io.github.uidgen.buffer.ThreadRuns;
 import io.github.uidgen.buffer.WaitingTakeHandler;
 
 /**
- * Hands out IDs produced ahead of demand: {@link #getUID()} is one lock-free take from a {@link RingBuffer} that
- * a background thread keeps filled.
+ * Hands out IDs produced ahead of demand from a {@link RingBuffer} that a background thread keeps filled. A
+ * thread takes a short run of consecutive IDs from the ring at once ({@link ThreadRuns}), so most calls of
+ * {@link #getUID()} read and write only the calling thread's memory: no lock, no allocation, no shared write.
  *
  * <p>The ring holds {@code (maxSequence + 1) << boostPower} IDs and is refilled when a take leaves it under
  * {@code paddingFactor} percent full, and on every {@code scheduleInterval}, when IDs that have grown stale are
@@ -43,6 +45,8 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 
 	private final RingBuffer ring;
 
+	private final ThreadRuns runs;
+
 	private final UidRingFiller filler;
 
 	private final int boostPower;
@@ -68,6 +72,7 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 		this.scheduleInterval = builder.scheduleInterval;
 		this.ring = new RingBuffer(capacity, builder.paddingFactor, builder.rejectedPutHandler,
 				builder.rejectedTakeHandler);
+		this.runs = new ThreadRuns(this.ring, ThreadRuns.MAX_RUN);
 		long unitMillis = this.layout.getTimeUnit().toMillis();
 		this.filler = new UidRingFiller(this.ring, session, builder.maxAhead.toMillis() / unitMillis,
 				builder.scheduleInterval.toMillis());
@@ -90,7 +95,7 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 
 	@Override
 	public long getUID() {
-		long uid = this.ring.take();
+		long uid = this.runs.take();
 		if ((uid & this.leaseCheckMask) == 0 && this.session.isRenewalOverdue()) {
 			confirmLeaseAfterPause();
 		}
@@ -114,7 +119,7 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 
 	@Override
 	long issuedCount() {
-		return this.ring.takenCount();
+		return this.runs.takenCount();
 	}
 
 	@Override

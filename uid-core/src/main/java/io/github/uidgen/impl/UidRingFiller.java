@@ -68,6 +68,9 @@ final class UidRingFiller implements RingFiller {
 
 	private long lastClockUnit;
 
+	/** When threads were last made to drop their runs: at most once a schedule interval, as each drop wastes IDs. */
+	private long runsExpiredNanos = System.nanoTime();
+
 	private volatile long latestUnit;
 
 	private volatile boolean fillRequested;
@@ -258,7 +261,8 @@ final class UidRingFiller implements RingFiller {
 
 	/**
 	 * On a scheduled wake-up, drops the ring's IDs when the oldest of them is more than one interval behind the
-	 * clock, so callers get current times after a quiet spell.
+	 * clock, so callers get current times after a quiet spell, and makes threads drop what is left of their runs,
+	 * which would otherwise keep old IDs for as long as their threads sit idle.
 	 */
 	private void retireStale() {
 		readClock();
@@ -266,6 +270,13 @@ final class UidRingFiller implements RingFiller {
 		if (oldest != RingBuffer.EMPTY && (oldest >>> this.timeShift) < this.highestClockUnit - this.staleUnits) {
 			this.ring.discardAll();
 		}
+		else if (System.nanoTime() - this.runsExpiredNanos >= this.scheduleNanos) {
+			this.ring.expireRuns();
+		}
+		else {
+			return;
+		}
+		this.runsExpiredNanos = System.nanoTime();
 	}
 
 	/**

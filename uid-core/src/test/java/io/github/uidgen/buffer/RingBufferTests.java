@@ -101,6 +101,16 @@ class RingBufferTests {
 	}
 
 	@Test
+	void refusesIdsThatDoNotIncrease() {
+		RingBuffer ring = new RingBuffer(8, 50, RejectedPutHandler.KEEP_FOR_NEXT_FILL, new FailFastTakeHandler());
+		assertThat(ring.putRange(100, 3)).isEqualTo(3);
+		assertThatIllegalArgumentException().isThrownBy(() -> ring.putRange(102, 1))
+			.withMessage("IDs go into the ring in increasing order, but 102 came after 102");
+		assertThat(ring.putRange(103, 1)).isEqualTo(1);
+		assertThat(ring.size()).isEqualTo(4);
+	}
+
+	@Test
 	void failFastPolicyThrowsOnAnEmptyRing() {
 		RingBuffer ring = new RingBuffer(8, 50, RejectedPutHandler.KEEP_FOR_NEXT_FILL, new FailFastTakeHandler());
 		assertThatExceptionOfType(UidUnavailableException.class).isThrownBy(ring::take)

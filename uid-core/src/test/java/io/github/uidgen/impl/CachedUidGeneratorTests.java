@@ -15,6 +15,7 @@ import io.github.uidgen.UidSets;
 import io.github.uidgen.UidTimeUnit;
 import io.github.uidgen.UidUnavailableException;
 import io.github.uidgen.InvalidSettingException;
+import io.github.uidgen.buffer.ThreadRuns;
 import io.github.uidgen.buffer.WaitingTakeHandler;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import org.junit.jupiter.api.Test;
@@ -44,7 +45,8 @@ class CachedUidGeneratorTests {
 			}
 			assertThat(UidSets.countDuplicates(ids)).isZero();
 			assertThat(generator.decode(ids[3][0]).workerId()).isEqualTo(6);
-			assertThat(generator.status().issued()).isEqualTo(8_000_000);
+			// Each thread may still hold the rest of its last run: counted as issued, never handed out twice.
+			assertThat(generator.status().issued()).isBetween(8_000_000L, 8_000_000L + 8 * ThreadRuns.MAX_RUN);
 		}
 	}
 
@@ -85,7 +87,7 @@ class CachedUidGeneratorTests {
 			for (long[] perThread : ids) {
 				assertThat(UidSets.firstNonIncreasing(perThread)).isEqualTo(-1);
 			}
-			assertThat(generator.status().issued()).isEqualTo(2_000_000);
+			assertThat(generator.status().issued()).isBetween(2_000_000L, 2_000_000L + 8 * ThreadRuns.MAX_RUN);
 			assertThat(generator.ringBuffer().putRejections()).isGreaterThan(10_000);
 			assertThat(generator.ringBuffer().takeRejections()).isPositive();
 		}
