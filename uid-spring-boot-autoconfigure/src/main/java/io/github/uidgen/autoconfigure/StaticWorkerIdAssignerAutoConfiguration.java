@@ -32,8 +32,24 @@ public final class StaticWorkerIdAssignerAutoConfiguration {
 			stateFile = Path.of("uid-state", "worker-" + workerId + ".state");
 		}
 		Path file = stateFile;
+		refuseBackupIdsOfAnOrdinal(properties.getWorker().getStatic());
 		return UidPropertyMapper.apply("uid.worker.static.backup-ids", properties.getWorker().getStatic().getBackupIds(),
 				(backupIds) -> new StaticWorkerIdAssigner(workerId, file, backupIds));
+	}
+
+	/**
+	 * Every pod of a StatefulSet is given the same properties, so backup worker IDs next to an ordinal would be the
+	 * same on every pod, each locked only in its own volume: two pods whose clocks step back would issue as one.
+	 */
+	private static void refuseBackupIdsOfAnOrdinal(UidProperties.Worker.Static settings) {
+		if (settings.getOrdinalFrom() != null && !settings.getBackupIds().isEmpty()) {
+			throw new UidPropertyException("uid.worker.static.backup-ids", settings.getBackupIds(),
+					"Backup worker IDs would be the same on every pod that takes its worker ID from its ordinal "
+							+ "(uid.worker.static.ordinal-from), so two pods whose clocks step back would issue IDs "
+							+ "as the same worker.",
+					"Remove uid.worker.static.backup-ids, or use a lease assigner (uid.worker.assigner=db, redis or "
+							+ "zookeeper), which moves to a free worker ID from its store when the clock steps back.");
+		}
 	}
 
 }

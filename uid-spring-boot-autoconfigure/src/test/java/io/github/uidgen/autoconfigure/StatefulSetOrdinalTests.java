@@ -118,6 +118,22 @@ class StatefulSetOrdinalTests {
 			.contains("Value: (not set)"), "uid.worker.static.ordinal-from=env");
 	}
 
+	/**
+	 * Every pod of a StatefulSet gets the same properties, so backup worker IDs next to an ordinal would be the same
+	 * on every pod, and two pods whose clocks step back would issue as one worker: refused.
+	 */
+	@Test
+	void backupWorkerIdsWithAnOrdinalSource() {
+		assertFailure(this.contextRunner, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("the same on every pod")
+				.contains("Property: uid.worker.static.backup-ids")
+				.contains("Value: [40, 41]");
+			assertThat(analysis.getAction()).contains("Remove uid.worker.static.backup-ids")
+				.contains("lease assigner");
+		}, "uid.worker.static.ordinal-from=hostname", "HOSTNAME=ids-3", "uid.worker.static.backup-ids=40,41",
+				stateFile());
+	}
+
 	@Test
 	void aWorkerIdAndAnOrdinalSourceTogether() {
 		assertFailure(this.contextRunner, (analysis) -> {
