@@ -29,9 +29,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A claim storm on one lease store: twelve instances of the packaged sample started at the same moment, each a
- * JVM of its own, all claiming a worker ID at once. With room for all of them they get twelve distinct worker IDs
- * and serve no duplicate; with room for four ({@code uid.worker-bits=2}) exactly four start and the other eight
+ * A claim storm on one lease store: eight instances of the packaged sample started at the same moment, each a
+ * JVM of its own, all claiming a worker ID at once. With room for all of them they get eight distinct worker IDs
+ * and serve no duplicate; with room for four ({@code uid.worker-bits=2}) exactly four start and the other four
  * refuse to start, each saying that all four worker IDs are leased, by whom, and what to change.
  *
  * <p>Nothing is faulted, so the shared server on 127.0.0.1 serves, with a lease table or key prefix of the run's
@@ -41,9 +41,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 abstract class ClaimStormEndToEndTests {
 
-	static final int INSTANCES = 12;
+	static final int INSTANCES = 8;
 
-	/** Twelve JVMs starting at once on two cores take a while. */
+	/** Eight JVMs starting at once on two cores take a while. */
 	private static final Duration STARTUP = Duration.ofSeconds(240);
 
 	private static final int ROOM = 4;
@@ -100,7 +100,7 @@ abstract class ClaimStormEndToEndTests {
 
 	@Test
 	@Order(1)
-	void twelveInstancesStartedAtOnceGetTwelveDistinctWorkerIds() throws Exception {
+	void eightInstancesStartedAtOnceGetEightDistinctWorkerIds() throws Exception {
 		String namespace = namespace(INSTANCES);
 		prepareNamespace(namespace);
 		List<SampleProcess> storm = launchStorm(namespace, "all", List.of());

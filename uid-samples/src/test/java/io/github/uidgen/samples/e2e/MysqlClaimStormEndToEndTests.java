@@ -7,7 +7,7 @@ import io.github.uidgen.testsupport.TestDatabases;
 
 /**
  * The claim storm on the {@code mysql} profile: MariaDB on 127.0.0.1:3306, a lease table of the run's own, which
- * the twelve instances create at once ({@code initialize-schema}).
+ * the eight instances create at once ({@code initialize-schema}).
  */
 class MysqlClaimStormEndToEndTests extends ClaimStormEndToEndTests {
 
