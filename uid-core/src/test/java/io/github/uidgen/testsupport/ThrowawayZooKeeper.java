@@ -78,8 +78,22 @@ public final class ThrowawayZooKeeper implements AutoCloseable {
 	 * @return the client, connected
 	 */
 	public CuratorFramework newClient(Duration sessionTimeout) {
+		return newClient(connectString(), sessionTimeout);
+	}
+
+	/**
+	 * Opens a started client, like {@link #newClient(Duration)}, that reaches this server through a proxy.
+	 * @param proxy a proxy in front of this server
+	 * @param sessionTimeout the session timeout to ask for
+	 * @return the client, connected
+	 */
+	public CuratorFramework newClientThrough(ReplyLosingProxy proxy, Duration sessionTimeout) {
+		return newClient(proxy.connectString(), sessionTimeout);
+	}
+
+	private CuratorFramework newClient(String connectString, Duration sessionTimeout) {
 		CuratorFramework client = CuratorFrameworkFactory.builder()
-			.connectString(connectString())
+			.connectString(connectString)
 			.sessionTimeoutMs((int) sessionTimeout.toMillis())
 			.connectionTimeoutMs(5_000)
 			.retryPolicy(new RetryNTimes(3, 100))

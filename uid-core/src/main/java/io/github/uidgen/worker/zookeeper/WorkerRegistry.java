@@ -193,6 +193,20 @@ final class WorkerRegistry {
 		return readNode(workerId, leaseNode);
 	}
 
+	/**
+	 * Returns the ZooKeeper session that owns a worker ID's ephemeral lease znode.
+	 * @param workerId the worker ID
+	 * @return the session ID, 0 when there is no lease znode
+	 */
+	long leaseOwner(long workerId) {
+		Stat stat = call(() -> this.client.checkExists().forPath(leasePath(workerId)));
+		return (stat != null) ? stat.getEphemeralOwner() : 0;
+	}
+
+	String leaseZnode(long workerId) {
+		return leasePath(workerId);
+	}
+
 	private WorkerNode readNode(long workerId, boolean leaseNode) {
 		Stat stat = new Stat();
 		byte[] data;

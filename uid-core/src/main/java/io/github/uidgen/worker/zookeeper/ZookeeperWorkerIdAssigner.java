@@ -18,6 +18,7 @@ import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.WorkerLeaseLostException;
+import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import io.github.uidgen.worker.support.LeaseSettings;
 import io.github.uidgen.worker.support.LeaseTokens;
 import io.github.uidgen.worker.zookeeper.WorkerRegistry.Conflict;
@@ -43,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * <p>Every claim, renewal and release is one ZooKeeper transaction ({@code multi}) that names the version of the
  * worker znode it read, so two claimants can never both win, and a holder that lost its lease can never write the
  * next holder's mark. A renewal fails with {@link WorkerLeaseLostException} when the ZooKeeper session the worker ID
- * was claimed in has ended, or when another instance took it.
+ * was claimed in has ended, or when another instance took it; one that finds the version moved on by its own
+ * earlier write, whose answer was lost, recognises its token and session and carries on.
  *
  * <p><strong>The store's clock</strong> is the time the ZooKeeper leader stamps on each write (a znode's
  * {@code mtime}): lease expiry compares the {@code mtime} of a worker znode's last renewal with the {@code mtime} of a
@@ -72,6 +74,9 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 	private static final int MAX_CLAIM_ROUNDS = 100;
 
 	private static final int CANDIDATES_PER_ROUND = 8;
+
+	/** A renewal writes again over its own earlier write whose answer was lost; more would mean a hand edit. */
+	private static final int MAX_RENEW_ATTEMPTS = 3;
 
 	private final WorkerRegistry registry;
 
@@ -281,33 +286,63 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 					+ "with it the ephemeral lease znode");
 		}
 		WorkerRecord record = lease.record().withMarkAtLeast(highWaterMarkMillis);
-		int version;
-		try {
-			version = this.registry.renew(workerId, record, lease.version());
-		}
-		catch (Conflict ex) {
-			WorkerNode now = this.registry.read(workerId);
-			if (now == null || !record.equals(now.record()) || !now.leaseNode()) {
-				this.held.remove(workerId, lease);
-				throw new WorkerLeaseLostException(workerId, lostDetail(workerId, lease, now));
+		int version = lease.version();
+		for (int attempt = 1;; attempt++) {
+			try {
+				version = this.registry.renew(workerId, record, version);
+				break;
 			}
-			// Applied, but its answer was lost and the client retried it.
-			version = now.version();
+			catch (Conflict ex) {
+				WorkerNode now = this.registry.read(workerId);
+				long leaseOwner = this.registry.leaseOwner(workerId);
+				if (!heldBy(lease, now, leaseOwner)) {
+					this.held.remove(workerId, lease);
+					throw new WorkerLeaseLostException(workerId, lostDetail(workerId, lease, now, leaseOwner));
+				}
+				if (record.equals(now.record())) {
+					// This renewal was applied, but its answer was lost and the client retried it.
+					version = now.version();
+					break;
+				}
+				// An earlier renewal was applied though its answer was lost: the token and the session are still
+				// this claim's, so nobody else took the worker ID. Write again over the version it left.
+				if (attempt == MAX_RENEW_ATTEMPTS) {
+					throw new WorkerStoreUnavailableException("The znode of uid worker ID " + workerId + " under "
+							+ this.registry.basePath() + " changed " + attempt + " times while it was renewed, each "
+							+ "time still under this instance's lease; trying again at the next renewal.", ex);
+				}
+				record = record.withMarkAtLeast(now.record().markMillis());
+				version = now.version();
+			}
 		}
 		this.held.replace(workerId, lease, new HeldLease(record, version, lease.sessionId()));
 	}
 
-	private String lostDetail(long workerId, HeldLease lease, WorkerNode now) {
+	/** Returns whether a worker znode still carries a lease's token, under a lease znode of the lease's session. */
+	private static boolean heldBy(HeldLease lease, WorkerNode now, long leaseOwner) {
+		return now != null && now.record() != null && now.record().leased()
+				&& lease.record().token().equals(now.record().token())
+				&& lease.record().instanceId().equals(now.record().instanceId()) && leaseOwner == lease.sessionId();
+	}
+
+	private String lostDetail(long workerId, HeldLease lease, WorkerNode now, long leaseOwner) {
 		if (now == null) {
 			return "its znode " + this.registry.workerPath(workerId) + " is gone from ZooKeeper (deleted by hand?)";
 		}
-		if (now.record() != null && lease.record().token().equals(now.record().token())) {
-			return "its ZooKeeper session has ended, which deleted its ephemeral lease znode";
+		if (now.record() == null) {
+			return "its znode " + this.registry.workerPath(workerId) + " no longer holds a uid worker record";
 		}
-		if (now.record() == null || !now.record().leased()) {
-			return "its lease was released";
+		if (!lease.record().token().equals(now.record().token())) {
+			return now.record().leased() ? "the lease expired and instance '" + now.record().instanceId()
+					+ "' holds it now" : "its lease was released by instance '" + now.record().instanceId() + "'";
 		}
-		return "the lease expired and instance '" + now.record().instanceId() + "' holds it now";
+		if (leaseOwner == 0) {
+			return "its ephemeral lease znode " + this.registry.leaseZnode(workerId) + " is gone: the ZooKeeper "
+					+ "session it was claimed in ended, or the znode was deleted";
+		}
+		return "its lease znode " + this.registry.leaseZnode(workerId) + " belongs to ZooKeeper session 0x"
+				+ Long.toHexString(leaseOwner) + ", not to this instance's session 0x"
+				+ Long.toHexString(lease.sessionId());
 	}
 
 	@Override

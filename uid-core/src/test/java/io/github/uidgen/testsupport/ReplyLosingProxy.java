@@ -1,0 +1,276 @@
+package io.github.uidgen.testsupport;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.apache.zookeeper.ZooDefs;
+
+/**
+ * A TCP proxy between ZooKeeper clients and a server that can lose the reply to a request the server did apply: it
+ * reads ZooKeeper's length-prefixed frames, and when armed for an operation it forwards the next such request, waits
+ * for the server's reply to it, drops that reply and closes the connection. The client sees ConnectionLoss for a
+ * request the server carried out, as with a network that fails between the two, and connects again through the
+ * proxy in the same session.
+ */
+public final class ReplyLosingProxy implements AutoCloseable {
+
+	/** ZooKeeper frames are far smaller; a bigger length means the stream is not ZooKeeper's. */
+	private static final int MAX_FRAME = 64 * 1024 * 1024;
+
+	private final ServerSocket listener;
+
+	private final int serverPort;
+
+	private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+
+	private final AtomicInteger toLose = new AtomicInteger();
+
+	private volatile int lostOpCode = Integer.MIN_VALUE;
+
+	private final List<Integer> lostReplyErrors = new CopyOnWriteArrayList<>();
+
+	private volatile boolean closed;
+
+	private ReplyLosingProxy(ServerSocket listener, int serverPort) {
+		this.listener = listener;
+		this.serverPort = serverPort;
+	}
+
+	/**
+	 * Starts a proxy on a spare loopback port in front of a server on another.
+	 * @param serverPort the loopback port of the ZooKeeper server
+	 * @return the running proxy
+	 */
+	public static ReplyLosingProxy start(int serverPort) {
+		ServerSocket listener;
+		try {
+			listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		ReplyLosingProxy proxy = new ReplyLosingProxy(listener, serverPort);
+		daemon("zk-proxy-accept-" + listener.getLocalPort(), proxy::acceptLoop).start();
+		return proxy;
+	}
+
+	/**
+	 * Returns the connect string clients use to go through the proxy.
+	 * @return {@code 127.0.0.1:<port>}
+	 */
+	public String connectString() {
+		return "127.0.0.1:" + this.listener.getLocalPort();
+	}
+
+	/**
+	 * Arms the proxy: the replies to the next {@code count} requests of one operation are lost, each closing its
+	 * connection.
+	 * @param opCode the operation, one of {@code org.apache.zookeeper.ZooDefs.OpCode}
+	 * @param count how many replies to lose
+	 */
+	public void loseRepliesTo(int opCode, int count) {
+		this.lostOpCode = opCode;
+		this.toLose.set(count);
+	}
+
+	/**
+	 * Returns the error code of each reply lost so far, in order: 0 when the server applied the request.
+	 * @return the error codes
+	 */
+	public List<Integer> lostReplyErrors() {
+		return List.copyOf(this.lostReplyErrors);
+	}
+
+	/**
+	 * Waits, within a bound, until a number of replies has been lost.
+	 * @param count how many
+	 * @param bound the longest wait
+	 */
+	public void awaitLostReplies(int count, Duration bound) {
+		long deadline = System.nanoTime() + bound.toNanos();
+		while (this.lostReplyErrors.size() < count) {
+			if (System.nanoTime() - deadline > 0) {
+				throw new IllegalStateException("Only " + this.lostReplyErrors.size() + " of " + count
+						+ " replies lost within " + bound);
+			}
+			try {
+				Thread.sleep(10);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("Interrupted while waiting for lost replies", ex);
+			}
+		}
+	}
+
+	private void acceptLoop() {
+		while (!this.closed) {
+			Socket client;
+			Socket server;
+			try {
+				client = this.listener.accept();
+			}
+			catch (IOException ex) {
+				return;
+			}
+			try {
+				server = new Socket();
+				server.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), this.serverPort), 5_000);
+			}
+			catch (IOException ex) {
+				closeQuietly(client);
+				continue;
+			}
+			this.sockets.add(client);
+			this.sockets.add(server);
+			Map<Integer, Integer> doomed = new ConcurrentHashMap<>();
+			String name = "zk-proxy-" + client.getPort();
+			daemon(name + "-up", () -> pumpRequests(client, server, doomed)).start();
+			daemon(name + "-down", () -> pumpReplies(server, client, doomed)).start();
+		}
+	}
+
+	/** Client to server: the first frame is the connect request, then each starts with its xid and operation. */
+	private void pumpRequests(Socket client, Socket server, Map<Integer, Integer> doomed) {
+		try (DataInputStream in = new DataInputStream(client.getInputStream())) {
+			DataOutputStream out = new DataOutputStream(server.getOutputStream());
+			boolean connectRequest = true;
+			while (true) {
+				byte[] frame = readFrame(in);
+				if (!connectRequest && frame.length >= 8) {
+					ByteBuffer header = ByteBuffer.wrap(frame);
+					int xid = header.getInt(0);
+					if (header.getInt(4) == this.lostOpCode
+							&& this.toLose.getAndUpdate((left) -> Math.max(0, left - 1)) > 0) {
+						doomed.put(xid, this.lostOpCode);
+					}
+				}
+				connectRequest = false;
+				writeFrame(out, frame);
+			}
+		}
+		catch (IOException ex) {
+			// The connection ended.
+		}
+		finally {
+			closeQuietly(client);
+			closeQuietly(server);
+		}
+	}
+
+	/** Server to client: the first frame is the connect response, then each starts with xid, zxid and error. */
+	private void pumpReplies(Socket server, Socket client, Map<Integer, Integer> doomed) {
+		try (DataInputStream in = new DataInputStream(server.getInputStream())) {
+			DataOutputStream out = new DataOutputStream(client.getOutputStream());
+			boolean connectResponse = true;
+			while (true) {
+				byte[] frame = readFrame(in);
+				if (!connectResponse && frame.length >= 16) {
+					ByteBuffer header = ByteBuffer.wrap(frame);
+					Integer opCode = doomed.remove(header.getInt(0));
+					if (opCode != null) {
+						this.lostReplyErrors.add(replyError(opCode, header));
+						return;
+					}
+				}
+				connectResponse = false;
+				writeFrame(out, frame);
+			}
+		}
+		catch (IOException ex) {
+			// The connection ended.
+		}
+		finally {
+			closeQuietly(client);
+			closeQuietly(server);
+		}
+	}
+
+	/**
+	 * Returns the error of a reply: the reply header's, or for a multi (whose header says OK even when it failed)
+	 * the first error among its results, which are all errors when the server applied none of its operations.
+	 */
+	private static int replyError(int opCode, ByteBuffer reply) {
+		int error = reply.getInt(12);
+		if (error != 0 || opCode != ZooDefs.OpCode.multi) {
+			return error;
+		}
+		// Each result: a header (type, done, error), and for an error result an int with the error again.
+		int at = 16;
+		while (at + 9 <= reply.limit() && reply.getInt(at) == ZooDefs.OpCode.error && reply.get(at + 4) == 0) {
+			int resultError = reply.getInt(at + 5);
+			if (resultError != 0) {
+				return resultError;
+			}
+			at += 13;
+		}
+		return 0;
+	}
+
+	private static byte[] readFrame(DataInputStream in) throws IOException {
+		int length = in.readInt();
+		if (length < 0 || length > MAX_FRAME) {
+			throw new EOFException("not a ZooKeeper frame: length " + length);
+		}
+		byte[] frame = new byte[length];
+		in.readFully(frame);
+		return frame;
+	}
+
+	private static void writeFrame(DataOutputStream out, byte[] frame) throws IOException {
+		out.writeInt(frame.length);
+		out.write(frame);
+		out.flush();
+	}
+
+	private void closeQuietly(Socket socket) {
+		this.sockets.remove(socket);
+		try {
+			socket.close();
+		}
+		catch (IOException ex) {
+			// Closing anyway.
+		}
+	}
+
+	private static Thread daemon(String name, Runnable task) {
+		Thread thread = new Thread(task, name);
+		thread.setDaemon(true);
+		return thread;
+	}
+
+	@Override
+	public void close() {
+		this.closed = true;
+		try {
+			this.listener.close();
+		}
+		catch (IOException ex) {
+			// Closing anyway.
+		}
+		for (Socket socket : this.sockets) {
+			closeQuietly(socket);
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "ReplyLosingProxy[" + connectString() + " -> 127.0.0.1:" + this.serverPort + "]";
+	}
+
+}
