@@ -7,13 +7,14 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 import com.fasterxml.jackson.annotation.JacksonAnnotationsInside;
+import tools.jackson.databind.annotation.JsonDeserialize;
 import tools.jackson.databind.annotation.JsonSerialize;
-import tools.jackson.databind.ser.std.ToStringSerializer;
 
 /**
  * Writes a {@code long} or {@code Long} ID as a JSON string ({@code "250085535756849152"}) and reads it back from a
- * string or a number (Jackson reads a quoted number into a {@code long} unless the mapper was told not to coerce
- * scalars).
+ * string or a number. On an array, collection, {@code Optional} or map of IDs it applies to each ID (a map's
+ * values): {@code @UidAsString List<Long> ids} is written {@code ["1","2"]}. On a property of any other type the
+ * mapper refuses to write or read the class.
  *
  * <p>A JavaScript number holds integers exactly only up to 2^53, so a browser reading a 64-bit ID as a number
  * silently changes its last digits. Put this on the ID fields (or getters, or record components) that leave the
@@ -31,7 +32,8 @@ import tools.jackson.databind.ser.std.ToStringSerializer;
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ ElementType.FIELD, ElementType.METHOD, ElementType.PARAMETER, ElementType.ANNOTATION_TYPE })
 @JacksonAnnotationsInside
-@JsonSerialize(using = ToStringSerializer.class)
+@JsonSerialize(using = UidAsStringSerializer.class)
+@JsonDeserialize(using = UidAsStringDeserializer.class)
 public @interface UidAsString {
 
 }

@@ -1,11 +1,18 @@
 package io.github.uidgen.jackson;
 
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.DatabindException;
+import tools.jackson.databind.exc.InvalidDefinitionException;
+import tools.jackson.databind.exc.InvalidFormatException;
 import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * IDs above 2^53 written by Jackson as strings, per field or for every long, and read back from strings and numbers.
@@ -47,6 +54,80 @@ class UidJacksonTests {
 			this.count = count;
 		}
 
+	}
+
+	record Batch(@UidAsString List<Long> ids, @UidAsString Set<Long> seen, @UidAsString long[] primitive,
+			@UidAsString Long[] boxed, @UidAsString Optional<Long> parent, @UidAsString Map<String, Long> byName,
+			List<Long> counts) {
+	}
+
+	@Test
+	void everyIdOfAnAnnotatedCollectionArrayOptionalOrMapIsAString() {
+		Batch batch = new Batch(List.of(ID, ABOVE_JS_RANGE), Set.of(ID), new long[] { ID, 1 },
+				new Long[] { ABOVE_JS_RANGE, null }, Optional.of(ID), Map.of("first", ID), List.of(3L));
+		String json = this.plain.writeValueAsString(batch);
+		assertThat(json).isEqualTo("{\"ids\":[\"250085535756849152\",\"9007199254740993\"],"
+				+ "\"seen\":[\"250085535756849152\"],\"primitive\":[\"250085535756849152\",\"1\"],"
+				+ "\"boxed\":[\"9007199254740993\",null],\"parent\":\"250085535756849152\","
+				+ "\"byName\":{\"first\":\"250085535756849152\"},\"counts\":[3]}");
+		Batch read = this.plain.readValue(json, Batch.class);
+		assertThat(read.ids()).containsExactly(ID, ABOVE_JS_RANGE);
+		assertThat(read.seen()).containsExactly(ID);
+		assertThat(read.primitive()).containsExactly(ID, 1);
+		assertThat(read.boxed()).containsExactly(ABOVE_JS_RANGE, null);
+		assertThat(read.parent()).contains(ID);
+		assertThat(read.byName()).containsExactlyEntriesOf(Map.of("first", ID));
+		assertThat(read.counts()).containsExactly(3L);
+	}
+
+	@Test
+	void anEmptyOptionalAndEmptyCollectionsStayEmpty() {
+		Batch batch = new Batch(List.of(), Set.of(), new long[0], new Long[0], Optional.empty(), Map.of(), List.of());
+		String json = this.plain.writeValueAsString(batch);
+		assertThat(json).isEqualTo("{\"ids\":[],\"seen\":[],\"primitive\":[],\"boxed\":[],\"parent\":null,"
+				+ "\"byName\":{},\"counts\":[]}");
+		assertThat(this.plain.readValue(json, Batch.class).parent()).isEmpty();
+	}
+
+	record Nested(@UidAsString List<List<Long>> groups) {
+	}
+
+	@Test
+	void idsNestedInCollectionsAreStringsAtEveryDepth() {
+		String json = this.plain.writeValueAsString(new Nested(List.of(List.of(ID), List.of())));
+		assertThat(json).isEqualTo("{\"groups\":[[\"250085535756849152\"],[]]}");
+		assertThat(this.plain.readValue(json, Nested.class).groups()).containsExactly(List.of(ID), List.of());
+	}
+
+	record Named(@UidAsString String name) {
+	}
+
+	record Names(@UidAsString List<String> names) {
+	}
+
+	@Test
+	void aPropertyThatHoldsNoIdsIsRefusedWithTheReason() {
+		assertThatExceptionOfType(InvalidDefinitionException.class)
+			.isThrownBy(() -> this.plain.writeValueAsString(new Named("x")))
+			.withMessageContaining("@UidAsString applies to long and Long IDs")
+			.withMessageContaining("property 'name' is a java.lang.String");
+		assertThatExceptionOfType(InvalidDefinitionException.class)
+			.isThrownBy(() -> this.plain.readValue("{\"names\":[\"a\"]}", Names.class))
+			.withMessageContaining("property 'names' is a java.util.List<java.lang.String>");
+	}
+
+	@Test
+	void textThatIsNotADecimalIdIsRefusedWithTheReason() {
+		assertThatExceptionOfType(InvalidFormatException.class)
+			.isThrownBy(() -> this.plain.readValue("{\"ids\":[\"1\",\"12x\"]}", Batch.class))
+			.withMessageContaining("\"12x\"")
+			.withMessageContaining("not a decimal ID");
+		assertThatExceptionOfType(DatabindException.class)
+			.isThrownBy(() -> this.plain.readValue("{\"primitive\":[\"1\",99999999999999999999]}", Batch.class))
+			.withMessageContaining("out of the range of a long ID");
+		assertThatExceptionOfType(DatabindException.class)
+			.isThrownBy(() -> this.plain.readValue("{\"primitive\":[null]}", Batch.class))
+			.withMessageContaining("null in an array of IDs");
 	}
 
 	@Test

@@ -4,12 +4,14 @@ import java.time.Instant;
 import java.util.function.Consumer;
 
 import io.github.uidgen.UidGenerator;
+import io.github.uidgen.autoconfigure.jackson.UidJacksonAutoConfiguration;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -116,6 +118,18 @@ class InvalidConfigurationTests {
 				.contains("shorter than the lease duration");
 		}, "uid.worker.assigner=redis", "uid.worker.redis.lease-duration=10s",
 				"uid.worker.redis.heartbeat-interval=10s");
+	}
+
+	@Test
+	void jacksonSwitchThatIsNotABoolean() {
+		ApplicationContextRunner jackson = new ApplicationContextRunner().withConfiguration(
+				AutoConfigurations.of(UidJacksonAutoConfiguration.class, JacksonAutoConfiguration.class));
+		assertFailure(jackson, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.jackson.write-longs-as-strings")
+				.contains("Value: \"yes-please\"")
+				.contains("boolean");
+			assertThat(analysis.getAction()).contains("Update your application's configuration");
+		}, "uid.jackson.write-longs-as-strings=yes-please");
 	}
 
 	@Test

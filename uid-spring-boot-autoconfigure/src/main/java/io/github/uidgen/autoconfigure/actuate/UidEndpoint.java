@@ -4,6 +4,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.github.uidgen.DecodedUid;
 import io.github.uidgen.UidException;
 import io.github.uidgen.UidGenerator;
@@ -12,6 +13,7 @@ import io.github.uidgen.UidLayout;
 import io.github.uidgen.segment.SegmentUidGenerator;
 import io.github.uidgen.segment.SegmentUidGenerators;
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -22,6 +24,10 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
  * {@code GET /actuator/uid/parse?uid=<id>} decodes an ID. Bad input answers 400 with a message, never 500, and so
  * does an ID of the segment generator, which has nothing in it to decode. With the segment generator, the
  * description also lists every key in use.
+ *
+ * <p>Its answers are {@link OperationResponseBody}s, so the actuator writes them with its own JSON mapper: the
+ * application's settings (such as {@code uid.jackson.write-longs-as-strings}) do not change them. They keep their
+ * {@code null} fields, which tell a reader what the generator does not have (a ring, a segment).
  */
 @Endpoint(id = "uid")
 public class UidEndpoint {
@@ -191,11 +197,12 @@ public class UidEndpoint {
 	 * @param previousWorkerId the worker ID issued as before the latest move, while it is kept until the clock has
 	 * passed its mark
 	 */
+	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record UidDescriptor(String generator, @Nullable LayoutDescriptor layout, @Nullable Long workerId,
 			@Nullable String assigner, @Nullable String highWaterMark, @Nullable Long aheadOfClockMillis,
 			@Nullable Long issued, @Nullable RingDescriptor ring, @Nullable SegmentDescriptor segment,
 			@Nullable String failure, @Nullable List<SegmentKeyDescriptor> segmentKeys, @Nullable Long workerSwitches,
-			@Nullable Long previousWorkerId) {
+			@Nullable Long previousWorkerId) implements OperationResponseBody {
 	}
 
 	/**
@@ -210,6 +217,7 @@ public class UidEndpoint {
 	 * @param idsPerUnit IDs one worker can issue per time unit
 	 * @param expiry the first instant the layout cannot encode, ISO-8601
 	 */
+	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record LayoutDescriptor(String timeUnit, String epoch, int timeBits, int workerBits, int seqBits,
 			long maxWorkerId, long idsPerUnit, String expiry) {
 	}
@@ -224,6 +232,7 @@ public class UidEndpoint {
 	 * @param takeRejections takes that found the ring empty
 	 * @param fillErrors fills that failed and were retried
 	 */
+	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record RingDescriptor(int capacity, int size, int fillPercent, long putRejections, long takeRejections,
 			long fillErrors) {
 	}
@@ -237,6 +246,7 @@ public class UidEndpoint {
 	 * @param segmentsFetched segments claimed from the store
 	 * @param storeFailures claims from the store that failed
 	 */
+	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record SegmentDescriptor(String key, long step, long remaining, long segmentsFetched, long storeFailures) {
 	}
 
@@ -251,6 +261,7 @@ public class UidEndpoint {
 	 * @param storeFailures claims from the store that failed
 	 * @param failure why the key's generator cannot hand out numbers, if that is so
 	 */
+	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record SegmentKeyDescriptor(String key, long issued, long step, long remaining, long segmentsFetched,
 			long storeFailures, @Nullable String failure) {
 	}
@@ -263,7 +274,8 @@ public class UidEndpoint {
 	 * @param workerId the worker that issued it
 	 * @param sequence its sequence in that worker and time unit
 	 */
-	public record ParsedUid(String uid, String timestamp, long workerId, long sequence) {
+	@JsonInclude(JsonInclude.Include.ALWAYS)
+	public record ParsedUid(String uid, String timestamp, long workerId, long sequence) implements OperationResponseBody {
 	}
 
 	/**
@@ -273,7 +285,8 @@ public class UidEndpoint {
 	 * @param error the reason phrase
 	 * @param message what was wrong and how to call it instead
 	 */
-	public record ErrorDescriptor(int status, String error, String message) {
+	@JsonInclude(JsonInclude.Include.ALWAYS)
+	public record ErrorDescriptor(int status, String error, String message) implements OperationResponseBody {
 	}
 
 }

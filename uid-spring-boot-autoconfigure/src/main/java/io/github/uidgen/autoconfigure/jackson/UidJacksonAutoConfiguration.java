@@ -14,15 +14,18 @@ import org.springframework.context.annotation.Bean;
 /**
  * Auto-configures uid's Jackson module when {@code uid.jackson.write-longs-as-strings=true}, so Spring Boot adds it
  * to the application's {@code JsonMapper}. {@code @UidAsString} needs no configuration.
+ *
+ * <p>The properties are bound whether or not the switch is on, so a value that is not a boolean stops start-up with
+ * Spring Boot's binding error (property, value, reason) instead of reading as {@code false}.
  */
 @AutoConfiguration(before = JacksonAutoConfiguration.class)
 @ConditionalOnClass({ JsonMapper.class, UidJacksonModule.class })
-@ConditionalOnBooleanProperty(UidJacksonProperties.PREFIX + ".write-longs-as-strings")
 @EnableConfigurationProperties(UidJacksonProperties.class)
 public final class UidJacksonAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	@ConditionalOnBooleanProperty(UidJacksonProperties.PREFIX + ".write-longs-as-strings")
 	UidJacksonModule uidJacksonModule() {
 		return UidJacksonModule.allLongsAsStrings();
 	}

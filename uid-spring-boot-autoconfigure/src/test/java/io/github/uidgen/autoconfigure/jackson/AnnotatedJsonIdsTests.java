@@ -41,4 +41,19 @@ class AnnotatedJsonIdsTests extends AbstractJsonIdsTests {
 			.isEqualTo(asNumber);
 	}
 
+	@Test
+	void eachIdOfAnAnnotatedListIsAString() throws Exception {
+		HttpResponse<String> response = get("/orders/batch");
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body()).matches("\\{\"ids\":\\[\"\\d+\",\"\\d+\"],\"count\":2}");
+		String echoed = post("/orders/batch/echo", "{\"ids\":[\"9007199254740993\",7],\"count\":2}").body();
+		assertThat(echoed).isEqualTo("{\"ids\":[\"9007199254740993\",\"7\"],\"count\":2}");
+	}
+
+	@Test
+	void anIdThatIsNotANumberAnswers400() throws Exception {
+		HttpResponse<String> response = post("/orders/batch/echo", "{\"ids\":[\"12x\"],\"count\":1}");
+		assertThat(response.statusCode()).isEqualTo(400);
+	}
+
 }

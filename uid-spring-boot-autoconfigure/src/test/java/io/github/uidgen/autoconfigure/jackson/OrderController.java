@@ -1,5 +1,7 @@
 package io.github.uidgen.autoconfigure.jackson;
 
+import java.util.List;
+
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.jackson.UidAsString;
 
@@ -28,6 +30,19 @@ class OrderController {
 	@PostMapping("/orders/echo")
 	OrderView echo(@RequestBody OrderView order) {
 		return order;
+	}
+
+	@GetMapping("/orders/batch")
+	BatchView batch() {
+		return new BatchView(List.of(this.uids.getUID(), this.uids.getUID()), 2);
+	}
+
+	@PostMapping("/orders/batch/echo")
+	BatchView echo(@RequestBody BatchView batch) {
+		return batch;
+	}
+
+	record BatchView(@UidAsString List<Long> ids, long count) {
 	}
 
 	record OrderView(@UidAsString long id, long quantity, String item) {
