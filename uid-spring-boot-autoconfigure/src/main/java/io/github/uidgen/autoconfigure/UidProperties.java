@@ -259,8 +259,9 @@ public class UidProperties {
 		private int paddingFactor = 50;
 
 		/**
-		 * Interval of the scheduled refill, which also replaces IDs that have grown stale; 0 refills on demand
-		 * only. A bare number means seconds, as Baidu's scheduleInterval did.
+		 * Interval of the scheduled refill, which also replaces IDs older than this (checked at least once a second,
+		 * whatever the demand); 0 refills on demand only and retires nothing. A bare number means seconds, as
+		 * Baidu's scheduleInterval did.
 		 */
 		@DurationUnit(ChronoUnit.SECONDS)
 		private Duration scheduleInterval = Duration.ofSeconds(1);
