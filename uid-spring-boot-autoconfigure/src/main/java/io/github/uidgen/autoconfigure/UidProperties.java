@@ -259,8 +259,9 @@ public class UidProperties {
 		private int paddingFactor = 50;
 
 		/**
-		 * Interval of the scheduled refill, which also replaces IDs that have grown stale; 0 refills on demand
-		 * only. A bare number means seconds, as Baidu's scheduleInterval did.
+		 * Interval of the scheduled refill, which also replaces IDs older than this (checked at least once a second,
+		 * whatever the demand); 0 refills on demand only and retires nothing. A bare number means seconds, as
+		 * Baidu's scheduleInterval did.
 		 */
 		@DurationUnit(ChronoUnit.SECONDS)
 		private Duration scheduleInterval = Duration.ofSeconds(1);
@@ -1010,12 +1011,27 @@ public class UidProperties {
 			 */
 			private String keyPrefix = "uid:segment";
 
+			/**
+			 * Whether to refuse to start on a Redis that keeps nothing across a restart (no append-only file and
+			 * no RDB save points), after whose restart segment numbers would repeat; false accepts it with a
+			 * warning at start (tests, throwaway environments).
+			 */
+			private boolean requirePersistence = true;
+
 			public String getKeyPrefix() {
 				return this.keyPrefix;
 			}
 
 			public void setKeyPrefix(String keyPrefix) {
 				this.keyPrefix = keyPrefix;
+			}
+
+			public boolean isRequirePersistence() {
+				return this.requirePersistence;
+			}
+
+			public void setRequirePersistence(boolean requirePersistence) {
+				this.requirePersistence = requirePersistence;
 			}
 
 		}
