@@ -16,8 +16,8 @@ import java.time.Instant;
  * generator
  * @param layout the ID layout, or {@code null} when IDs have none (segment IDs are plain numbers)
  * @param worker the worker the generator issues as, or {@code null}
- * @param issued how many IDs were handed out, counting those a thread holds in its run of the cached generator (at
- * most 64 a thread); close under load; {@code -1} when not counted
+ * @param issued how many IDs were handed out (not those waiting in the cached generator's ring or a thread's run);
+ * exact while nothing is taken, close to it under load; {@code -1} when not counted
  * @param clockBackwards how often the clock was seen going backwards
  * @param aheadOfClock how far the latest issued (or produced) ID lies ahead of the clock, or {@code null}
  * @param ring the ring buffer of a generator that hands out IDs produced ahead, or {@code null}

@@ -259,8 +259,9 @@ public class UidProperties {
 		private int paddingFactor = 50;
 
 		/**
-		 * Interval of the scheduled refill, which also replaces IDs that have grown stale; 0 refills on demand
-		 * only. A bare number means seconds, as Baidu's scheduleInterval did.
+		 * Interval of the scheduled refill, which also replaces IDs older than this (checked at least once a second,
+		 * whatever the demand); 0 refills on demand only and retires nothing. A bare number means seconds, as
+		 * Baidu's scheduleInterval did.
 		 */
 		@DurationUnit(ChronoUnit.SECONDS)
 		private Duration scheduleInterval = Duration.ofSeconds(1);
@@ -841,8 +842,8 @@ public class UidProperties {
 		private String key = "default";
 
 		/**
-		 * Where segments are claimed: db (a table in the application's DataSource) or redis (the application's
-		 * Redis).
+		 * Where segments are claimed: db (a table in the application's DataSource), redis (the application's
+		 * Redis) or leaf (Meituan Leaf's leaf_alloc table, shared with running Leaf servers).
 		 */
 		private Store store = Store.DB;
 
@@ -879,6 +880,8 @@ public class UidProperties {
 		private final Db db = new Db();
 
 		private final Redis redis = new Redis();
+
+		private final Leaf leaf = new Leaf();
 
 		public String getKey() {
 			return this.key;
@@ -944,6 +947,10 @@ public class UidProperties {
 			return this.redis;
 		}
 
+		public Leaf getLeaf() {
+			return this.leaf;
+		}
+
 		/**
 		 * Where segments are claimed.
 		 */
@@ -953,7 +960,10 @@ public class UidProperties {
 			DB,
 
 			/** The application's Redis. */
-			REDIS
+			REDIS,
+
+			/** Meituan Leaf's leaf_alloc table in the application's DataSource, with Leaf's arithmetic. */
+			LEAF
 
 		}
 
@@ -1006,6 +1016,27 @@ public class UidProperties {
 
 			public void setKeyPrefix(String keyPrefix) {
 				this.keyPrefix = keyPrefix;
+			}
+
+		}
+
+		/**
+		 * Settings of the leaf segment store, on a Leaf deployment's own table.
+		 */
+		public static class Leaf {
+
+			/**
+			 * Leaf's table of counters, one row per biz_tag (the segment key); rows are never created, and the step
+			 * column is never written and honoured as the smallest step.
+			 */
+			private String table = "leaf_alloc";
+
+			public String getTable() {
+				return this.table;
+			}
+
+			public void setTable(String table) {
+				this.table = table;
 			}
 
 		}
