@@ -1010,12 +1010,27 @@ public class UidProperties {
 			 */
 			private String keyPrefix = "uid:segment";
 
+			/**
+			 * Whether to refuse to start on a Redis that keeps nothing across a restart (no append-only file and
+			 * no RDB save points), after whose restart segment numbers would repeat; false accepts it with a
+			 * warning at start (tests, throwaway environments).
+			 */
+			private boolean requirePersistence = true;
+
 			public String getKeyPrefix() {
 				return this.keyPrefix;
 			}
 
 			public void setKeyPrefix(String keyPrefix) {
 				this.keyPrefix = keyPrefix;
+			}
+
+			public boolean isRequirePersistence() {
+				return this.requirePersistence;
+			}
+
+			public void setRequirePersistence(boolean requirePersistence) {
+				this.requirePersistence = requirePersistence;
 			}
 
 		}
