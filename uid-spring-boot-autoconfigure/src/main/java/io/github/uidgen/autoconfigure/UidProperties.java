@@ -472,7 +472,8 @@ public class UidProperties {
 			/**
 			 * Backup worker IDs the default generator goes on issuing as when the clock steps back further than
 			 * uid.clock-backwards-tolerance, each with its own state file next to state-file (.backup-{id}). Like the
-			 * worker ID itself, no other instance may use them.
+			 * worker ID itself, no other instance may use them. Refused at start where they would do nothing: with
+			 * another assigner, the cached or segment generator, or clock-backwards-switch-worker off.
 			 */
 			private List<Long> backupIds = new ArrayList<>();
 

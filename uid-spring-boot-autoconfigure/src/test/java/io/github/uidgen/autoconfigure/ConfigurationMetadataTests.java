@@ -109,7 +109,7 @@ class ConfigurationMetadataTests {
 			hints.put(hint.get("name").asString(), values);
 		});
 		assertThat(hints).containsEntry("uid.generator", List.of("default", "cached", "segment"))
-			.containsEntry("uid.segment.store", List.of("db", "redis"))
+			.containsEntry("uid.segment.store", List.of("db", "redis", "leaf"))
 			.containsEntry("uid.time-unit", List.of("milliseconds", "seconds"))
 			.containsEntry("uid.worker.assigner", List.of("static", "db", "redis", "zookeeper"))
 			.containsEntry("uid.worker.db.mode", List.of("lease", "disposable"))
