@@ -472,7 +472,8 @@ public class UidProperties {
 			/**
 			 * Backup worker IDs the default generator goes on issuing as when the clock steps back further than
 			 * uid.clock-backwards-tolerance, each with its own state file next to state-file (.backup-{id}). Like the
-			 * worker ID itself, no other instance may use them.
+			 * worker ID itself, no other instance may use them. Refused at start where they would do nothing: with
+			 * another assigner, the cached or segment generator, or clock-backwards-switch-worker off.
 			 */
 			private List<Long> backupIds = new ArrayList<>();
 
@@ -1044,12 +1045,27 @@ public class UidProperties {
 			 */
 			private String keyPrefix = "uid:segment";
 
+			/**
+			 * Whether to refuse to start on a Redis that keeps nothing across a restart (no append-only file and
+			 * no RDB save points), after whose restart segment numbers would repeat; false accepts it with a
+			 * warning at start (tests, throwaway environments).
+			 */
+			private boolean requirePersistence = true;
+
 			public String getKeyPrefix() {
 				return this.keyPrefix;
 			}
 
 			public void setKeyPrefix(String keyPrefix) {
 				this.keyPrefix = keyPrefix;
+			}
+
+			public boolean isRequirePersistence() {
+				return this.requirePersistence;
+			}
+
+			public void setRequirePersistence(boolean requirePersistence) {
+				this.requirePersistence = requirePersistence;
 			}
 
 		}

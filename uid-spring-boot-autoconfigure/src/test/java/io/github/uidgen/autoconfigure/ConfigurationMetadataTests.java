@@ -86,7 +86,8 @@ class ConfigurationMetadataTests {
 				Map.entry("uid.segment.target-interval", "15m"), Map.entry("uid.segment.prefetch-threshold", "80"),
 				Map.entry("uid.segment.wait-timeout", "5s"), Map.entry("uid.segment.db.table", "UID_SEGMENT"),
 				Map.entry("uid.segment.db.initialize-schema", "false"),
-				Map.entry("uid.segment.redis.key-prefix", "uid:segment"));
+				Map.entry("uid.segment.redis.key-prefix", "uid:segment"),
+				Map.entry("uid.segment.redis.require-persistence", "true"));
 		defaults.forEach((name, value) -> {
 			assertThat(properties).as(name).containsKey(name);
 			assertThat(properties.get(name).get("defaultValue")).as(name).isNotNull();
