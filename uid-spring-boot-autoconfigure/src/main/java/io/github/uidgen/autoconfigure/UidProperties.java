@@ -283,8 +283,9 @@ public class UidProperties {
 		private int paddingFactor = 50;
 
 		/**
-		 * Interval of the scheduled refill, which also replaces IDs that have grown stale; 0 refills on demand
-		 * only. A bare number means seconds, as Baidu's scheduleInterval did.
+		 * Interval of the scheduled refill, which also replaces IDs older than this (checked at least once a second,
+		 * whatever the demand); 0 refills on demand only and retires nothing. A bare number means seconds, as
+		 * Baidu's scheduleInterval did.
 		 */
 		@DurationUnit(ChronoUnit.SECONDS)
 		private Duration scheduleInterval = Duration.ofSeconds(1);
@@ -495,7 +496,8 @@ public class UidProperties {
 			/**
 			 * Backup worker IDs the default generator goes on issuing as when the clock steps back further than
 			 * uid.clock-backwards-tolerance, each with its own state file next to state-file (.backup-{id}). Like the
-			 * worker ID itself, no other instance may use them.
+			 * worker ID itself, no other instance may use them. Refused at start where they would do nothing: with
+			 * another assigner, the cached or segment generator, or clock-backwards-switch-worker off.
 			 */
 			private List<Long> backupIds = new ArrayList<>();
 
@@ -688,6 +690,14 @@ public class UidProperties {
 			 */
 			private Duration registryLossMargin = Duration.ofSeconds(15);
 
+			/**
+			 * When a claim may trust the worker registry it finds: 'same-server' trusts a registry that the same Redis
+			 * process wrote last and waits the registry-loss margin otherwise; 'none' makes every claim wait the margin,
+			 * which also covers the registry's keys written back into the running Redis (a RESTORE of an older dump, a
+			 * key-copying migration), at the cost of that wait at every start.
+			 */
+			private RegistryTrust registryTrust = RegistryTrust.SAME_SERVER;
+
 			public String getKeyPrefix() {
 				return this.keyPrefix;
 			}
@@ -726,6 +736,32 @@ public class UidProperties {
 
 			public void setRegistryLossMargin(Duration registryLossMargin) {
 				this.registryLossMargin = registryLossMargin;
+			}
+
+			public RegistryTrust getRegistryTrust() {
+				return this.registryTrust;
+			}
+
+			public void setRegistryTrust(RegistryTrust registryTrust) {
+				this.registryTrust = registryTrust;
+			}
+
+			/**
+			 * When a claim may trust the worker registry it finds in Redis.
+			 */
+			public enum RegistryTrust {
+
+				/**
+				 * Trust a registry the same Redis process wrote last; wait the margin otherwise.
+				 */
+				SAME_SERVER,
+
+				/**
+				 * Trust no registry: every claim waits the margin, which also covers the registry's keys written back
+				 * into the running Redis.
+				 */
+				NONE
+
 			}
 
 		}
@@ -1114,12 +1150,27 @@ public class UidProperties {
 			 */
 			private String keyPrefix = "uid:segment";
 
+			/**
+			 * Whether to refuse to start on a Redis that keeps nothing across a restart (no append-only file and
+			 * no RDB save points), after whose restart segment numbers would repeat; false accepts it with a
+			 * warning at start (tests, throwaway environments).
+			 */
+			private boolean requirePersistence = true;
+
 			public String getKeyPrefix() {
 				return this.keyPrefix;
 			}
 
 			public void setKeyPrefix(String keyPrefix) {
 				this.keyPrefix = keyPrefix;
+			}
+
+			public boolean isRequirePersistence() {
+				return this.requirePersistence;
+			}
+
+			public void setRequirePersistence(boolean requirePersistence) {
+				this.requirePersistence = requirePersistence;
 			}
 
 		}
