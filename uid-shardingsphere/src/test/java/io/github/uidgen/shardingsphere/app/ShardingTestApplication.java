@@ -6,9 +6,7 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
  * The sharded application: its data source is ShardingSphere's driver on a YAML given by
  * {@code spring.datasource.url}; MyBatis-Plus finds the mappers of this package.
  */
-@SpringBootApplication(proxyBeanMethods = false,
-		excludeName = { "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
-				"org.springframework.boot.data.redis.autoconfigure.DataRedisRepositoriesAutoConfiguration" })
+@SpringBootApplication(proxyBeanMethods = false)
 public class ShardingTestApplication {
 
 }
