@@ -152,12 +152,11 @@ public final class RingBuffer {
 				count >>>= 1;
 			}
 			// Slots at or past the take cursor are never overwritten, so the reads above hold if the claim succeeds.
+			run.prepare(first, count);
 			if (this.tail.compareAndSet(taken, taken + count)) {
 				if (published - taken - count <= this.paddingThreshold) {
 					this.filler.requestFill();
 				}
-				run.next = first;
-				run.end = first + count;
 				return true;
 			}
 		}
@@ -276,10 +275,13 @@ public final class RingBuffer {
 			if (taken >= published) {
 				return 0;
 			}
+			// Counted before the take cursor moves and taken back if it does not: the taken count, the cursor less the
+			// discarded, may read low for a moment but never high.
+			this.discarded.addAndGet(published - taken);
 			if (this.tail.compareAndSet(taken, published)) {
-				this.discarded.addAndGet(published - taken);
 				return published - taken;
 			}
+			this.discarded.addAndGet(taken - published);
 		}
 	}
 

@@ -38,9 +38,12 @@ final class Run extends RunFields {
 
 	private static final VarHandle OWNER;
 
+	private static final VarHandle NEXT;
+
 	static {
 		try {
 			OWNER = MethodHandles.lookup().findVarHandle(RunFields.class, "owner", Thread.class);
+			NEXT = MethodHandles.lookup().findVarHandle(RunFields.class, "next", long.class);
 		}
 		catch (ReflectiveOperationException ex) {
 			throw new ExceptionInInitializerError(ex);
@@ -49,6 +52,24 @@ final class Run extends RunFields {
 
 	boolean tryOwn(Thread expected, Thread thread) {
 		return OWNER.compareAndSet(this, expected, thread);
+	}
+
+	/**
+	 * Sets the run to IDs about to be claimed, before the claim, so that a count read meanwhile finds them waiting
+	 * here rather than missing from both the ring and the run.
+	 */
+	void prepare(long first, long count) {
+		this.end = first + count;
+		NEXT.setRelease(this, first);
+	}
+
+	/**
+	 * How many IDs wait in this run, read from another thread: at least as many as actually wait while the owner
+	 * moves to a new run (the IDs of a later run only ever lie above those of an earlier one).
+	 */
+	long waiting() {
+		long next = (long) NEXT.getAcquire(this);
+		return Math.max(0, this.end - next);
 	}
 
 }

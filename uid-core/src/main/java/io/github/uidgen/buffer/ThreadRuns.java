@@ -41,7 +41,11 @@ public final class ThreadRuns {
 	/** The ring's run generation, held here so that a take reads nothing of the ring itself. */
 	private final PaddedCursor generation;
 
-	private final AtomicLong unused = new AtomicLong();
+	/** IDs claimed into runs and dropped before they were handed out. */
+	private final AtomicLong dropped = new AtomicLong();
+
+	/** The highest count reported so far: a count read while threads take never goes back. */
+	private final AtomicLong reportedTaken = new AtomicLong();
 
 	/**
 	 * Creates runs over a ring.
@@ -86,9 +90,9 @@ public final class ThreadRuns {
 			return this.ring.take();
 		}
 		Thread owner = run.owner;
-		// An owner that has ended made its last writes visible to whoever sees it ended.
+		// An owner that has ended made its last writes visible to whoever sees it ended; what it left in its run is
+		// dropped by the claim.
 		if ((owner == null || !owner.isAlive()) && run.tryOwn(owner, thread)) {
-			run.end = run.next;
 			run.length = 1;
 			return claim(run);
 		}
@@ -98,16 +102,17 @@ public final class ThreadRuns {
 	private long claim(Run run) {
 		long left = run.end - run.next;
 		if (left > 0) {
-			this.unused.addAndGet(left);
+			// Counted as dropped before the run lets go of them, so a count read meanwhile never counts them twice.
+			this.dropped.addAndGet(left);
 			run.length = 1;
 		}
 		else if (run.length < this.maxRun) {
 			run.length <<= 1;
 		}
-		run.end = run.next;
 		// Read before the claim: a withdrawal after this read moves the generation past the run's.
 		long generation = this.generation.get();
 		if (!this.ring.tryTakeRun(run, run.length)) {
+			run.end = run.next;
 			return this.ring.take();
 		}
 		run.generation = generation;
@@ -115,11 +120,20 @@ public final class ThreadRuns {
 	}
 
 	/**
-	 * Returns how many IDs taken from the ring were handed out or still wait in a thread's run.
-	 * @return the ring's taken count less the IDs of dropped runs
+	 * Returns how many IDs were handed out, from runs or from the ring directly: exact while no thread takes, and
+	 * never more than were handed out (nor less than an earlier answer) while they do.
+	 * @return the ring's taken count less the IDs still waiting in runs and the IDs of dropped runs
 	 */
 	public long takenCount() {
-		return this.ring.takenCount() - this.unused.get();
+		// In this order, against the order in which claims move IDs (into a run before the ring's count, out of a
+		// run after the dropped count): a claim under way makes the count low, never high.
+		long taken = this.ring.takenCount();
+		long waiting = 0;
+		for (Run run : this.runs) {
+			waiting += run.waiting();
+		}
+		long count = taken - waiting - this.dropped.get();
+		return this.reportedTaken.accumulateAndGet(count, Math::max);
 	}
 
 	private static Class<?> virtualThreadClass() {

@@ -18,8 +18,9 @@ import io.github.uidgen.buffer.WaitingTakeHandler;
  * {@link #getUID()} read and write only the calling thread's memory: no lock, no allocation, no shared write.
  *
  * <p>The ring holds {@code (maxSequence + 1) << boostPower} IDs and is refilled when a take leaves it under
- * {@code paddingFactor} percent full, and on every {@code scheduleInterval}, when IDs that have grown stale are
- * replaced by current ones. Under demand beyond {@code 2^seqBits} IDs per time unit the filler borrows future
+ * {@code paddingFactor} percent full, and on every {@code scheduleInterval}. At least once an interval and once a
+ * second, whatever the demand, IDs older than one interval are replaced by current ones and threads drop what is
+ * left of their runs, so no ID handed out lies more than {@code scheduleInterval} + 1 s behind the clock. Under demand beyond {@code 2^seqBits} IDs per time unit the filler borrows future
  * time units, never more than {@code maxAhead} past the clock; the worker's high-water mark is recorded before
  * any borrowed unit is used, so a restart on the same worker ID never repeats an ID.
  */
@@ -237,8 +238,9 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 		}
 
 		/**
-		 * Sets the interval of the scheduled refill, which also replaces IDs older than one interval; zero turns
-		 * it off (refills then happen only on demand).
+		 * Sets the interval of the scheduled refill, which also replaces IDs older than one interval and drops the
+		 * threads' runs (at least once a second); zero turns it off (refills then happen only on demand, and nothing
+		 * is retired for its age).
 		 * @param scheduleInterval zero or more
 		 * @return this builder
 		 */

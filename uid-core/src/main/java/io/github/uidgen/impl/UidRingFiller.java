@@ -31,6 +31,9 @@ final class UidRingFiller implements RingFiller {
 
 	private static final long IDLE_PARK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
+	/** The longest a thread's run or the ring may go unchecked for stale IDs. */
+	private static final long MAX_MAINTENANCE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
 	private static final long RETRY_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
 	private final RingBuffer ring;
@@ -51,6 +54,13 @@ final class UidRingFiller implements RingFiller {
 
 	private final long scheduleNanos;
 
+	/**
+	 * How often the filler retires stale IDs and makes threads drop their runs: every schedule interval, and at least
+	 * once a second, whatever the demand, so nothing handed out lies more than an interval and a second behind the
+	 * clock. Zero when the schedule is off.
+	 */
+	private final long maintenanceNanos;
+
 	private final long staleUnits;
 
 	private final Thread thread;
@@ -68,8 +78,8 @@ final class UidRingFiller implements RingFiller {
 
 	private long lastClockUnit;
 
-	/** When threads were last made to drop their runs: at most once a schedule interval, as each drop wastes IDs. */
-	private long runsExpiredNanos = System.nanoTime();
+	/** When stale IDs were last retired and runs dropped (each drop wastes what the runs still held). */
+	private long maintainedNanos = System.nanoTime();
 
 	private volatile long latestUnit;
 
@@ -86,11 +96,12 @@ final class UidRingFiller implements RingFiller {
 		this.layout = session.layout();
 		this.clock = session.clock();
 		this.session = session;
-		this.shiftedWorkerId = session.workerId() << this.layout.getSeqBits();
+		this.shiftedWorkerId = session.shiftedWorkerId();
 		this.timeShift = this.layout.getWorkerBits() + this.layout.getSeqBits();
 		this.maxSequence = this.layout.getMaxSequence();
 		this.maxAheadUnits = maxAheadUnits;
 		this.scheduleNanos = TimeUnit.MILLISECONDS.toNanos(scheduleMillis);
+		this.maintenanceNanos = Math.min(this.scheduleNanos, MAX_MAINTENANCE_NANOS);
 		this.staleUnits = Math.max(1, scheduleMillis / this.layout.getTimeUnit().toMillis());
 		long startUnit = session.startUnit();
 		this.fillUnit = startUnit - 1;
@@ -138,7 +149,7 @@ final class UidRingFiller implements RingFiller {
 	private void run() {
 		while (!this.closed) {
 			if (!this.fillRequested) {
-				LockSupport.parkNanos(this, (this.scheduleNanos > 0) ? this.scheduleNanos : IDLE_PARK_NANOS);
+				LockSupport.parkNanos(this, untilMaintenance());
 			}
 			if (this.closed) {
 				return;
@@ -146,9 +157,7 @@ final class UidRingFiller implements RingFiller {
 			boolean requested = this.fillRequested;
 			this.fillRequested = false;
 			try {
-				if (!requested && this.scheduleNanos > 0) {
-					retireStale();
-				}
+				maintainIfDue();
 				if (requested || this.scheduleNanos > 0) {
 					fill(true);
 				}
@@ -184,6 +193,7 @@ final class UidRingFiller implements RingFiller {
 	 */
 	void fill(boolean mayWait) {
 		while (!this.closed && this.failure == null) {
+			maintainIfDue();
 			if (!advance(mayWait)) {
 				return;
 			}
@@ -240,6 +250,8 @@ final class UidRingFiller implements RingFiller {
 			long waitMillis = clockNeeded - this.clock.currentTimeMillis();
 			LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(Math.max(1, Math.min(waitMillis, 100))));
 			readClock();
+			// Demand beyond the layout's rate keeps the filler here for as long as it lasts; runs still age.
+			maintainIfDue();
 		}
 		this.session.cover(unit);
 		this.fillUnit = unit;
@@ -259,24 +271,35 @@ final class UidRingFiller implements RingFiller {
 		}
 	}
 
+	/** How long the filler may sleep before its next maintenance is due. */
+	private long untilMaintenance() {
+		if (this.maintenanceNanos == 0) {
+			return IDLE_PARK_NANOS;
+		}
+		long left = this.maintainedNanos + this.maintenanceNanos - System.nanoTime();
+		return Math.max(left, RETRY_PARK_NANOS / 10);
+	}
+
 	/**
-	 * On a scheduled wake-up, drops the ring's IDs when the oldest of them is more than one interval behind the
-	 * clock, so callers get current times after a quiet spell, and makes threads drop what is left of their runs,
-	 * which would otherwise keep old IDs for as long as their threads sit idle.
+	 * Once a maintenance interval, whether the filler woke for demand or on its schedule: drops the ring's IDs when
+	 * the oldest of them is more than one schedule interval behind the clock, so callers get current times after a
+	 * quiet spell, and makes threads drop what is left of their runs, which would otherwise keep old IDs for as long
+	 * as their threads sit idle. An ID the ring held at one maintenance and a thread hands out before the next is
+	 * then at most a schedule interval and one maintenance interval old.
 	 */
-	private void retireStale() {
+	private void maintainIfDue() {
+		if (this.maintenanceNanos == 0 || System.nanoTime() - this.maintainedNanos < this.maintenanceNanos) {
+			return;
+		}
+		this.maintainedNanos = System.nanoTime();
 		readClock();
 		long oldest = this.ring.peek();
 		if (oldest != RingBuffer.EMPTY && (oldest >>> this.timeShift) < this.highestClockUnit - this.staleUnits) {
 			this.ring.discardAll();
 		}
-		else if (System.nanoTime() - this.runsExpiredNanos >= this.scheduleNanos) {
+		else {
 			this.ring.expireRuns();
 		}
-		else {
-			return;
-		}
-		this.runsExpiredNanos = System.nanoTime();
 	}
 
 	/**

@@ -12,8 +12,9 @@ package io.github.uidgen.segment;
 public interface SegmentStore {
 
 	/**
-	 * Advances the counter of a key by {@code size} and returns the numbers between its old value (excluded) and its
-	 * new value (included). A key the store has never seen starts at 0, so its first range begins at 1.
+	 * Advances the counter of a key by {@code size} and returns the numbers it moved past. A key the store has never
+	 * seen starts at 0, so its first range begins at 1 (a store may instead refuse keys it was not given, as the
+	 * store on Leaf's table does). A store with a smallest step of its own may hand out more than {@code size}.
 	 * @param key the key, already validated by the generator
 	 * @param size how many numbers to claim, at least 1
 	 * @return the claimed range

@@ -382,7 +382,8 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 					+ "); the key's counter has run out or was set by hand to a value out of range.");
 		}
 		this.highestClaimed = range.last();
-		this.step = size;
+		// A store may hand out more than asked for (Leaf's table honours its step column as the smallest step).
+		this.step = Math.max(size, range.size());
 		this.lastClaimMillis = nowMillis;
 		this.segmentsFetched++;
 		if (this.storeFailure != null) {

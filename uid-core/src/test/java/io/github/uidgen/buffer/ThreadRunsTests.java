@@ -72,6 +72,27 @@ class ThreadRunsTests {
 	}
 
 	@Test
+	void whatAThreadThatEndedLeftInItsRunIsNotCountedAsHandedOut() throws Exception {
+		this.ring.putRange(1000, 64);
+		Thread first = new Thread(() -> {
+			for (int i = 0; i < 3; i++) {
+				this.runs.take();
+			}
+		});
+		first.start();
+		first.join(10_000);
+		// Runs of 2 and 4: three handed out, three left in the run of a thread that has ended.
+		assertThat(this.ring.takenCount()).isEqualTo(6);
+		assertThat(this.runs.takenCount()).isEqualTo(3);
+		long[] successorTook = new long[1];
+		Thread successor = sameSlotAs(first, () -> successorTook[0] = this.runs.take());
+		successor.start();
+		successor.join(10_000);
+		assertThat(successorTook[0]).as("the ended thread's IDs dropped with its run").isEqualTo(1006);
+		assertThat(this.runs.takenCount()).isEqualTo(4);
+	}
+
+	@Test
 	void aThreadWhoseSlotALiveThreadOwnsTakesFromTheRingAndTakesTheSlotOverOnceThatThreadEnded() throws Exception {
 		this.ring.putRange(1000, 64);
 		CountDownLatch owning = new CountDownLatch(1);

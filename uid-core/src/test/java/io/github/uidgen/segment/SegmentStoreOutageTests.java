@@ -6,6 +6,7 @@ import java.util.Arrays;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.uidgen.segment.jdbc.JdbcSegmentStore;
+import io.github.uidgen.segment.jdbc.LeafAllocSegmentStore;
 import io.github.uidgen.segment.redis.RedisSegmentStore;
 import io.github.uidgen.testsupport.ThrowawayMariaDb;
 import io.github.uidgen.testsupport.ThrowawayRedis;
@@ -20,7 +21,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 /**
  * Stores that go down or lose their data, on throwaway servers of the test's own: the numbers already claimed are
  * served, then {@code getUID} fails with {@link SegmentUnavailableException} (never a repeated or smaller number),
- * and issue resumes where the store left off once it is back. A Redis that comes back empty is refused for good.
+ * and issue resumes where the store left off once it is back (on uid's table and on Leaf's). A Redis that comes back
+ * empty is refused for good.
  */
 class SegmentStoreOutageTests {
 
@@ -51,10 +53,26 @@ class SegmentStoreOutageTests {
 	}
 
 	@Test
+	void aStoppedMariaDbHoldingLeafsTableIsServedFromTheBuffersThenFailsClearlyAndIssueResumesWhenItIsBack(
+			@TempDir Path dir) {
+		try (ThrowawayMariaDb mariaDb = ThrowawayMariaDb.start(dir); HikariDataSource dataSource = mariaDb.dataSource()) {
+			mariaDb.execute("CREATE TABLE leaf_alloc (biz_tag varchar(128) NOT NULL DEFAULT '', max_id bigint(20) "
+					+ "NOT NULL DEFAULT '1', step int(11) NOT NULL, description varchar(256) DEFAULT NULL, update_time "
+					+ "timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP, PRIMARY KEY (biz_tag))");
+			mariaDb.execute("INSERT INTO leaf_alloc (biz_tag, max_id, step) VALUES ('orders', 1, 1000)");
+			outageScenario(LeafAllocSegmentStore.builder(dataSource).timeout(WAIT_TIMEOUT).build(), mariaDb::stop,
+					mariaDb::start);
+		}
+	}
+
+	@Test
 	void aRedisThatComesBackEmptyIsRefusedForGoodAndNoNumberRepeats(@TempDir Path dir) {
 		try (ThrowawayRedis redis = ThrowawayRedis.start(dir)) {
 			LettuceConnectionFactory factory = redis.connectionFactory();
-			try (SegmentUidGenerator generator = generator(RedisSegmentStore.builder(factory).build())) {
+			// A Redis that keeps nothing, as the test is about what comes of that; accepted on purpose.
+			try (SegmentUidGenerator generator = generator(RedisSegmentStore.builder(factory)
+				.requirePersistence(false)
+				.build())) {
 				long[] before = take(generator, 600);
 				SegmentUidGeneratorTests.await(() -> generator.getSegmentsFetched() == 2, "the second segment");
 				redis.restartEmpty();

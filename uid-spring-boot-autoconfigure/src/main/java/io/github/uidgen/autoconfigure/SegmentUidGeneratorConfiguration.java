@@ -17,15 +17,16 @@ import org.springframework.util.ClassUtils;
 import static io.github.uidgen.autoconfigure.UidPropertyMapper.map;
 
 /**
- * The segment generator: dense numbers per key from segments claimed from the application's database or Redis
- * ({@code uid.segment.store}); it needs no worker-ID assigner. The {@link UidGenerator} bean hands out the numbers
- * of {@code uid.segment.key}; the {@link SegmentUidGenerators} bean gives the generators of other keys, on the same
- * store with the same settings. A {@link SegmentStore} bean of the application replaces the configured store;
+ * The segment generator: dense numbers per key from segments claimed from the application's database, Redis or
+ * Leaf's {@code leaf_alloc} table ({@code uid.segment.store}); it needs no worker-ID assigner. The
+ * {@link UidGenerator} bean hands out the numbers of {@code uid.segment.key}; the {@link SegmentUidGenerators} bean
+ * gives the generators of other keys, on the same store with the same settings. A {@link SegmentStore} bean of the application replaces the configured store;
  * {@link SegmentUidGeneratorCustomizer} beans adjust the settings.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "uid.generator", havingValue = "segment")
-@Import({ JdbcSegmentStoreConfiguration.class, RedisSegmentStoreConfiguration.class })
+@Import({ JdbcSegmentStoreConfiguration.class, RedisSegmentStoreConfiguration.class,
+		LeafAllocSegmentStoreConfiguration.class })
 class SegmentUidGeneratorConfiguration {
 
 	@Bean(destroyMethod = "close")
@@ -73,6 +74,15 @@ class SegmentUidGeneratorConfiguration {
 					: new UidPropertyException(property, "redis",
 							"The redis segment store needs Spring Data Redis, which is not on the classpath.",
 							"Add spring-boot-starter-data-redis, or set uid.segment.store to db.");
+		}
+		if (store == Store.LEAF) {
+			return isPresent("org.springframework.jdbc.core.simple.JdbcClient")
+					? new UidPropertyException(property, "leaf",
+							"No leaf segment store was created for uid.segment.store.",
+							"Check the condition evaluation report (--debug), or declare a SegmentStore bean.")
+					: new UidPropertyException(property, "leaf",
+							"The leaf segment store needs spring-jdbc, which is not on the classpath.",
+							"Add spring-boot-starter-jdbc and the JDBC driver of Leaf's database.");
 		}
 		return isPresent("org.springframework.jdbc.core.simple.JdbcClient")
 				? new UidPropertyException(property, "db", "No db segment store was created for uid.segment.store.",

@@ -259,8 +259,9 @@ public class UidProperties {
 		private int paddingFactor = 50;
 
 		/**
-		 * Interval of the scheduled refill, which also replaces IDs that have grown stale; 0 refills on demand
-		 * only. A bare number means seconds, as Baidu's scheduleInterval did.
+		 * Interval of the scheduled refill, which also replaces IDs older than this (checked at least once a second,
+		 * whatever the demand); 0 refills on demand only and retires nothing. A bare number means seconds, as
+		 * Baidu's scheduleInterval did.
 		 */
 		@DurationUnit(ChronoUnit.SECONDS)
 		private Duration scheduleInterval = Duration.ofSeconds(1);
@@ -471,7 +472,8 @@ public class UidProperties {
 			/**
 			 * Backup worker IDs the default generator goes on issuing as when the clock steps back further than
 			 * uid.clock-backwards-tolerance, each with its own state file next to state-file (.backup-{id}). Like the
-			 * worker ID itself, no other instance may use them.
+			 * worker ID itself, no other instance may use them. Refused at start where they would do nothing: with
+			 * another assigner, the cached or segment generator, or clock-backwards-switch-worker off.
 			 */
 			private List<Long> backupIds = new ArrayList<>();
 
@@ -664,6 +666,14 @@ public class UidProperties {
 			 */
 			private Duration registryLossMargin = Duration.ofSeconds(15);
 
+			/**
+			 * When a claim may trust the worker registry it finds: 'same-server' trusts a registry that the same Redis
+			 * process wrote last and waits the registry-loss margin otherwise; 'none' makes every claim wait the margin,
+			 * which also covers the registry's keys written back into the running Redis (a RESTORE of an older dump, a
+			 * key-copying migration), at the cost of that wait at every start.
+			 */
+			private RegistryTrust registryTrust = RegistryTrust.SAME_SERVER;
+
 			public String getKeyPrefix() {
 				return this.keyPrefix;
 			}
@@ -702,6 +712,32 @@ public class UidProperties {
 
 			public void setRegistryLossMargin(Duration registryLossMargin) {
 				this.registryLossMargin = registryLossMargin;
+			}
+
+			public RegistryTrust getRegistryTrust() {
+				return this.registryTrust;
+			}
+
+			public void setRegistryTrust(RegistryTrust registryTrust) {
+				this.registryTrust = registryTrust;
+			}
+
+			/**
+			 * When a claim may trust the worker registry it finds in Redis.
+			 */
+			public enum RegistryTrust {
+
+				/**
+				 * Trust a registry the same Redis process wrote last; wait the margin otherwise.
+				 */
+				SAME_SERVER,
+
+				/**
+				 * Trust no registry: every claim waits the margin, which also covers the registry's keys written back
+				 * into the running Redis.
+				 */
+				NONE
+
 			}
 
 		}
@@ -841,8 +877,8 @@ public class UidProperties {
 		private String key = "default";
 
 		/**
-		 * Where segments are claimed: db (a table in the application's DataSource) or redis (the application's
-		 * Redis).
+		 * Where segments are claimed: db (a table in the application's DataSource), redis (the application's
+		 * Redis) or leaf (Meituan Leaf's leaf_alloc table, shared with running Leaf servers).
 		 */
 		private Store store = Store.DB;
 
@@ -879,6 +915,8 @@ public class UidProperties {
 		private final Db db = new Db();
 
 		private final Redis redis = new Redis();
+
+		private final Leaf leaf = new Leaf();
 
 		public String getKey() {
 			return this.key;
@@ -944,6 +982,10 @@ public class UidProperties {
 			return this.redis;
 		}
 
+		public Leaf getLeaf() {
+			return this.leaf;
+		}
+
 		/**
 		 * Where segments are claimed.
 		 */
@@ -953,7 +995,10 @@ public class UidProperties {
 			DB,
 
 			/** The application's Redis. */
-			REDIS
+			REDIS,
+
+			/** Meituan Leaf's leaf_alloc table in the application's DataSource, with Leaf's arithmetic. */
+			LEAF
 
 		}
 
@@ -1000,12 +1045,48 @@ public class UidProperties {
 			 */
 			private String keyPrefix = "uid:segment";
 
+			/**
+			 * Whether to refuse to start on a Redis that keeps nothing across a restart (no append-only file and
+			 * no RDB save points), after whose restart segment numbers would repeat; false accepts it with a
+			 * warning at start (tests, throwaway environments).
+			 */
+			private boolean requirePersistence = true;
+
 			public String getKeyPrefix() {
 				return this.keyPrefix;
 			}
 
 			public void setKeyPrefix(String keyPrefix) {
 				this.keyPrefix = keyPrefix;
+			}
+
+			public boolean isRequirePersistence() {
+				return this.requirePersistence;
+			}
+
+			public void setRequirePersistence(boolean requirePersistence) {
+				this.requirePersistence = requirePersistence;
+			}
+
+		}
+
+		/**
+		 * Settings of the leaf segment store, on a Leaf deployment's own table.
+		 */
+		public static class Leaf {
+
+			/**
+			 * Leaf's table of counters, one row per biz_tag (the segment key); rows are never created, and the step
+			 * column is never written and honoured as the smallest step.
+			 */
+			private String table = "leaf_alloc";
+
+			public String getTable() {
+				return this.table;
+			}
+
+			public void setTable(String table) {
+				this.table = table;
 			}
 
 		}

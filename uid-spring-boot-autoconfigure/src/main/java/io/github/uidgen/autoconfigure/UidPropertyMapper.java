@@ -97,6 +97,8 @@ final class UidPropertyMapper {
 			case TIME_BITS -> "uid.time-bits";
 			case WORKER_BITS -> "uid.worker-bits";
 			case SEQ_BITS -> "uid.seq-bits";
+			case DATACENTER_BITS -> "uid.datacenter-bits";
+			case DATACENTER_ID -> "uid.datacenter-id";
 		};
 	}
 

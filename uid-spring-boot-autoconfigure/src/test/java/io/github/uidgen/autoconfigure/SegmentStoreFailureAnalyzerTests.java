@@ -3,7 +3,10 @@ package io.github.uidgen.autoconfigure;
 import java.net.ConnectException;
 
 import io.github.uidgen.segment.SegmentStoreException;
+import io.github.uidgen.segment.jdbc.LeafAllocRowException;
+import io.github.uidgen.segment.jdbc.LeafAllocTableException;
 import io.github.uidgen.segment.jdbc.SegmentTableMissingException;
+import io.github.uidgen.segment.redis.RedisKeepsNothingException;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -32,6 +35,20 @@ class SegmentStoreFailureAnalyzerTests {
 	}
 
 	@Test
+	void aRedisThatKeepsNothingNamesTheSettingThatAcceptsIt() {
+		FailureAnalysis analysis = this.analyzer
+			.analyze(new RedisKeepsNothingException("Redis on port 6379", "appendonly no, save \"\""));
+		assertThat(analysis.getDescription())
+			.contains("refuses Redis on port 6379: it keeps nothing across a restart (appendonly no, save \"\")")
+			.contains("hand out numbers that were handed out before")
+			.contains("Property: uid.segment.redis.require-persistence")
+			.contains("Value: true");
+		assertThat(analysis.getAction()).contains("appendonly yes, appendfsync always")
+			.contains("uid.segment.store to db")
+			.contains("uid.segment.redis.require-persistence=false");
+	}
+
+	@Test
 	void anUnreachableStoreNamesTheStoreAndWhatToCheck() {
 		SegmentStoreException unreachable = new SegmentStoreException("Cannot reach the database",
 				new ConnectException("Connection refused"));
@@ -45,6 +62,26 @@ class SegmentStoreFailureAnalyzerTests {
 		FailureAnalysis redis = this.analyzer.analyze(unreachable);
 		assertThat(redis.getDescription()).contains("Value: redis");
 		assertThat(redis.getAction()).contains("spring.data.redis.host");
+	}
+
+	@Test
+	void leafsTableThatIsNotFitNamesTheTableProperty() {
+		FailureAnalysis analysis = this.analyzer.analyze(new LeafAllocTableException("ids.leaf_alloc",
+				"The table ids.leaf_alloc is not Leaf's leaf_alloc: it has no step column", null));
+		assertThat(analysis.getDescription()).contains("it has no step column")
+			.contains("Property: uid.segment.leaf.table")
+			.contains("Value: ids.leaf_alloc");
+		assertThat(analysis.getAction()).contains("uid.segment.leaf.table").contains("spring.datasource.url");
+	}
+
+	@Test
+	void aLeafRowThatIsMissingNamesTheKeyAndTheStatement() {
+		FailureAnalysis analysis = this.analyzer.analyze(new LeafAllocRowException("leaf_alloc", "order",
+				"There is no row for biz_tag 'order' in leaf_alloc.", "INSERT INTO leaf_alloc (...) VALUES (...);"));
+		assertThat(analysis.getDescription()).contains("There is no row for biz_tag 'order'")
+			.contains("Property: uid.segment.key")
+			.contains("Value: order");
+		assertThat(analysis.getAction()).startsWith("Run INSERT INTO leaf_alloc (...) VALUES (...);");
 	}
 
 }

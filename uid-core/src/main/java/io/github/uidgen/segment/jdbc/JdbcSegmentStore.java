@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
@@ -18,16 +17,11 @@ import io.github.uidgen.segment.SegmentStore;
 import io.github.uidgen.segment.SegmentStoreException;
 
 import org.springframework.dao.DataAccessException;
-import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.PessimisticLockingFailureException;
-import org.springframework.dao.QueryTimeoutException;
-import org.springframework.dao.TransientDataAccessResourceException;
-import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.support.JdbcTransactionManager;
-import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.TransactionException;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -177,7 +171,7 @@ public final class JdbcSegmentStore implements SegmentStore {
 			this.transactions.executeWithoutResult((status) -> this.jdbcTemplate.execute(ddl));
 		}
 		catch (DataAccessException ex) {
-			if (isUnreachable(ex)) {
+			if (SqlFailures.isUnreachable(ex)) {
 				throw ex;
 			}
 			backOff(3);
@@ -217,43 +211,17 @@ public final class JdbcSegmentStore implements SegmentStore {
 
 	/** Turns a failure into what the generator reports: unreachable, table missing (with its DDL), or unusable. */
 	private SegmentStoreException translate(String key, RuntimeException ex) {
-		SQLException sqlException = sqlException(ex);
 		Statements current = this.statements;
-		if (sqlException != null && current != null && isTableMissing(sqlException)) {
+		if (current != null && SqlFailures.isTableMissing(ex)) {
 			return new SegmentTableMissingException(this.table, createTableSql(current.dialect) + ";", ex);
 		}
-		if (isUnreachable(ex)) {
+		if (SqlFailures.isUnreachable(ex)) {
 			return new SegmentStoreException("Cannot reach the database that hands out uid segments ("
 					+ ex.getMessage() + "); check that it runs and that the DataSource URL and credentials are right.",
 					ex);
 		}
 		return new SegmentStoreException("The uid segment table " + this.table + " could not be used"
 				+ ((key != null) ? " for key '" + key + "'" : "") + ": " + ex.getMessage(), ex);
-	}
-
-	private static boolean isUnreachable(RuntimeException ex) {
-		if (ex instanceof CannotGetJdbcConnectionException || ex instanceof CannotCreateTransactionException
-				|| ex instanceof DataAccessResourceFailureException || ex instanceof TransientDataAccessResourceException
-				|| ex instanceof QueryTimeoutException) {
-			return true;
-		}
-		SQLException sqlException = sqlException(ex);
-		String state = (sqlException != null) ? sqlException.getSQLState() : null;
-		return state != null && state.startsWith("08");
-	}
-
-	private static boolean isTableMissing(SQLException ex) {
-		String state = ex.getSQLState();
-		return "42S02".equals(state) || "42P01".equals(state) || ex.getErrorCode() == 1146;
-	}
-
-	private static SQLException sqlException(Throwable ex) {
-		for (Throwable current = ex; current != null; current = current.getCause()) {
-			if (current instanceof SQLException sqlException) {
-				return sqlException;
-			}
-		}
-		return null;
 	}
 
 	private static void backOff(int attempt) {

@@ -1,0 +1,343 @@
+package io.github.uidgen.segment.jdbc;
+
+import java.sql.ResultSetMetaData;
+import java.sql.Types;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.regex.Pattern;
+
+import javax.sql.DataSource;
+
+import io.github.uidgen.InvalidSettingException;
+import io.github.uidgen.segment.SegmentRange;
+import io.github.uidgen.segment.SegmentStore;
+import io.github.uidgen.segment.SegmentStoreException;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.PessimisticLockingFailureException;
+import org.springframework.jdbc.core.ConnectionCallback;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.ResultSetExtractor;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.support.JdbcTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.TransactionException;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Claims segments from Meituan Leaf's own {@code leaf_alloc} table, with Leaf's arithmetic, so that Leaf servers and
+ * uid instances hand out numbers from the same rows side by side, during a rolling replacement and after it.
+ *
+ * <p>A row is {@code (biz_tag, max_id, step, description, update_time)}; {@code max_id} is the next number nobody
+ * owns: a claim of {@code n} numbers moves it from {@code m} to {@code m + n} and owns {@code m .. m + n - 1}, as
+ * Leaf's {@code SegmentIDGenImpl} does (a new row's {@code max_id} 1 makes the first number 1). A claim is, in one transaction of its own ({@code REQUIRES_NEW}),
+ * {@code UPDATE leaf_alloc SET max_id = max_id + GREATEST(step, ?) WHERE biz_tag = ?} and
+ * {@code SELECT max_id, step FROM leaf_alloc WHERE biz_tag = ?}: a relative increment under the row lock, read back
+ * before the lock is let go, like Leaf's {@code updateMaxIdAndGetLeafAlloc}. The {@code step} column is never written
+ * and is honoured as the smallest step, as Leaf honours it: a generator asking for fewer numbers gets {@code step}.
+ *
+ * <p>Unlike the {@code db} store, a key without a row is never created: Leaf's operators create rows, and a typo must
+ * not start a new sequence at 1. The claim fails with {@link LeafAllocRowException} carrying the {@code INSERT}; a row
+ * inserted later is claimed from at the next attempt, without a restart. So does a row whose {@code step} is not
+ * positive, rolled back so nothing is claimed. A table that is missing or not shaped like Leaf's fails with
+ * {@link LeafAllocTableException}. Every claim is bounded by a transaction timeout.
+ */
+public final class LeafAllocSegmentStore implements SegmentStore {
+
+	/** Leaf's table name. */
+	public static final String DEFAULT_TABLE = "leaf_alloc";
+
+	/** Default limit on one claim. */
+	public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
+
+	private static final Pattern TABLE = Pattern
+		.compile("[A-Za-z_][A-Za-z0-9_]{0,63}(\\.[A-Za-z_][A-Za-z0-9_]{0,63})?");
+
+	private static final int MAX_ATTEMPTS = 3;
+
+	private final JdbcTemplate jdbcTemplate;
+
+	private final JdbcClient jdbc;
+
+	private final TransactionTemplate transactions;
+
+	private final String table;
+
+	private final String advance;
+
+	private final String read;
+
+	private volatile SegmentDialect checkedDialect;
+
+	private LeafAllocSegmentStore(Builder builder) {
+		this.jdbcTemplate = new JdbcTemplate(builder.dataSource);
+		this.jdbc = JdbcClient.create(this.jdbcTemplate);
+		this.transactions = new TransactionTemplate(new JdbcTransactionManager(builder.dataSource));
+		this.transactions.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+		this.transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
+		this.transactions.setTimeout((int) Math.max(1, (builder.timeout.toMillis() + 999) / 1000));
+		this.table = builder.table;
+		this.advance = "UPDATE " + this.table + " SET max_id = max_id + GREATEST(step, ?) WHERE biz_tag = ?";
+		this.read = "SELECT max_id, step FROM " + this.table + " WHERE biz_tag = ?";
+	}
+
+	/**
+	 * Starts building a store on a data source.
+	 * @param dataSource the database that holds Leaf's table
+	 * @return a builder
+	 */
+	public static Builder builder(DataSource dataSource) {
+		return new Builder(dataSource);
+	}
+
+	@Override
+	public SegmentRange claim(String key, long size) {
+		checkTable();
+		for (int attempt = 1;; attempt++) {
+			try {
+				SegmentRange range = this.transactions.execute((status) -> advance(key, size));
+				if (range == null) {
+					throw new SegmentStoreException("No max_id read back for biz_tag '" + key + "' from " + this.table);
+				}
+				return range;
+			}
+			catch (PessimisticLockingFailureException ex) {
+				if (attempt >= MAX_ATTEMPTS) {
+					throw translate(key, ex);
+				}
+				backOff(attempt);
+			}
+			catch (DataAccessException | TransactionException ex) {
+				throw translate(key, ex);
+			}
+		}
+	}
+
+	/** Leaf's claim: a relative increment, read back under the same row lock; fails (rolled back) on a bad row. */
+	private SegmentRange advance(String key, long size) {
+		if (this.jdbc.sql(this.advance).param(size).param(key).update() == 0) {
+			throw new LeafAllocRowException(this.table, key, "There is no row for biz_tag '" + key + "' in "
+					+ this.table + ", the Leaf table uid segments of key '" + key + "' are claimed from.",
+					insertStatement(key, size));
+		}
+		long[] row = this.jdbc.sql(this.read)
+			.param(key)
+			.query((rs, rowNum) -> new long[] { rs.getLong(1), rs.getLong(2) })
+			.single();
+		long maxId = row[0];
+		long step = row[1];
+		if (step <= 0) {
+			throw new LeafAllocRowException(this.table, key, "The row of biz_tag '" + key + "' in " + this.table
+					+ " has step " + step + "; Leaf and uid need a positive step (the smallest segment).",
+					"UPDATE " + this.table + " SET step = 1000 WHERE biz_tag = " + quote(key) + ";");
+		}
+		long claimed = Math.max(size, step);
+		return new SegmentRange(maxId - claimed, maxId - 1);
+	}
+
+	private String insertStatement(String key, long size) {
+		return "INSERT INTO " + this.table + " (biz_tag, max_id, step, description) VALUES (" + quote(key) + ", 1, "
+				+ size + ", " + quote("uid segment key " + key) + ");";
+	}
+
+	private static String quote(String value) {
+		return "'" + value.replace("'", "''") + "'";
+	}
+
+	@Override
+	public String name() {
+		return "leaf";
+	}
+
+	/**
+	 * Returns the table segments are claimed from.
+	 * @return the table name as configured
+	 */
+	public String table() {
+		return this.table;
+	}
+
+	/**
+	 * Checks once that the table exists with Leaf's columns; again at the next claim when it did not, so a table
+	 * created while the application runs is picked up.
+	 */
+	private void checkTable() {
+		if (this.checkedDialect != null) {
+			return;
+		}
+		synchronized (this) {
+			if (this.checkedDialect != null) {
+				return;
+			}
+			SegmentDialect dialect;
+			Map<String, Integer> columns;
+			try {
+				dialect = SegmentDialect.of(this.transactions.execute((status) -> this.jdbcTemplate
+					.execute((ConnectionCallback<String>) (connection) -> connection.getMetaData()
+						.getDatabaseProductName())));
+			}
+			catch (DataAccessException | TransactionException ex) {
+				throw translate(null, ex);
+			}
+			try {
+				columns = this.transactions.execute((status) -> this.jdbcTemplate
+					.query("SELECT * FROM " + this.table + " WHERE 1 = 0", columnTypes()));
+			}
+			catch (DataAccessException | TransactionException ex) {
+				if (SqlFailures.isTableMissing(ex)) {
+					throw new LeafAllocTableException(this.table, "The Leaf table " + this.table + " does not exist "
+							+ "in the application's database. Point uid.segment.leaf.table at the leaf_alloc table of "
+							+ "the Leaf deployment, or create it as Leaf's scripts/leaf_alloc.sql does:\n\n"
+							+ leafDdl(dialect), ex);
+				}
+				throw translate(null, ex);
+			}
+			String problem = shapeProblem(columns);
+			if (problem != null) {
+				throw new LeafAllocTableException(this.table, "The table " + this.table + " is not Leaf's leaf_alloc: "
+						+ problem + " (columns found: " + columns.keySet() + "). Point uid.segment.leaf.table at the "
+						+ "leaf_alloc table of the Leaf deployment, whose rows are (biz_tag varchar, max_id bigint, "
+						+ "step int, description, update_time).", null);
+			}
+			this.checkedDialect = dialect;
+		}
+	}
+
+	private static ResultSetExtractor<Map<String, Integer>> columnTypes() {
+		return (rs) -> {
+			ResultSetMetaData meta = rs.getMetaData();
+			Map<String, Integer> types = new LinkedHashMap<>();
+			for (int i = 1; i <= meta.getColumnCount(); i++) {
+				types.put(meta.getColumnLabel(i).toLowerCase(Locale.ROOT), meta.getColumnType(i));
+			}
+			return types;
+		};
+	}
+
+	/** Returns what keeps the columns from being Leaf's, or {@code null} when they are. */
+	private static String shapeProblem(Map<String, Integer> columns) {
+		Integer tag = columns.get("biz_tag");
+		Integer maxId = columns.get("max_id");
+		Integer step = columns.get("step");
+		if (tag == null || maxId == null || step == null) {
+			return "it has no " + ((tag == null) ? "biz_tag" : (maxId == null) ? "max_id" : "step") + " column";
+		}
+		if (tag != Types.VARCHAR && tag != Types.CHAR && tag != Types.NVARCHAR && tag != Types.NCHAR
+				&& tag != Types.LONGVARCHAR) {
+			return "its biz_tag column is not a character column";
+		}
+		if (maxId != Types.BIGINT) {
+			return "its max_id column is not a bigint, so it cannot hold 64-bit numbers";
+		}
+		if (step != Types.INTEGER && step != Types.BIGINT && step != Types.SMALLINT && step != Types.TINYINT) {
+			return "its step column is not an integer column";
+		}
+		return null;
+	}
+
+	/** Leaf's DDL, as in its scripts/leaf_alloc.sql, and the same for PostgreSQL. */
+	private String leafDdl(SegmentDialect dialect) {
+		if (dialect == SegmentDialect.POSTGRESQL) {
+			return "CREATE TABLE " + this.table + " (\n  biz_tag varchar(128) NOT NULL DEFAULT '' PRIMARY KEY,\n"
+					+ "  max_id bigint NOT NULL DEFAULT 1,\n  step int NOT NULL,\n  description varchar(256) DEFAULT NULL,"
+					+ "\n  update_time timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP\n);";
+		}
+		return "CREATE TABLE `" + this.table + "` (\n  `biz_tag` varchar(128) NOT NULL DEFAULT '',\n"
+				+ "  `max_id` bigint(20) NOT NULL DEFAULT '1',\n  `step` int(11) NOT NULL,\n"
+				+ "  `description` varchar(256) DEFAULT NULL,\n"
+				+ "  `update_time` timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP,\n"
+				+ "  PRIMARY KEY (`biz_tag`)\n) ENGINE=InnoDB;";
+	}
+
+	private SegmentStoreException translate(String key, RuntimeException ex) {
+		if (ex instanceof SegmentStoreException segmentStoreException) {
+			return segmentStoreException;
+		}
+		if (SqlFailures.isUnreachable(ex)) {
+			return new SegmentStoreException("Cannot reach the database that holds the Leaf table " + this.table + " ("
+					+ ex.getMessage() + "); check that it runs and that the DataSource URL and credentials are right.",
+					ex);
+		}
+		if (SqlFailures.isTableMissing(ex)) {
+			// Dropped or renamed after it was checked: check it again at the next claim.
+			this.checkedDialect = null;
+		}
+		return new SegmentStoreException("The Leaf table " + this.table + " could not be used"
+				+ ((key != null) ? " for biz_tag '" + key + "'" : "") + ": " + ex.getMessage(), ex);
+	}
+
+	private static void backOff(int attempt) {
+		try {
+			Thread.sleep(ThreadLocalRandom.current().nextLong(1, 10L * attempt + 2));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new SegmentStoreException("Interrupted while claiming a uid segment from Leaf's table", ex);
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "LeafAllocSegmentStore[table=" + this.table + "]";
+	}
+
+	/**
+	 * Settings of a Leaf-table segment store.
+	 */
+	public static final class Builder {
+
+		private final DataSource dataSource;
+
+		private String table = DEFAULT_TABLE;
+
+		private Duration timeout = DEFAULT_TIMEOUT;
+
+		private Builder(DataSource dataSource) {
+			if (dataSource == null) {
+				throw new InvalidSettingException("dataSource", null, "pass the DataSource that holds Leaf's table");
+			}
+			this.dataSource = dataSource;
+		}
+
+		/**
+		 * Sets the table; {@value #DEFAULT_TABLE} when not set.
+		 * @param table letters, digits and underscores, optionally prefixed by a schema and a dot
+		 * @return this builder
+		 */
+		public Builder table(String table) {
+			if (table == null || !TABLE.matcher(table).matches()) {
+				throw new InvalidSettingException("table", table, "use a table name of letters, digits and "
+						+ "underscores (starting with a letter or underscore, at most 64), optionally prefixed by a "
+						+ "schema and a dot, such as leaf_alloc");
+			}
+			this.table = table;
+			return this;
+		}
+
+		/**
+		 * Sets how long one claim may take (a transaction timeout, in whole seconds rounded up).
+		 * @param timeout a positive duration
+		 * @return this builder
+		 */
+		public Builder timeout(Duration timeout) {
+			if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+				throw new InvalidSettingException("timeout", timeout, "use a positive duration, such as 5s");
+			}
+			this.timeout = timeout;
+			return this;
+		}
+
+		/**
+		 * Builds the store; it touches the database at its first claim.
+		 * @return the store
+		 */
+		public LeafAllocSegmentStore build() {
+			return new LeafAllocSegmentStore(this);
+		}
+
+	}
+
+}
