@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The {@code UID_SEGMENT} key generator hands out the dense numbers of its segment key to the rows of multi-row
- * inserts, with {@code uid.generator=segment} on a Redis segment store.
+ * inserts, with {@code uid.generator=segment} on a Redis segment store (this machine's Redis keeps nothing on disk: a throwaway store, so persistence is not required).
  */
 class SegmentKeyGeneratorTests {
 
@@ -26,7 +26,8 @@ class SegmentKeyGeneratorTests {
 		try (ShardedDatabases databases = new ShardedDatabases();
 				ConfigurableApplicationContext context = ShardingApps.start(databases.url("sharding-segment.yaml"), 0,
 						"--uid.generator=segment", "--uid.segment.store=redis", "--uid.segment.step=10",
-						"--uid.segment.redis.key-prefix=" + prefix, "--spring.data.redis.host=127.0.0.1")) {
+						"--uid.segment.redis.key-prefix=" + prefix, "--uid.segment.redis.require-persistence=false",
+						"--spring.data.redis.host=127.0.0.1")) {
 			ItemMapper items = context.getBean(ItemMapper.class);
 			for (int n = 0; n < 5; n++) {
 				List<String> names = new ArrayList<>();

@@ -73,6 +73,36 @@ class UidShardingAlgorithmsTests {
 	}
 
 	@Test
+	void modSpreadsTwoDataCentersWithTheSameWorkerIdsEvenly() {
+		// A layout with a data-center part: two data centers whose stores both hand out worker 5, at low traffic.
+		UidLayout layout = UidLayout.defaults().withDatacenterBits(3);
+		try (DefaultUidGenerator first = DefaultUidGenerator.builder()
+			.layout(layout)
+			.datacenterId(1)
+			.workerIdAssigner(new FixedWorkerIdAssigner(5))
+			.build()) {
+			UidModShardingAlgorithm mod = new UidModShardingAlgorithm();
+			mod.init(AlgorithmPropertiesTests.props("sharding-count", "4"));
+			mod.bind(new UidSource("a data center", first, null), "by-mod");
+			int[][] counts = new int[2][4];
+			long start = layout.toUnit(System.currentTimeMillis());
+			for (int n = 0; n < 20_000; n++) {
+				for (int datacenter = 0; datacenter < 2; datacenter++) {
+					long id = layout.compose(start + 3L * n, datacenter, 5, 0);
+					counts[datacenter][TABLES.indexOf(mod.doSharding(TABLES, precise(id)))]++;
+				}
+			}
+			for (int[] datacenter : counts) {
+				assertThat(java.util.Arrays.stream(datacenter).boxed().toList())
+					.allSatisfy((count) -> assertThat(count).isBetween(4_600, 5_400));
+			}
+			long issued = first.getUID();
+			assertThat(first.decode(issued).datacenterId()).isEqualTo(1L);
+			assertThat(mod.doSharding(TABLES, precise(issued))).isIn(TABLES);
+		}
+	}
+
+	@Test
 	void databasesAndTablesByModChooseIndependentlyWithAStride() {
 		UidModShardingAlgorithm databases = mod(2, 1);
 		UidModShardingAlgorithm tables = mod(2, 2);
