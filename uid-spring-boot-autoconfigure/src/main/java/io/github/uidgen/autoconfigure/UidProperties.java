@@ -502,7 +502,8 @@ public class UidProperties {
 			/**
 			 * Backup worker IDs the default generator goes on issuing as when the clock steps back further than
 			 * uid.clock-backwards-tolerance, each with its own state file next to state-file (.backup-{id}). Like the
-			 * worker ID itself, no other instance may use them.
+			 * worker ID itself, no other instance may use them. Refused at start where they would do nothing: with
+			 * another assigner, the cached or segment generator, or clock-backwards-switch-worker off.
 			 */
 			private List<Long> backupIds = new ArrayList<>();
 
@@ -695,6 +696,14 @@ public class UidProperties {
 			 */
 			private Duration registryLossMargin = Duration.ofSeconds(15);
 
+			/**
+			 * When a claim may trust the worker registry it finds: 'same-server' trusts a registry that the same Redis
+			 * process wrote last and waits the registry-loss margin otherwise; 'none' makes every claim wait the margin,
+			 * which also covers the registry's keys written back into the running Redis (a RESTORE of an older dump, a
+			 * key-copying migration), at the cost of that wait at every start.
+			 */
+			private RegistryTrust registryTrust = RegistryTrust.SAME_SERVER;
+
 			public String getKeyPrefix() {
 				return this.keyPrefix;
 			}
@@ -733,6 +742,32 @@ public class UidProperties {
 
 			public void setRegistryLossMargin(Duration registryLossMargin) {
 				this.registryLossMargin = registryLossMargin;
+			}
+
+			public RegistryTrust getRegistryTrust() {
+				return this.registryTrust;
+			}
+
+			public void setRegistryTrust(RegistryTrust registryTrust) {
+				this.registryTrust = registryTrust;
+			}
+
+			/**
+			 * When a claim may trust the worker registry it finds in Redis.
+			 */
+			public enum RegistryTrust {
+
+				/**
+				 * Trust a registry the same Redis process wrote last; wait the margin otherwise.
+				 */
+				SAME_SERVER,
+
+				/**
+				 * Trust no registry: every claim waits the margin, which also covers the registry's keys written back
+				 * into the running Redis.
+				 */
+				NONE
+
 			}
 
 		}

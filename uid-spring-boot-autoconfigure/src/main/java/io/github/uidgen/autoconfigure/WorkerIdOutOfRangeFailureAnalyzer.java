@@ -1,5 +1,6 @@
 package io.github.uidgen.autoconfigure;
 
+import io.github.uidgen.worker.BackupWorkerIdOutOfRangeException;
 import io.github.uidgen.worker.WorkerIdOutOfRangeException;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.core.env.Environment;
@@ -24,6 +25,17 @@ class WorkerIdOutOfRangeFailureAnalyzer extends UidFailureAnalyzer<WorkerIdOutOf
 		String workerBits = datacenters ? "uid.worker-bits less uid.datacenter-bits" : "uid.worker-bits";
 		String moreBits = "raise uid.worker-bits (taking the bits from uid.seq-bits or uid.time-bits)"
 				+ (datacenters ? ", keeping uid.datacenter-bits as it is" : "");
+		if (cause instanceof BackupWorkerIdOutOfRangeException) {
+			String backupIds = (this.environment != null)
+					? this.environment.getProperty("uid.worker.static.backup-ids") : null;
+			return new FailureAnalysis(
+					describe("Backup worker ID " + cause.getWorkerId() + " does not fit the layout, whose "
+							+ workerBits + " hold worker IDs " + range + ".", "uid.worker.static.backup-ids",
+							(backupIds != null) ? backupIds : String.valueOf(cause.getWorkerId())),
+					"Set uid.worker.static.backup-ids to worker IDs from " + range + ", used by no other instance, "
+							+ "or " + moreBits + ".",
+					cause);
+		}
 		if ("static".equals(assigner)) {
 			return new FailureAnalysis(
 					describe("uid.worker.id " + cause.getWorkerId() + " does not fit the layout, whose " + workerBits
