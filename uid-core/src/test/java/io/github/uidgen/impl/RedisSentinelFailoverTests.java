@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import io.github.uidgen.UidClock;
 import io.github.uidgen.UidException;
 import io.github.uidgen.testsupport.Duplicates;
+import io.github.uidgen.testsupport.TestRedis;
 import io.github.uidgen.testsupport.ThrowawayRedisSentinel;
 import io.github.uidgen.worker.WorkerLeaseLostException;
 import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
@@ -59,7 +60,7 @@ class RedisSentinelFailoverTests {
 	}
 
 	private void runFailover(ThrowawayRedisSentinel set, Runnable failover) throws Exception {
-		set.cli(set.masterPort(), "SET", "{uid-test:failover}:generation", "0");
+		set.cli(set.masterPort(), TestRedis.markNewRegistryCommand("{uid-test:failover}"));
 		List<LettuceConnectionFactory> factories = new ArrayList<>();
 		List<AbstractUidGenerator> generators = new ArrayList<>();
 		try {

@@ -34,6 +34,12 @@ public class UidProperties {
 	private Generator generator = Generator.DEFAULT;
 
 	/**
+	 * A ready-made layout instead of time-unit, epoch and the bits: leaf is Meituan Leaf's (41 bits of milliseconds
+	 * since 2010-11-04T01:42:54.657Z, 10 worker bits, 12 sequence bits), for continuing a Leaf deployment.
+	 */
+	private LayoutPreset layoutPreset;
+
+	/**
 	 * Unit the time part of an ID counts in.
 	 */
 	private UidTimeUnit timeUnit = UidTimeUnit.MILLISECONDS;
@@ -100,6 +106,14 @@ public class UidProperties {
 
 	public void setGenerator(Generator generator) {
 		this.generator = generator;
+	}
+
+	public LayoutPreset getLayoutPreset() {
+		return this.layoutPreset;
+	}
+
+	public void setLayoutPreset(LayoutPreset layoutPreset) {
+		this.layoutPreset = layoutPreset;
 	}
 
 	public UidTimeUnit getTimeUnit() {
@@ -176,6 +190,16 @@ public class UidProperties {
 
 	public Segment getSegment() {
 		return this.segment;
+	}
+
+	/**
+	 * Ready-made layouts.
+	 */
+	public enum LayoutPreset {
+
+		/** Meituan Leaf's Snowflake layout. */
+		LEAF
+
 	}
 
 	/**
@@ -666,6 +690,14 @@ public class UidProperties {
 			 */
 			private Duration registryLossMargin = Duration.ofSeconds(15);
 
+			/**
+			 * When a claim may trust the worker registry it finds: 'same-server' trusts a registry that the same Redis
+			 * process wrote last and waits the registry-loss margin otherwise; 'none' makes every claim wait the margin,
+			 * which also covers the registry's keys written back into the running Redis (a RESTORE of an older dump, a
+			 * key-copying migration), at the cost of that wait at every start.
+			 */
+			private RegistryTrust registryTrust = RegistryTrust.SAME_SERVER;
+
 			public String getKeyPrefix() {
 				return this.keyPrefix;
 			}
@@ -704,6 +736,32 @@ public class UidProperties {
 
 			public void setRegistryLossMargin(Duration registryLossMargin) {
 				this.registryLossMargin = registryLossMargin;
+			}
+
+			public RegistryTrust getRegistryTrust() {
+				return this.registryTrust;
+			}
+
+			public void setRegistryTrust(RegistryTrust registryTrust) {
+				this.registryTrust = registryTrust;
+			}
+
+			/**
+			 * When a claim may trust the worker registry it finds in Redis.
+			 */
+			public enum RegistryTrust {
+
+				/**
+				 * Trust a registry the same Redis process wrote last; wait the margin otherwise.
+				 */
+				SAME_SERVER,
+
+				/**
+				 * Trust no registry: every claim waits the margin, which also covers the registry's keys written back
+				 * into the running Redis.
+				 */
+				NONE
+
 			}
 
 		}
@@ -750,6 +808,14 @@ public class UidProperties {
 			 * Interval of the lease heartbeat. Defaults to a third of the lease duration.
 			 */
 			private Duration heartbeatInterval;
+
+			/**
+			 * How worker IDs are held: lease (uid's own reusable leases under root-path) or leaf (the worker ID
+			 * Meituan Leaf gave this host's ip:port under /snowflake/{leaf.name}/forever, with uid.layout-preset=leaf).
+			 */
+			private Mode mode = Mode.LEASE;
+
+			private final Leaf leaf = new Leaf();
 
 			public String getConnectString() {
 				return this.connectString;
@@ -805,6 +871,79 @@ public class UidProperties {
 
 			public void setHeartbeatInterval(Duration heartbeatInterval) {
 				this.heartbeatInterval = heartbeatInterval;
+			}
+
+			public Mode getMode() {
+				return this.mode;
+			}
+
+			public void setMode(Mode mode) {
+				this.mode = mode;
+			}
+
+			public Leaf getLeaf() {
+				return this.leaf;
+			}
+
+			/**
+			 * How the zookeeper assigner holds worker IDs.
+			 */
+			public enum Mode {
+
+				/** uid's own reusable leases. */
+				LEASE,
+
+				/** Meituan Leaf's snowflake nodes, continued in place. */
+				LEAF
+
+			}
+
+			/**
+			 * Settings of the leaf mode: which Leaf node this instance continues.
+			 */
+			public static class Leaf {
+
+				/**
+				 * Leaf's leaf.name: the nodes live under /snowflake/{name}/forever.
+				 */
+				private String name;
+
+				/**
+				 * Address this host's Leaf node is named after. Defaults to the one a Leaf server here reports: the
+				 * first IPv4 address of the network interfaces that is not loopback.
+				 */
+				private String ip;
+
+				/**
+				 * Port this host's Leaf node is named after: the leaf.snowflake.port of the Leaf server this instance
+				 * replaces. Defaults to server.port.
+				 */
+				private Integer port;
+
+				public String getName() {
+					return this.name;
+				}
+
+				public void setName(String name) {
+					this.name = name;
+				}
+
+				public String getIp() {
+					return this.ip;
+				}
+
+				public void setIp(String ip) {
+					this.ip = ip;
+				}
+
+				public Integer getPort() {
+					return this.port;
+				}
+
+				public void setPort(Integer port) {
+					this.port = port;
+				}
+
 			}
 
 		}

@@ -9,6 +9,8 @@ import io.github.uidgen.InvalidLayoutException;
 import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.LayoutField;
 import io.github.uidgen.UidLayout;
+import io.github.uidgen.UidTimeUnit;
+import io.github.uidgen.migration.LeafLayout;
 
 /**
  * Hands {@code uid.*} property values to the core builders, where the name of each property is known: a value a
@@ -62,6 +64,9 @@ final class UidPropertyMapper {
 	 * @throws UidPropertyException naming the layout properties at fault when the layout is refused
 	 */
 	static UidLayout layout(UidProperties properties, long nowMillis) {
+		if (properties.getLayoutPreset() == UidProperties.LayoutPreset.LEAF) {
+			return leafLayout(properties, nowMillis);
+		}
 		try {
 			return new UidLayout(properties.getTimeUnit(), properties.getEpoch(), properties.getTimeBits(),
 					properties.getWorkerBits(), properties.getSeqBits(), nowMillis);
@@ -70,6 +75,28 @@ final class UidPropertyMapper {
 			String names = names(ex.getFields());
 			throw new UidPropertyException(names, ex.getValue(), "The uid ID layout is refused: " + ex.getMessage(),
 					"Change " + names + ": " + ex.getFix() + ".", ex);
+		}
+	}
+
+	/**
+	 * Returns Leaf's layout, refusing layout properties that say otherwise: a preset that silently overrode them
+	 * would issue IDs in a layout the user did not ask for.
+	 */
+	private static UidLayout leafLayout(UidProperties properties, long nowMillis) {
+		requirePreset("uid.time-unit", properties.getTimeUnit(), UidTimeUnit.MILLISECONDS);
+		requirePreset("uid.epoch", properties.getEpoch(), UidLayout.DEFAULT_EPOCH);
+		requirePreset("uid.time-bits", properties.getTimeBits(), LeafLayout.TIME_BITS);
+		requirePreset("uid.worker-bits", properties.getWorkerBits(), LeafLayout.WORKER_BITS);
+		requirePreset("uid.seq-bits", properties.getSeqBits(), LeafLayout.SEQ_BITS);
+		return LeafLayout.layout(nowMillis);
+	}
+
+	private static void requirePreset(String property, Object value, Object presetValue) {
+		if (!presetValue.equals(value)) {
+			throw new UidPropertyException(property, value, "The uid setting " + property + " conflicts with "
+					+ "uid.layout-preset=leaf, which is Meituan Leaf's layout: 41 bits of milliseconds since "
+					+ LeafLayout.EPOCH + ", 10 worker bits, 12 sequence bits.",
+					"Remove " + property + " (the preset sets the whole layout), or remove uid.layout-preset.");
 		}
 	}
 

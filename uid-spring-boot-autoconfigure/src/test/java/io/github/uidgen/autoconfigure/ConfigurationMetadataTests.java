@@ -72,6 +72,7 @@ class ConfigurationMetadataTests {
 				Map.entry("uid.worker.redis.namespace", "default"),
 				Map.entry("uid.worker.redis.lease-duration", "30s"),
 				Map.entry("uid.worker.redis.registry-loss-margin", "15s"),
+				Map.entry("uid.worker.redis.registry-trust", "same-server"),
 				Map.entry("uid.worker.zookeeper.connect-string", "localhost:2181"),
 				Map.entry("uid.worker.zookeeper.root-path", "/uid"),
 				Map.entry("uid.worker.zookeeper.namespace", "default"),
@@ -115,6 +116,7 @@ class ConfigurationMetadataTests {
 			.containsEntry("uid.worker.db.mode", List.of("lease", "disposable"))
 			.containsEntry("uid.worker.static.ordinal-from", List.of("hostname", "env"))
 			.containsEntry("uid.cached.take-policy", List.of("wait", "fail-fast"))
+			.containsEntry("uid.worker.redis.registry-trust", List.of("same-server", "none"))
 			.doesNotContainKey("uid.cached.put-policy");
 	}
 

@@ -47,15 +47,20 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * {@code generation} is written with the first claim of a registry and never expires: a claim that finds it missing
  * knows the registry is new or wiped. {@code server} holds the {@code run_id} of the Redis process that last wrote
  * the registry, and every token names the process it was claimed on: a script that runs on another process (a
- * restart, a failover) ends every lease. In both cases no claim in the namespace succeeds for the next
+ * restart, a failover) ends every lease; so does a registry that names no process at all (restored from a snapshot
+ * taken before its first claim). In both cases no claim in the namespace succeeds for the next
  * {@link Builder#registryLossMargin registry loss margin}, by the Redis clock, and the claimed worker's mark is
  * never earlier than the end of the margin; running holders find their lease gone at their next renewal and stop
  * issuing, with all their IDs before the end of the margin. The margin must cover how far ahead of the clock any
  * generator of the namespace may have reserved IDs (the cached generator's {@code maxAhead} plus the mark
  * reservation) plus the clock skew between instances; the default, 15 s, covers the generators' defaults
  * (10 s + 3 s) with 2 s to spare. The cost is a wait of one margin at the very first start of a namespace and after
- * every loss, restart or failover, and a restart of every holder; setting the generation key by hand
- * ({@code SET {uid:default}:generation 0}) skips the first wait when you know the namespace is brand new.
+ * every loss, restart or failover, and a restart of every holder; setting the generation key by hand, with the
+ * server key naming the running process, skips the first wait when you know the namespace is brand new.
+ *
+ * <p>A registry whose keys were written back into the same running process (a {@code RESTORE} of an older dump)
+ * cannot be told from a genuine one. {@link Builder#registryTrust(RegistryTrust) RegistryTrust.NONE} makes every
+ * claim wait the margin, which covers that as well.
  */
 public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
@@ -88,6 +93,8 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
 	private final Duration registryLossMargin;
 
+	private final RegistryTrust registryTrust;
+
 	private final String hashTag;
 
 	private final LeaseTokens tokens = new LeaseTokens();
@@ -97,6 +104,7 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		this.namespace = builder.namespace;
 		this.lease = lease;
 		this.registryLossMargin = builder.registryLossMargin;
+		this.registryTrust = builder.registryTrust;
 		this.hashTag = "{" + this.keyPrefix + ":" + this.namespace + "}";
 		this.scripts = new RegistryScripts(builder.connectionFactory, this.hashTag);
 	}
@@ -117,13 +125,15 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
 	@Override
 	public WorkerAssignment assign(long maxWorkerId, Duration maxMarkLead) {
+		boolean waitEveryClaim = this.registryTrust == RegistryTrust.NONE;
 		for (int waits = 0;; waits++) {
 			List<String> reply = this.scripts.claim(this.lease.instanceId(), LeaseTokens.newToken(),
 					Long.toString(maxWorkerId), Long.toString(this.lease.leaseDuration().toMillis()),
-					Long.toString(this.registryLossMargin.toMillis()), Long.toString(maxMarkLead.toMillis()), "");
+					Long.toString(this.registryLossMargin.toMillis()), Long.toString(maxMarkLead.toMillis()), "",
+					waitEveryClaim ? "wait" : "trusted");
 			switch (reply.get(0)) {
 				case "ok" -> {
-					return claimed(reply);
+					return waitEveryClaim ? claimedUntrusted(reply) : claimed(reply);
 				}
 				case "full" -> throw this.lease.allTaken(maxWorkerId, Long.parseLong(reply.get(1)),
 						reply.subList(2, reply.size()), "Redis under " + this.hashTag);
@@ -136,9 +146,13 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
 	@Override
 	public Optional<WorkerAssignment> assignBehind(long maxWorkerId, long latestMarkMillis) {
+		if (this.registryTrust == RegistryTrust.NONE) {
+			// Every claim waits the margin, and starts after it: never behind the clock.
+			return Optional.empty();
+		}
 		List<String> reply = this.scripts.claim(this.lease.instanceId(), LeaseTokens.newToken(),
 				Long.toString(maxWorkerId), Long.toString(this.lease.leaseDuration().toMillis()),
-				Long.toString(this.registryLossMargin.toMillis()), "0", Long.toString(latestMarkMillis));
+				Long.toString(this.registryLossMargin.toMillis()), "0", Long.toString(latestMarkMillis), "trusted");
 		if (!"ok".equals(reply.get(0))) {
 			// Nothing free with such a mark, or the registry is waiting out a loss: a claim now would have to wait.
 			return Optional.empty();
@@ -171,6 +185,35 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		return assignment;
 	}
 
+	/**
+	 * A claim from a registry that is not trusted however it looks ({@link RegistryTrust#NONE}): a holder whose claim
+	 * was taken out of it may still issue with the worker ID, up to the mark it recorded before, which lies within the
+	 * margin of now. Waits out the margin (the lease was claimed long enough to cover it), and starts after it.
+	 */
+	private WorkerAssignment claimedUntrusted(List<String> reply) {
+		long redisNow = Long.parseLong(reply.get(4));
+		long afterMargin = redisNow + this.registryLossMargin.toMillis();
+		long startedNanos = System.nanoTime();
+		WorkerAssignment assignment = claimed(reply);
+		logger.info("uid worker ID {}: waiting the registry-loss margin ({} ms) before issuing with it, as the registry "
+				+ "is not trusted at any claim (registry trust none)", assignment.workerId(),
+				this.registryLossMargin.toMillis());
+		try {
+			long left;
+			while ((left = this.registryLossMargin.toNanos() - (System.nanoTime() - startedNanos)) > 0) {
+				Thread.sleep(Math.max(1, Duration.ofNanos(left).toMillis()));
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			release(assignment.workerId(), WorkerAssignment.NO_MARK);
+			throw new WorkerAssignmentException("Interrupted while waiting to issue with uid worker ID "
+					+ assignment.workerId(), ex);
+		}
+		long mark = assignment.hasMark() ? Math.max(assignment.highWaterMarkMillis(), afterMargin) : afterMargin;
+		return new WorkerAssignment(assignment.workerId(), mark);
+	}
+
 	private void awaitRegistry(long floorMillis, long nowMillis, String why, int waits) {
 		if (waits >= MAX_WAITS) {
 			throw new WorkerAssignmentException("The uid worker registry " + this.hashTag + " was found lost or "
@@ -182,6 +225,8 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 			case "new" -> "is new, or Redis lost its data (no generation key)";
 			case "rewound" -> "was written by another Redis process (Redis was restarted or failed over, perhaps from "
 					+ "older data)";
+			case "unnamed" -> "names no Redis process as its writer (restored from a snapshot taken before its first "
+					+ "claim, or marked new by hand without its server key)";
 			default -> "was found lost or rewound moments ago";
 		};
 		logger.warn("uid worker registry {} {}: waiting {} ms before claiming, so that no worker ID is reused before its "
@@ -273,6 +318,10 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		return this.registryLossMargin;
 	}
 
+	public RegistryTrust getRegistryTrust() {
+		return this.registryTrust;
+	}
+
 	public String getInstanceId() {
 		return this.lease.instanceId();
 	}
@@ -294,6 +343,8 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		private String namespace = DEFAULT_NAMESPACE;
 
 		private Duration registryLossMargin = DEFAULT_REGISTRY_LOSS_MARGIN;
+
+		private RegistryTrust registryTrust = RegistryTrust.SAME_SERVER;
 
 		private Builder(RedisConnectionFactory connectionFactory) {
 			super(Integer.MAX_VALUE);
@@ -347,6 +398,20 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 							"use a duration of zero or more, for example 15s");
 				}
 				this.registryLossMargin = registryLossMargin;
+			}
+			return this;
+		}
+
+		/**
+		 * Sets when a claim may trust the registry it finds; {@link RegistryTrust#SAME_SERVER} by default.
+		 * {@link RegistryTrust#NONE} makes every claim wait the registry-loss margin, which also covers the registry's
+		 * keys written back into the running Redis (a {@code RESTORE} of an older dump).
+		 * @param registryTrust the trust
+		 * @return this builder
+		 */
+		public Builder registryTrust(RegistryTrust registryTrust) {
+			if (registryTrust != null) {
+				this.registryTrust = registryTrust;
 			}
 			return this;
 		}

@@ -5,11 +5,12 @@
 --       succeed), 7 server (string: run_id of the Redis process that last wrote the registry)
 -- ARGV: 1 operation, then
 --   claim:   2 instance ID, 3 token, 4 max worker ID, 5 lease ms, 6 registry loss margin ms, 7 max mark lead ms,
---            8 latest mark ms or '' (a further worker ID whose mark is no later, for a clock that stepped back)
+--            8 latest mark ms or '' (a further worker ID whose mark is no later, for a clock that stepped back),
+--            9 'trusted' or 'wait' (the claimant waits the margin before it issues: the lease covers that too)
 --            -> {'wait', floor, now, why} | {'ok', worker, mark or '', floor, now, token} | {'full', live, holder...}
 --            | {'none'} (no free worker ID with a mark no later than ARGV 8)
---            where why is 'new' (no generation key), 'rewound' (another Redis process wrote the registry) or
---            'margin' (still inside the margin of an earlier one)
+--            where why is 'new' (no generation key), 'rewound' (another Redis process wrote the registry), 'unnamed'
+--            (no process is named as its writer) or 'margin' (still inside the margin of an earlier one)
 --   renew:   2 worker ID, 3 token, 4 mark ms, 5 lease ms, 6 registry loss margin ms
 --            -> {'ok'} | {'wiped'} | {'rewound', claimed on, now on} | {'released', holder} | {'taken', holder}
 --   release: 2 worker ID, 3 token, 4 mark ms or '', 5 registry loss margin ms
@@ -23,12 +24,12 @@ local op = ARGV[1]
 -- A registry last written by another Redis process (this one restarted, perhaps from an older snapshot, or a
 -- replica took over, perhaps lagging) may have gone back in time: its leases, tokens and marks may be older than
 -- what holders were told. Trust none of it: end every lease, and let nobody claim until the margin has passed,
--- so whatever a holder may have issued meanwhile lies in the past.
+-- so whatever a holder may have issued meanwhile lies in the past. A registry that names no process at all was not
+-- written by a claim of this process either (a snapshot taken before the first claim, say), and is not trusted.
 local function trusted(margin)
   local stored = redis.call('GET', KEYS[7])
   if stored == server then return true end
   redis.call('SET', KEYS[7], server)
-  if not stored then return true end
   redis.call('DEL', KEYS[2])
   for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '(0', '+inf')) do
     redis.call('ZADD', KEYS[1], 0, id)
@@ -75,6 +76,7 @@ end
 local instance, token = ARGV[2], ARGV[3] .. '@' .. server
 local max, lease, margin, lead = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
 local latest = tonumber(ARGV[8] or '')
+if ARGV[9] == 'wait' then lease = lease + margin end
 
 -- No generation marker: the registry is new, or Redis lost it with every mark in it. Nobody may claim until the
 -- margin has passed, so that whatever a previous holder may have issued lies in the past.
@@ -85,8 +87,9 @@ if not floor then
   redis.call('SET', KEYS[7], server)
   return {'wait', str(floor), str(now), 'new'}
 end
+local writer = redis.call('GET', KEYS[7])
 if not trusted(margin) then
-  return {'wait', redis.call('GET', KEYS[6]), str(now), 'rewound'}
+  return {'wait', redis.call('GET', KEYS[6]), str(now), writer and 'rewound' or 'unnamed'}
 end
 floor = tonumber(floor)
 if now < floor then

@@ -1,5 +1,7 @@
 package io.github.uidgen.autoconfigure.actuate;
 
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -55,6 +57,13 @@ public class UidEndpoint {
 		this.segmentGenerators = segmentGenerators;
 	}
 
+	/** The epoch as configured: a date, or the instant of a layout that continues another system's IDs. */
+	private static String epoch(UidLayout layout) {
+		Instant instant = layout.getEpochInstant();
+		return instant.equals(layout.getEpoch().atStartOfDay(ZoneOffset.UTC).toInstant())
+				? layout.getEpoch().toString() : instant.toString();
+	}
+
 	/**
 	 * Describes the generator: its kind, layout, worker, high-water mark, lead over the clock and ring fill; for the
 	 * segment generator its segments and every key in use.
@@ -65,7 +74,7 @@ public class UidEndpoint {
 		UidGeneratorStatus status = this.generator.status();
 		UidLayout layout = status.layout();
 		LayoutDescriptor layoutDescriptor = (layout != null) ? new LayoutDescriptor(
-				layout.getTimeUnit().name().toLowerCase(Locale.ROOT), layout.getEpoch().toString(),
+				layout.getTimeUnit().name().toLowerCase(Locale.ROOT), epoch(layout),
 				layout.getTimeBits(), layout.getWorkerBits(), layout.getSeqBits(), layout.getMaxWorkerId(),
 				layout.getMaxSequence() + 1, layout.getExpiry().toString()) : null;
 		UidGeneratorStatus.Worker worker = status.worker();
