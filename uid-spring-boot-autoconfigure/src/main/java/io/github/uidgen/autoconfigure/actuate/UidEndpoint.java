@@ -88,13 +88,15 @@ public class UidEndpoint {
 		UidLayout layout = status.layout();
 		LayoutDescriptor layoutDescriptor = (layout != null) ? new LayoutDescriptor(
 				layout.getTimeUnit().name().toLowerCase(Locale.ROOT), epoch(layout),
-				layout.getTimeBits(), layout.getWorkerBits(), layout.getSeqBits(), layout.getMaxWorkerId(),
-				layout.getMaxSequence() + 1, layout.getExpiry().toString()) : null;
+				layout.getTimeBits(), layout.getWorkerBits(), layout.getDatacenterBits(), layout.getSeqBits(),
+				layout.getMaxDatacenterId(), layout.getMaxWorkerId(), layout.getMaxSequence() + 1,
+				layout.getExpiry().toString()) : null;
 		UidGeneratorStatus.Worker worker = status.worker();
 		UidGeneratorStatus.Ring ring = status.ring();
 		UidGeneratorStatus.Segment segment = status.segment();
 		UidException failure = status.failure();
-		return new UidDescriptor(status.kind(), layoutDescriptor, (worker != null) ? worker.id() : null,
+		return new UidDescriptor(status.kind(), layoutDescriptor, (worker != null) ? worker.datacenterId() : null,
+				(worker != null) ? worker.id() : null,
 				(worker != null) ? worker.assigner() : null,
 				(worker != null && worker.highWaterMark() != null) ? worker.highWaterMark().toString() : null,
 				(status.aheadOfClock() != null) ? status.aheadOfClock().toMillis() : null,
@@ -217,7 +219,8 @@ public class UidEndpoint {
 		try {
 			DecodedUid decoded = this.generator.decode(value);
 			return new WebEndpointResponse<>(new ParsedUid(Long.toString(decoded.uid()),
-					decoded.timestamp().toString(), decoded.workerId(), decoded.sequence(), form));
+					decoded.timestamp().toString(), decoded.datacenterId(), decoded.workerId(), decoded.sequence(),
+					form));
 		}
 		catch (UidException ex) {
 			return badRequest(ex.getMessage());
@@ -262,7 +265,9 @@ public class UidEndpoint {
 	 * @param generator {@code default}, {@code cached}, {@code segment}, or the kind an application's own generator reports (its
 	 * simple class name unless it says otherwise)
 	 * @param layout the ID layout, or {@code null} for a generator whose IDs have none
-	 * @param workerId the worker ID
+	 * @param datacenterId the data center the generator issues for, or {@code null} when the layout has no
+	 * data-center bits
+	 * @param workerId the worker ID (within the data center, with data-center bits)
 	 * @param assigner the name of the worker-ID assigner
 	 * @param highWaterMark the latest time the worker may issue IDs for before recording a new mark, ISO-8601
 	 * @param aheadOfClockMillis how far the latest issued (cached: produced) ID lies ahead of the clock
@@ -277,7 +282,8 @@ public class UidEndpoint {
 	 * passed its mark
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
-	public record UidDescriptor(String generator, @Nullable LayoutDescriptor layout, @Nullable Long workerId,
+	public record UidDescriptor(String generator, @Nullable LayoutDescriptor layout, @Nullable Long datacenterId,
+			@Nullable Long workerId,
 			@Nullable String assigner, @Nullable String highWaterMark, @Nullable Long aheadOfClockMillis,
 			@Nullable Long issued, @Nullable RingDescriptor ring, @Nullable SegmentDescriptor segment,
 			@Nullable String failure, @Nullable List<SegmentKeyDescriptor> segmentKeys, @Nullable Long workerSwitches,
@@ -290,15 +296,17 @@ public class UidEndpoint {
 	 * @param timeUnit {@code milliseconds} or {@code seconds}
 	 * @param epoch the date time counts from, UTC
 	 * @param timeBits bits of the time part
-	 * @param workerBits bits of the worker ID
+	 * @param workerBits bits between time and sequence: the worker ID's, data-center bits included
+	 * @param datacenterBits how many of the worker bits name a data center, 0 without data centers
 	 * @param seqBits bits of the sequence
-	 * @param maxWorkerId the largest worker ID
+	 * @param maxDatacenterId the largest data-center ID, 0 without data centers
+	 * @param maxWorkerId the largest worker ID (in each data center, with data-center bits)
 	 * @param idsPerUnit IDs one worker can issue per time unit
 	 * @param expiry the first instant the layout cannot encode, ISO-8601
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
-	public record LayoutDescriptor(String timeUnit, String epoch, int timeBits, int workerBits, int seqBits,
-			long maxWorkerId, long idsPerUnit, String expiry) {
+	public record LayoutDescriptor(String timeUnit, String epoch, int timeBits, int workerBits, int datacenterBits,
+			int seqBits, long maxDatacenterId, long maxWorkerId, long idsPerUnit, String expiry) {
 	}
 
 	/**
@@ -350,13 +358,14 @@ public class UidEndpoint {
 	 *
 	 * @param uid the ID, as a string so JavaScript clients keep every digit
 	 * @param timestamp the start of the time unit it was issued in, ISO-8601
-	 * @param workerId the worker that issued it
+	 * @param datacenterId the data center that issued it, or {@code null} when the layout has no data-center bits
+	 * @param workerId the worker that issued it (within its data center, with data-center bits)
 	 * @param sequence its sequence in that worker and time unit
 	 * @param form the text form the ID was read in
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
-	public record ParsedUid(String uid, String timestamp, long workerId, long sequence, String form)
-			implements OperationResponseBody {
+	public record ParsedUid(String uid, String timestamp, @Nullable Long datacenterId, long workerId,
+			long sequence, String form) implements OperationResponseBody {
 	}
 
 	/**

@@ -39,6 +39,8 @@ class UidEndpointTests {
 			assertThat(descriptor.layout().workerBits()).isEqualTo(10);
 			assertThat(descriptor.layout().seqBits()).isEqualTo(12);
 			assertThat(descriptor.layout().maxWorkerId()).isEqualTo(1023);
+			assertThat(descriptor.layout().datacenterBits()).isZero();
+			assertThat(descriptor.datacenterId()).as("no data-center bits").isNull();
 			assertThat(descriptor.layout().idsPerUnit()).isEqualTo(4096);
 			assertThat(descriptor.layout().expiry()).isEqualTo(UidLayout.defaults().getExpiry().toString());
 			assertThat(descriptor.workerId()).isEqualTo(21);
@@ -113,6 +115,7 @@ class UidEndpointTests {
 			ParsedUid parsed = (ParsedUid) response.getBody();
 			assertThat(parsed.uid()).isEqualTo(Long.toString(uid));
 			assertThat(parsed.workerId()).isEqualTo(23);
+			assertThat(parsed.datacenterId()).as("no data-center bits").isNull();
 			assertThat(parsed.timestamp()).isEqualTo(generator.decode(uid).timestamp().toString());
 			assertThat(parsed.sequence()).isEqualTo(generator.decode(uid).sequence());
 		}
