@@ -118,6 +118,7 @@ class ConfigurationMetadataTests {
 			.containsEntry("uid.worker.static.ordinal-from", List.of("hostname", "env"))
 			.containsEntry("uid.cached.take-policy", List.of("wait", "fail-fast"))
 			.containsEntry("uid.worker.redis.registry-trust", List.of("same-server", "none"))
+			.containsEntry("uid.text.form", List.of("decimal", "radix62", "radix36", "readable", "opaque"))
 			.doesNotContainKey("uid.cached.put-policy");
 	}
 
