@@ -9,10 +9,10 @@ import java.util.Objects;
 /**
  * How the bits of an ID are shared out: {@code sign(1) | time | workerId | sequence}.
  *
- * <p>Time counts {@linkplain UidTimeUnit units} since the {@linkplain #getEpoch() epoch} (a UTC date). The three
- * fields may use fewer than 63 bits, which gives shorter IDs (53 bits fit a JavaScript number). A layout is
- * validated when it is built: every field needs at least one bit, the epoch may not lie in the future and the
- * range may not have run out already.
+ * <p>Time counts {@linkplain UidTimeUnit units} since the {@linkplain #getEpoch() epoch} (a UTC date, or an instant
+ * for layouts that continue another system's IDs). The three fields may use fewer than 63 bits, which gives shorter
+ * IDs (53 bits fit a JavaScript number). A layout is validated when it is built: every field needs at least one
+ * bit, the epoch may not lie in the future and the range may not have run out already.
  *
  * <p>With {@linkplain #withDatacenterBits(int) data-center bits}, the top bits of the worker field name a data
  * center and the rest the worker ID a data center's own store hands out:
@@ -98,6 +98,30 @@ public final class UidLayout {
 	 */
 	public UidLayout(UidTimeUnit timeUnit, LocalDate epoch, int timeBits, int workerBits, int seqBits,
 			long nowMillis) {
+		this(timeUnit, (epoch != null) ? epoch.atStartOfDay(ZoneOffset.UTC).toInstant() : null, timeBits, workerBits,
+				seqBits, nowMillis);
+	}
+
+	/**
+	 * Builds a layout whose time counts from an instant rather than from midnight of a date, for IDs that continue
+	 * another system's (Meituan Leaf counts milliseconds from 2010-11-04T01:42:54.657Z), and validates it as of the
+	 * given time.
+	 * @param timeUnit unit of the time field
+	 * @param epoch the instant time counts from
+	 * @param timeBits bits of the time field
+	 * @param workerBits bits of the worker-ID field
+	 * @param seqBits bits of the sequence field
+	 * @param nowMillis the time to validate against
+	 * @return the layout
+	 * @throws InvalidLayoutException when the layout is refused
+	 */
+	public static UidLayout since(Instant epoch, UidTimeUnit timeUnit, int timeBits, int workerBits, int seqBits,
+			long nowMillis) {
+		return new UidLayout(timeUnit, epoch, timeBits, workerBits, seqBits, nowMillis);
+	}
+
+	private UidLayout(UidTimeUnit timeUnit, Instant epoch, int timeBits, int workerBits, int seqBits,
+			long nowMillis) {
 		if (timeUnit == null) {
 			throw new InvalidLayoutException(List.of(LayoutField.TIME_UNIT), "null", "No time unit is set",
 					"set it to seconds or milliseconds");
@@ -118,11 +142,11 @@ public final class UidLayout {
 							+ " + " + DEFAULT_SEQ_BITS);
 		}
 		this.timeUnit = timeUnit;
-		this.epoch = epoch;
+		this.epochMillis = epoch.toEpochMilli();
+		this.epoch = epoch.atZone(ZoneOffset.UTC).toLocalDate();
 		this.timeBits = timeBits;
 		this.workerBits = workerBits;
 		this.seqBits = seqBits;
-		this.epochMillis = epoch.atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
 		this.unitMillis = timeUnit.toMillis();
 		this.maxTime = ~(-1L << timeBits);
 		this.datacenterBits = 0;
@@ -133,12 +157,12 @@ public final class UidLayout {
 		this.timeShift = workerBits + seqBits;
 		this.expiry = computeExpiry();
 		if (this.epochMillis > nowMillis) {
-			throw new InvalidLayoutException(List.of(LayoutField.EPOCH), epoch.toString(),
+			throw new InvalidLayoutException(List.of(LayoutField.EPOCH), epochText(),
 					"The epoch lies in the future", "set a date no later than today (UTC), such as " + DEFAULT_EPOCH);
 		}
 		if (!this.expiry.isAfter(Instant.ofEpochMilli(nowMillis))) {
 			throw new InvalidLayoutException(List.of(LayoutField.TIME_BITS, LayoutField.EPOCH),
-					timeBits + " time bits of " + timeUnit.name().toLowerCase() + " from " + epoch,
+					timeBits + " time bits of " + timeUnit.name().toLowerCase() + " from " + epochText(),
 					"The layout ran out on " + this.expiry + " and would issue negative or repeated IDs",
 					"give it more time bits or a later epoch");
 		}
@@ -333,8 +357,28 @@ public final class UidLayout {
 		return this.timeUnit;
 	}
 
+	/**
+	 * Returns the UTC date of the epoch; for a layout built {@link #since(Instant, UidTimeUnit, int, int, int, long)
+	 * since} an instant other than midnight, the date that instant falls on (see {@link #getEpochInstant()}).
+	 * @return the epoch's date
+	 */
 	public LocalDate getEpoch() {
 		return this.epoch;
+	}
+
+	/**
+	 * Returns the instant time counts from.
+	 * @return the epoch, midnight UTC of {@link #getEpoch()} unless built from an instant
+	 */
+	public Instant getEpochInstant() {
+		return Instant.ofEpochMilli(this.epochMillis);
+	}
+
+	/** The epoch as users wrote it: a date when it is midnight UTC, the instant otherwise. */
+	private String epochText() {
+		Instant instant = Instant.ofEpochMilli(this.epochMillis);
+		return instant.equals(this.epoch.atStartOfDay(ZoneOffset.UTC).toInstant()) ? this.epoch.toString()
+				: instant.toString();
 	}
 
 	public int getTimeBits() {
@@ -410,20 +454,20 @@ public final class UidLayout {
 		if (!(other instanceof UidLayout that)) {
 			return false;
 		}
-		return this.timeUnit == that.timeUnit && this.epoch.equals(that.epoch) && this.timeBits == that.timeBits
+		return this.timeUnit == that.timeUnit && this.epochMillis == that.epochMillis && this.timeBits == that.timeBits
 				&& this.workerBits == that.workerBits && this.seqBits == that.seqBits
 				&& this.datacenterBits == that.datacenterBits;
 	}
 
 	@Override
 	public int hashCode() {
-		int hash = Objects.hash(this.timeUnit, this.epoch, this.timeBits, this.workerBits, this.seqBits);
+		int hash = Objects.hash(this.timeUnit, this.epochMillis, this.timeBits, this.workerBits, this.seqBits);
 		return (this.datacenterBits == 0) ? hash : 31 * hash + this.datacenterBits;
 	}
 
 	@Override
 	public String toString() {
-		return "UidLayout[" + this.timeUnit.name().toLowerCase() + " since " + this.epoch + ", time " + this.timeBits
+		return "UidLayout[" + this.timeUnit.name().toLowerCase() + " since " + epochText() + ", time " + this.timeBits
 				+ " bits, worker " + this.workerBits + " bits"
 				+ ((this.datacenterBits > 0) ? " (data center " + this.datacenterBits + " of them)" : "")
 				+ ", sequence " + this.seqBits + " bits, expires "
