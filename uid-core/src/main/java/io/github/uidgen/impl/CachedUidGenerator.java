@@ -58,22 +58,21 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 
 	private final Duration scheduleInterval;
 
-	/**
-	 * Takes whose ID has these low bits all zero (one in every 256, or every new time unit with fewer sequence bits)
-	 * check that the lease was renewed recently: a resumed process hands out at most that many IDs before it notices.
-	 */
-	private final long leaseCheckMask;
-
 	private CachedUidGenerator(WorkerSession session, Builder builder, int capacity) {
 		super(session);
-		this.leaseCheckMask = Math.min(this.layout.getMaxSequence(), LEASE_CHECK_INTERVAL - 1);
 		this.boostPower = builder.boostPower;
 		this.paddingFactor = builder.paddingFactor;
 		this.maxAhead = builder.maxAhead;
 		this.scheduleInterval = builder.scheduleInterval;
-		this.ring = new RingBuffer(capacity, builder.paddingFactor, builder.rejectedPutHandler,
+		// A slot per run of consecutive IDs: the filler writes one slot for a thread's whole run.
+		int idsPerSlot = (int) Math.min(ThreadRuns.MAX_RUN, this.layout.getMaxSequence() + 1);
+		this.ring = new RingBuffer(capacity, idsPerSlot, builder.paddingFactor, builder.rejectedPutHandler,
 				builder.rejectedTakeHandler);
-		this.runs = new ThreadRuns(this.ring, ThreadRuns.MAX_RUN);
+		// IDs that are multiples of the interval (one in every 256, or every new time unit with fewer sequence bits)
+		// check that the lease was renewed recently: a resumed process hands out at most that many IDs before it
+		// notices. Each is the first of its run, so the check costs the take from a run nothing.
+		int leaseCheckInterval = (int) Math.min(this.layout.getMaxSequence() + 1, LEASE_CHECK_INTERVAL);
+		this.runs = new ThreadRuns(this.ring, ThreadRuns.MAX_RUN, leaseCheckInterval, this::checkLease);
 		long unitMillis = this.layout.getTimeUnit().toMillis();
 		this.filler = new UidRingFiller(this.ring, session, builder.maxAhead.toMillis() / unitMillis,
 				builder.scheduleInterval.toMillis());
@@ -96,11 +95,13 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 
 	@Override
 	public long getUID() {
-		long uid = this.runs.take();
-		if ((uid & this.leaseCheckMask) == 0 && this.session.isRenewalOverdue()) {
+		return this.runs.take();
+	}
+
+	private void checkLease() {
+		if (this.session.isRenewalOverdue()) {
 			confirmLeaseAfterPause();
 		}
-		return uid;
 	}
 
 	/**

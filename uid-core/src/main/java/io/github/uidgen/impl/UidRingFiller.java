@@ -157,7 +157,7 @@ final class UidRingFiller implements RingFiller {
 			boolean requested = this.fillRequested;
 			this.fillRequested = false;
 			try {
-				maintainIfDue();
+				maintainIfDue(true);
 				if (requested || this.scheduleNanos > 0) {
 					fill(true);
 				}
@@ -193,7 +193,7 @@ final class UidRingFiller implements RingFiller {
 	 */
 	void fill(boolean mayWait) {
 		while (!this.closed && this.failure == null) {
-			maintainIfDue();
+			maintainIfDue(true);
 			if (!advance(mayWait)) {
 				return;
 			}
@@ -251,7 +251,7 @@ final class UidRingFiller implements RingFiller {
 			LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(Math.max(1, Math.min(waitMillis, 100))));
 			readClock();
 			// Demand beyond the layout's rate keeps the filler here for as long as it lasts; runs still age.
-			maintainIfDue();
+			maintainIfDue(false);
 		}
 		this.session.cover(unit);
 		this.fillUnit = unit;
@@ -283,23 +283,29 @@ final class UidRingFiller implements RingFiller {
 	/**
 	 * Once a maintenance interval, whether the filler woke for demand or on its schedule: drops the ring's IDs when
 	 * the oldest of them is more than one schedule interval behind the clock, so callers get current times after a
-	 * quiet spell, and makes threads drop what is left of their runs, which would otherwise keep old IDs for as long
-	 * as their threads sit idle. An ID the ring held at one maintenance and a thread hands out before the next is
-	 * then at most a schedule interval and one maintenance interval old.
+	 * quiet spell, and makes threads drop runs that still hold IDs that old, which would otherwise keep them for as
+	 * long as their threads sit idle. An ID the ring held at one maintenance and a thread hands out before the next
+	 * is then at most a schedule interval and one maintenance interval old.
+	 * @param mayReplace whether the ring may be refreshed from here; when not, a stale ring stays due for the next call
 	 */
-	private void maintainIfDue() {
+	private void maintainIfDue(boolean mayReplace) {
 		if (this.maintenanceNanos == 0 || System.nanoTime() - this.maintainedNanos < this.maintenanceNanos) {
 			return;
 		}
-		this.maintainedNanos = System.nanoTime();
 		readClock();
+		// The smallest ID of the oldest unit still current: every ID below it is stale, whatever its worker and sequence.
+		long staleBelow = (this.highestClockUnit - this.staleUnits) << this.timeShift;
 		long oldest = this.ring.peek();
-		if (oldest != RingBuffer.EMPTY && (oldest >>> this.timeShift) < this.highestClockUnit - this.staleUnits) {
+		boolean staleRing = oldest != RingBuffer.EMPTY && oldest < staleBelow;
+		if (staleRing && !mayReplace) {
+			this.ring.expireRunsBelow(staleBelow);
+			return;
+		}
+		this.maintainedNanos = System.nanoTime();
+		if (staleRing) {
 			this.ring.discardAll();
 		}
-		else {
-			this.ring.expireRuns();
-		}
+		this.ring.expireRunsBelow(staleBelow);
 	}
 
 	/**
