@@ -17,6 +17,10 @@ import io.github.uidgen.UidException;
  * writes one slot per run and a thread that claims a whole run into its {@link ThreadRuns} reads one slot. With one
  * ID per slot it is a plain ring of IDs. IDs go in strictly increasing order.
  *
+ * <p>The slots hold twice the capacity, so that stale IDs can be {@linkplain #startReplacement() replaced} by fresh
+ * ones without the ring ever looking empty to a taker: the fresh ones go in behind the stale ones first, then the
+ * stale ones are dropped.
+ *
  * <p>When a take leaves fewer than {@code paddingFactor} percent of the capacity filled, the ring asks its
  * {@link RingFiller} for an asynchronous refill. Full and empty rings are handed to the
  * {@link RejectedPutHandler} and {@link RejectedTakeHandler}.
@@ -47,7 +51,10 @@ public final class RingBuffer {
 
 	};
 
-	/** The first ID of each run of {@code idsPerSlot}. */
+	/** Used by {@link #startReplacement()}'s counterpart while no replacement is under way. */
+	private static final long NOT_REPLACING = Long.MIN_VALUE;
+
+	/** The first ID of each run of {@code idsPerSlot}, for twice the capacity. */
 	private final long[] slots;
 
 	private final int slotMask;
@@ -83,6 +90,9 @@ public final class RingBuffer {
 	/** The last ID put, touched by the filler thread only: IDs must go in in increasing order, which runs rely on. */
 	private long lastPut = -1;
 
+	/** Where the IDs being replaced end, {@link #NOT_REPLACING} otherwise; touched by the filler thread only. */
+	private long replacingBelow = NOT_REPLACING;
+
 	/** The runs threads take from this ring, made to drop what they hold when the ring is withdrawn. */
 	private volatile ThreadRuns runs;
 
@@ -108,8 +118,8 @@ public final class RingBuffer {
 	 */
 	public RingBuffer(int capacity, int idsPerSlot, int paddingFactor, RejectedPutHandler putHandler,
 			RejectedTakeHandler takeHandler) {
-		if (capacity < 2 || Integer.bitCount(capacity) != 1) {
-			throw new IllegalArgumentException("The ring capacity must be a power of two of at least 2, was "
+		if (capacity < 2 || Integer.bitCount(capacity) != 1 || capacity > (1 << 29)) {
+			throw new IllegalArgumentException("The ring capacity must be a power of two from 2 to 2^29, was "
 					+ capacity);
 		}
 		if (idsPerSlot < 1 || Integer.bitCount(idsPerSlot) != 1 || idsPerSlot > capacity) {
@@ -126,7 +136,7 @@ public final class RingBuffer {
 		this.capacity = capacity;
 		this.idsPerSlot = idsPerSlot;
 		this.slotShift = Integer.numberOfTrailingZeros(idsPerSlot);
-		this.slots = new long[capacity / idsPerSlot];
+		this.slots = new long[2 * (capacity / idsPerSlot)];
 		this.slotMask = this.slots.length - 1;
 		this.paddingThreshold = (int) ((long) capacity * paddingFactor / 100);
 		this.putHandler = putHandler;
@@ -304,7 +314,9 @@ public final class RingBuffer {
 		if (published == SEALED) {
 			return 0;
 		}
-		long free = this.capacity - (published - this.tail.get());
+		// While IDs are being replaced, room is counted as if they were gone already: they still fit in the
+		// slots' second half.
+		long free = this.capacity - (published - Math.max(this.tail.get(), this.replacingBelow));
 		int fitting = (int) (Math.min(count, free) & -this.idsPerSlot);
 		// Two plain runs (up to the end of the array, then from its start) instead of masking every index: the
 		// compiler unrolls them without bounds checks, which makes a fill two to three times faster. The filler
@@ -333,6 +345,40 @@ public final class RingBuffer {
 			this.putHandler.rejectPutBuffer(this, firstUid + fitting);
 		}
 		return fitting;
+	}
+
+	/**
+	 * Starts replacing every ID the ring holds now, all stale: until {@link #completeReplacement()}, puts find room
+	 * as if they were gone, while takers still get them. Only the filler thread may call this.
+	 */
+	public void startReplacement() {
+		long published = this.head.get();
+		this.replacingBelow = (published == SEALED) ? NOT_REPLACING : published;
+	}
+
+	/**
+	 * Drops the IDs {@link #startReplacement()} marked that takers have not taken yet, and makes threads drop what is
+	 * left of their runs; takers go straight on to what was put since. Only the filler thread may call this.
+	 * @return how many were dropped
+	 */
+	public long completeReplacement() {
+		long below = this.replacingBelow;
+		this.replacingBelow = NOT_REPLACING;
+		long dropped = 0;
+		for (;;) {
+			long taken = this.tail.get();
+			if (below == NOT_REPLACING || taken >= below) {
+				break;
+			}
+			this.discarded.addAndGet(below - taken);
+			if (this.tail.compareAndSet(taken, below)) {
+				dropped = below - taken;
+				break;
+			}
+			this.discarded.addAndGet(taken - below);
+		}
+		expireRuns();
+		return dropped;
 	}
 
 	/**

@@ -20,11 +20,11 @@ import io.github.uidgen.UidException;
  * meanwhile: the ring's next ID lies above what the run still holds, and a thread's IDs must keep increasing.
  *
  * <p>A run is only as good as the ring it came from. When the ring's IDs are withdrawn
- * ({@link RingBuffer#discardAll()}, {@link RingBuffer#seal()}), every run is stopped, and a claim that raced with the
- * withdrawal sees the ring's run generation moved on and stops its own run: withdrawn, stale and sealed IDs stay
- * withdrawn. The filler also stops runs that still hold IDs it has retired from the ring for their age
- * ({@link #dropBelow(long)}). What a stopped run still held is skipped: gaps, never repeats. Each thread's IDs keep
- * increasing, as its runs are claimed in ring order.
+ * ({@link RingBuffer#discardAll()}, {@link RingBuffer#seal()}, a replacement of stale IDs), every run is stopped,
+ * and a claim that raced with the withdrawal sees the ring's run generation moved on and stops its own run:
+ * withdrawn, stale and sealed IDs stay withdrawn. The filler also stops runs that still hold IDs it has retired
+ * from the ring for their age ({@link #dropBelow(long)}). What a stopped run still held is skipped: gaps, never
+ * repeats. Each thread's IDs keep increasing, as its runs are claimed in ring order.
  *
  * <p>Runs start small and double each time one is used up, up to {@value #MAX_RUN}; a run dropped unused starts
  * over at one, so a thread that asks rarely holds and wastes little.

@@ -17,12 +17,14 @@ import io.github.uidgen.buffer.WaitingTakeHandler;
  * thread takes a short run of consecutive IDs from the ring at once ({@link ThreadRuns}), so most calls of
  * {@link #getUID()} read and write only the calling thread's memory: no lock, no allocation, no shared write.
  *
- * <p>The ring holds {@code (maxSequence + 1) << boostPower} IDs and is refilled when a take leaves it under
- * {@code paddingFactor} percent full, and on every {@code scheduleInterval}. At least once an interval and once a
- * second, whatever the demand, IDs older than one interval are replaced by current ones and threads drop what is
- * left of their runs, so no ID handed out lies more than {@code scheduleInterval} + 1 s behind the clock. Under demand beyond {@code 2^seqBits} IDs per time unit the filler borrows future
- * time units, never more than {@code maxAhead} past the clock; the worker's high-water mark is recorded before
- * any borrowed unit is used, so a restart on the same worker ID never repeats an ID.
+ * <p>The ring holds {@code (maxSequence + 1) << boostPower} IDs, one slot per run of consecutive IDs, and is
+ * refilled when a take leaves it under {@code paddingFactor} percent full, and on every {@code scheduleInterval}. At
+ * least once an interval and once a second, whatever the demand, IDs older than one interval are replaced by
+ * current ones (put in before the old ones are dropped, so takers never find the ring empty meanwhile) and threads
+ * drop runs that hold such IDs, so no ID handed out lies more than {@code scheduleInterval} + 1 s behind the clock.
+ * Under demand beyond {@code 2^seqBits} IDs per time unit the filler borrows future time units, never more than
+ * {@code maxAhead} past the clock; the worker's high-water mark is recorded before any borrowed unit is used, so a
+ * restart on the same worker ID never repeats an ID.
  */
 public final class CachedUidGenerator extends AbstractUidGenerator {
 

@@ -193,6 +193,31 @@ class RingBufferTests {
 		assertThat(run.end).isEqualTo(64);
 	}
 
+	/**
+	 * Stale IDs replaced by fresh ones: until the replacement completes, takers still get the stale ones, so the ring
+	 * never looks empty, and the fresh ones go in as if the stale ones were gone; then the rest of the stale ones are
+	 * dropped and counted as discarded.
+	 */
+	@Test
+	void replacingStaleIdsNeverLeavesTheRingEmpty() {
+		RingBuffer ring = new RingBuffer(16, 4, 50, RejectedPutHandler.KEEP_FOR_NEXT_FILL, new FailFastTakeHandler());
+		ThreadRuns runs = new ThreadRuns(ring, ThreadRuns.MAX_RUN);
+		assertThat(ring.putRange(0, 16)).isEqualTo(16);
+		assertThat(runs.take()).isEqualTo(0);
+		ring.startReplacement();
+		assertThat(ring.take()).isEqualTo(2);
+		assertThat(ring.putRange(1000, 16)).as("room as if the stale IDs were gone").isEqualTo(16);
+		assertThat(ring.take()).as("still a stale one, until the replacement completes").isEqualTo(3);
+		assertThat(ring.size()).isEqualTo(16);
+		assertThat(ring.completeReplacement()).isEqualTo(12);
+		assertThat(ring.discardedCount()).isEqualTo(12);
+		assertThat(ring.size()).isEqualTo(16);
+		assertThat(runs.take()).as("1 dropped with the run it was in").isEqualTo(1000);
+		assertThat(ring.take()).isEqualTo(1001);
+		assertThat(ring.takeRejections()).isZero();
+		assertThat(ring.putRange(2000, 4)).as("back to the plain capacity").isZero();
+	}
+
 	@Test
 	void asksForARefillOnlyOnceUnderThePaddingThreshold() {
 		AtomicLong requests = new AtomicLong();
