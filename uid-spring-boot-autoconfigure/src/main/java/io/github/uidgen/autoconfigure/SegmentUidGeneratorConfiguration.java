@@ -34,6 +34,14 @@ class SegmentUidGeneratorConfiguration {
 	SegmentUidGenerators segmentUidGenerators(UidProperties properties, ObjectProvider<SegmentStore> store,
 			ObjectProvider<SegmentUidGeneratorCustomizer> customizers) {
 		UidProperties.Segment segment = properties.getSegment();
+		if (properties.getDatacenterId() != 0) {
+			throw new UidPropertyException("uid.datacenter-id", properties.getDatacenterId(),
+					"Segment numbers have no data-center part, so uid.datacenter-id cannot keep the numbers of data "
+							+ "centers apart: two data centers claiming segments from stores of their own would hand "
+							+ "out the same numbers.",
+					"Remove uid.datacenter-id and let every data center claim segments from one shared store, or "
+							+ "set uid.generator to default or cached, whose IDs carry the data center.");
+		}
 		SegmentStore segmentStore = store.getIfAvailable(() -> {
 			throw noStore(segment.getStore());
 		});

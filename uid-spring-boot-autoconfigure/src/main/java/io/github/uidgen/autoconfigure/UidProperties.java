@@ -58,9 +58,23 @@ public class UidProperties {
 	private int timeBits = 41;
 
 	/**
-	 * Number of bits of the worker ID: 2^workerBits instances can issue IDs at the same time.
+	 * Number of bits of the worker ID: 2^workerBits instances can issue IDs at the same time. With
+	 * uid.datacenter-bits, the data-center ID takes the top bits of these.
 	 */
 	private int workerBits = 10;
+
+	/**
+	 * Number of the worker bits that name a data center, so data centers whose own worker-ID stores hand out the
+	 * same worker IDs never issue the same ID; 2^(workerBits - datacenterBits) instances per data center. Choose it
+	 * once, the same in every data center; 0 (a single data center) leaves the IDs as they are without it.
+	 */
+	private int datacenterBits = 0;
+
+	/**
+	 * ID of this instance's data center, from 0 to 2^datacenterBits - 1: different in each data center, the same
+	 * for every instance in one, whose worker IDs come from that data center's own store.
+	 */
+	private long datacenterId = 0;
 
 	/**
 	 * Number of bits of the sequence: each worker issues up to 2^seqBits IDs per time unit. Time, worker and
@@ -146,6 +160,22 @@ public class UidProperties {
 
 	public void setWorkerBits(int workerBits) {
 		this.workerBits = workerBits;
+	}
+
+	public int getDatacenterBits() {
+		return this.datacenterBits;
+	}
+
+	public void setDatacenterBits(int datacenterBits) {
+		this.datacenterBits = datacenterBits;
+	}
+
+	public long getDatacenterId() {
+		return this.datacenterId;
+	}
+
+	public void setDatacenterId(long datacenterId) {
+		this.datacenterId = datacenterId;
 	}
 
 	public int getSeqBits() {
@@ -385,7 +415,7 @@ public class UidProperties {
 
 		/**
 		 * The worker ID of this instance, for the static assigner. It must differ between all instances running
-		 * at the same time and lie between 0 and 2^workerBits - 1.
+		 * at the same time (in one data center) and lie between 0 and 2^(workerBits - datacenterBits) - 1.
 		 */
 		private Long id;
 

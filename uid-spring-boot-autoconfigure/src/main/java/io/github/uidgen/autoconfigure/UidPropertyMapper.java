@@ -57,24 +57,60 @@ final class UidPropertyMapper {
 	}
 
 	/**
-	 * Builds the ID layout from the layout properties.
+	 * Builds the ID layout from the layout properties, data-center bits included, and checks
+	 * {@code uid.datacenter-id} against it.
 	 * @param properties the bound properties
 	 * @param nowMillis the time to check the epoch and the expiry against
 	 * @return the layout
 	 * @throws UidPropertyException naming the layout properties at fault when the layout is refused
 	 */
 	static UidLayout layout(UidProperties properties, long nowMillis) {
-		if (properties.getLayoutPreset() == UidProperties.LayoutPreset.LEAF) {
-			return leafLayout(properties, nowMillis);
-		}
+		UidLayout layout;
 		try {
-			return new UidLayout(properties.getTimeUnit(), properties.getEpoch(), properties.getTimeBits(),
-					properties.getWorkerBits(), properties.getSeqBits(), nowMillis);
+			UidLayout base = (properties.getLayoutPreset() == UidProperties.LayoutPreset.LEAF)
+					? leafLayout(properties, nowMillis)
+					: new UidLayout(properties.getTimeUnit(), properties.getEpoch(), properties.getTimeBits(),
+							properties.getWorkerBits(), properties.getSeqBits(), nowMillis);
+			layout = base.withDatacenterBits(properties.getDatacenterBits());
 		}
 		catch (InvalidLayoutException ex) {
 			String names = names(ex.getFields());
 			throw new UidPropertyException(names, ex.getValue(), "The uid ID layout is refused: " + ex.getMessage(),
 					"Change " + names + ": " + ex.getFix() + ".", ex);
+		}
+		checkDatacenterId(layout, properties.getDatacenterId());
+		return layout;
+	}
+
+	/** Refuses a {@code uid.datacenter-id} the data-center bits cannot hold, in the words of the properties. */
+	private static void checkDatacenterId(UidLayout layout, long datacenterId) {
+		try {
+			layout.checkDatacenterId(datacenterId);
+		}
+		catch (InvalidLayoutException ex) {
+			long max = layout.getMaxDatacenterId();
+			int bits = layout.getDatacenterBits();
+			String problem;
+			String action;
+			if (datacenterId < 0) {
+				problem = "A data-center ID cannot be negative.";
+				action = "Set uid.datacenter-id from 0 to " + max + ".";
+			}
+			else if (bits == 0) {
+				int needed = 64 - Long.numberOfLeadingZeros(datacenterId);
+				problem = "uid.datacenter-id is " + datacenterId + ", but uid.datacenter-bits is 0: the IDs have no "
+						+ "data-center part to carry it.";
+				action = "Set uid.datacenter-bits to " + needed + " or more (taken from the " + layout.getWorkerBits()
+						+ " uid.worker-bits, the same in every data center), or remove uid.datacenter-id.";
+			}
+			else {
+				int needed = 64 - Long.numberOfLeadingZeros(datacenterId);
+				problem = "uid.datacenter-id " + datacenterId + " does not fit uid.datacenter-bits " + bits
+						+ ", which hold data-center IDs 0 to " + max + ".";
+				action = "Set uid.datacenter-id from 0 to " + max + ", or set uid.datacenter-bits to " + needed
+						+ " or more in every data center before any of them issues IDs.";
+			}
+			throw new UidPropertyException("uid.datacenter-id", datacenterId, problem, action, ex);
 		}
 	}
 

@@ -58,6 +58,7 @@ class ConfigurationMetadataTests {
 				Map.entry("uid.generator", "default"), Map.entry("uid.time-unit", "milliseconds"),
 				Map.entry("uid.epoch", "2025-01-01"), Map.entry("uid.time-bits", "41"),
 				Map.entry("uid.worker-bits", "10"), Map.entry("uid.seq-bits", "12"),
+				Map.entry("uid.datacenter-bits", "0"), Map.entry("uid.datacenter-id", "0"),
 				Map.entry("uid.clock-backwards-tolerance", "1s"), Map.entry("uid.mark.reservation", "3s"),
 				Map.entry("uid.mark.timeout", "5s"), Map.entry("uid.mark.max-startup-wait", "10s"),
 				Map.entry("uid.cached.boost-power", "3"), Map.entry("uid.cached.padding-factor", "50"),
@@ -117,6 +118,7 @@ class ConfigurationMetadataTests {
 			.containsEntry("uid.worker.static.ordinal-from", List.of("hostname", "env"))
 			.containsEntry("uid.cached.take-policy", List.of("wait", "fail-fast"))
 			.containsEntry("uid.worker.redis.registry-trust", List.of("same-server", "none"))
+			.containsEntry("uid.text.form", List.of("decimal", "radix62", "radix36", "readable", "opaque"))
 			.doesNotContainKey("uid.cached.put-policy");
 	}
 
