@@ -45,6 +45,13 @@ class UidControllerTests {
 	}
 
 	@Test
+	void leafsUrlsAreNotThereUnlessSwitchedOn() throws Exception {
+		assertThat(get("/api/snowflake/get/k").statusCode()).isEqualTo(404);
+		assertThat(get("/api/segment/get/k").statusCode()).isEqualTo(404);
+		assertThat(get("/decodeSnowflakeId?snowflakeId=1").statusCode()).isEqualTo(404);
+	}
+
+	@Test
 	void uidIsOnePositiveDecimalAsPlainText() throws Exception {
 		HttpResponse<String> response = get("/uid");
 		assertThat(response.statusCode()).isEqualTo(200);

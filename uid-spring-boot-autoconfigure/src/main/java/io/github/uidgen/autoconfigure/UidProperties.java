@@ -1006,6 +1006,12 @@ public class UidProperties {
 	public static class Segment {
 
 		/**
+		 * Whether to offer segment numbers (the SegmentUidGenerators bean) beside a default or cached generator, as
+		 * a Leaf server offers both modes. Always on with uid.generator=segment.
+		 */
+		private boolean enabled = false;
+
+		/**
 		 * Key (Leaf's biz_tag) whose sequence the auto-configured UidGenerator hands out; the SegmentUidGenerators
 		 * bean gives generators of other keys on the same store.
 		 */
@@ -1052,6 +1058,14 @@ public class UidProperties {
 		private final Redis redis = new Redis();
 
 		private final Leaf leaf = new Leaf();
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
 
 		public String getKey() {
 			return this.key;

@@ -101,6 +101,13 @@ public final class ZookeeperWorkerIdAssignerAutoConfiguration {
 								+ "issued.",
 						"Set uid.layout-preset=leaf (and leave uid.time-unit, uid.epoch and the bits unset).");
 			}
+			if (properties.getDatacenterBits() != 0) {
+				throw new UidPropertyException("uid.datacenter-bits", properties.getDatacenterBits(),
+						"uid.worker.zookeeper.mode=leaf takes worker IDs that fill all 10 worker bits of Leaf's layout, "
+								+ "as the Leaf servers use them; a data-center part in those bits would move uid's IDs "
+								+ "onto the worker IDs of other Leaf servers.",
+						"Remove uid.datacenter-bits and uid.datacenter-id (Leaf's nodes already differ per ip:port).");
+			}
 			Zookeeper zookeeper = properties.getWorker().getZookeeper();
 			UidProperties.Worker.Zookeeper.Leaf leaf = zookeeper.getLeaf();
 			LeafNodeWorkerIdAssigner.Builder builder = LeafNodeWorkerIdAssigner.builder(client.getObject());

@@ -100,6 +100,10 @@ class LeafZookeeperAutoConfigurationTests {
 				.contains("Value: 8");
 			assertThat(analysis.getAction()).contains("Remove uid.worker-bits");
 		}, "uid.worker.zookeeper.leaf.name=any", "uid.worker.zookeeper.leaf.port=8080", "uid.worker-bits=8");
+		assertFailure(this.contextRunner, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.datacenter-bits").contains("Value: 2");
+			assertThat(analysis.getAction()).contains("Remove uid.datacenter-bits");
+		}, "uid.worker.zookeeper.leaf.name=any", "uid.worker.zookeeper.leaf.port=8080", "uid.datacenter-bits=2");
 	}
 
 	@Test
