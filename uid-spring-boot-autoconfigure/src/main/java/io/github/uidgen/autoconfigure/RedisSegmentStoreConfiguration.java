@@ -15,7 +15,8 @@ import static io.github.uidgen.autoconfigure.UidPropertyMapper.map;
 /**
  * The redis segment store on the application's {@link RedisConnectionFactory}, chosen by
  * {@code uid.segment.store=redis}; Sentinel and Cluster work through the application's Spring Data Redis
- * configuration, and {@code spring.data.redis.timeout} bounds each claim.
+ * configuration, and {@code spring.data.redis.timeout} bounds each claim. A Redis that keeps nothing across a restart
+ * is refused at start unless {@code uid.segment.redis.require-persistence=false}.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(RedisConnectionFactory.class)
@@ -32,7 +33,8 @@ class RedisSegmentStoreConfiguration {
 					"Add spring-boot-starter-data-redis and configure spring.data.redis.*, or set uid.segment.store "
 							+ "to db.");
 		});
-		RedisSegmentStore.Builder builder = RedisSegmentStore.builder(factory);
+		RedisSegmentStore.Builder builder = RedisSegmentStore.builder(factory)
+			.requirePersistence(properties.getSegment().getRedis().isRequirePersistence());
 		map("uid.segment.redis.key-prefix", properties.getSegment().getRedis().getKeyPrefix(), builder::keyPrefix);
 		return builder.build();
 	}

@@ -6,14 +6,15 @@ import io.github.uidgen.segment.SegmentStoreException;
 import io.github.uidgen.segment.jdbc.LeafAllocRowException;
 import io.github.uidgen.segment.jdbc.LeafAllocTableException;
 import io.github.uidgen.segment.jdbc.SegmentTableMissingException;
+import io.github.uidgen.segment.redis.RedisKeepsNothingException;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.core.env.Environment;
 
 /**
  * Explains a segment store that could not hand out the first segment at start-up: its table is missing (with the
- * DDL that creates it), Leaf's table or the key's row in it is not fit (with the statement that fixes it), or the
- * database or Redis cannot be reached or used.
+ * DDL that creates it), Leaf's table or the key's row in it is not fit (with the statement that fixes it), its Redis
+ * keeps nothing across a restart, or the database or Redis cannot be reached or used.
  */
 class SegmentStoreFailureAnalyzer extends UidFailureAnalyzer<SegmentStoreException> {
 
@@ -31,6 +32,16 @@ class SegmentStoreFailureAnalyzer extends UidFailureAnalyzer<SegmentStoreExcepti
 			String action = "Create the table with:\n\n" + missing.getDdl() + "\n\nor set "
 					+ "uid.segment.db.initialize-schema=true to have it created at start, or point uid.segment.db.table "
 					+ "at the existing table.";
+			return new FailureAnalysis(description, action, cause);
+		}
+		if (cause instanceof RedisKeepsNothingException volatileRedis) {
+			String description = describe("The uid segment store refuses " + volatileRedis.getServer() + ": it keeps "
+					+ "nothing across a restart (" + volatileRedis.getSettings() + "), so after it restarts every "
+					+ "segment key would start again at 1 and hand out numbers that were handed out before.",
+					"uid.segment.redis.require-persistence", "true");
+			String action = "Run that Redis with its append-only file on (appendonly yes, appendfsync always), or set "
+					+ "uid.segment.store to db, or, where repeated numbers after a Redis restart do no harm (tests, "
+					+ "throwaway environments), set uid.segment.redis.require-persistence=false.";
 			return new FailureAnalysis(description, action, cause);
 		}
 		if (cause instanceof LeafAllocTableException table) {

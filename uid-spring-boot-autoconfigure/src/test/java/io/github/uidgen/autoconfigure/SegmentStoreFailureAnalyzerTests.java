@@ -6,6 +6,7 @@ import io.github.uidgen.segment.SegmentStoreException;
 import io.github.uidgen.segment.jdbc.LeafAllocRowException;
 import io.github.uidgen.segment.jdbc.LeafAllocTableException;
 import io.github.uidgen.segment.jdbc.SegmentTableMissingException;
+import io.github.uidgen.segment.redis.RedisKeepsNothingException;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -31,6 +32,20 @@ class SegmentStoreFailureAnalyzerTests {
 			.contains("Value: ORDER_SEGMENTS");
 		assertThat(analysis.getAction()).contains("CREATE TABLE ORDER_SEGMENTS (...);")
 			.contains("uid.segment.db.initialize-schema=true");
+	}
+
+	@Test
+	void aRedisThatKeepsNothingNamesTheSettingThatAcceptsIt() {
+		FailureAnalysis analysis = this.analyzer
+			.analyze(new RedisKeepsNothingException("Redis on port 6379", "appendonly no, save \"\""));
+		assertThat(analysis.getDescription())
+			.contains("refuses Redis on port 6379: it keeps nothing across a restart (appendonly no, save \"\")")
+			.contains("hand out numbers that were handed out before")
+			.contains("Property: uid.segment.redis.require-persistence")
+			.contains("Value: true");
+		assertThat(analysis.getAction()).contains("appendonly yes, appendfsync always")
+			.contains("uid.segment.store to db")
+			.contains("uid.segment.redis.require-persistence=false");
 	}
 
 	@Test

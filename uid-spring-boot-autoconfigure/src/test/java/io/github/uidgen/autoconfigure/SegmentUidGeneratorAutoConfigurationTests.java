@@ -18,6 +18,7 @@ import io.github.uidgen.segment.SegmentStore;
 import io.github.uidgen.segment.SegmentUidGenerator;
 import io.github.uidgen.segment.SegmentUidGenerators;
 import io.github.uidgen.segment.jdbc.JdbcSegmentStore;
+import io.github.uidgen.segment.redis.RedisKeepsNothingException;
 import io.github.uidgen.segment.redis.RedisSegmentStore;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -78,7 +79,9 @@ class SegmentUidGeneratorAutoConfigurationTests {
 	private final ApplicationContextRunner onRedis = this.contextRunner
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
 		.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=6379",
-				"uid.segment.store=redis", "uid.segment.redis.key-prefix=" + this.name);
+				"uid.segment.store=redis", "uid.segment.redis.key-prefix=" + this.name,
+				// The shared Redis of the tests keeps nothing across a restart.
+				"uid.segment.redis.require-persistence=false");
 
 	@AfterAll
 	void dropTablesAndKeys() {
@@ -171,6 +174,25 @@ class SegmentUidGeneratorAutoConfigurationTests {
 					.hasSize(2);
 				assertThat(registry.find("uid.segment.fetched").functionCounters()).hasSize(2);
 			});
+	}
+
+	@Test
+	void aRedisThatKeepsNothingStopsTheStartUnlessAccepted(@TempDir Path dir) {
+		try (ThrowawayRedis redis = ThrowawayRedis.start(dir)) {
+			ApplicationContextRunner onVolatileRedis = this.contextRunner
+				.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+				.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port(),
+						"uid.segment.store=redis", "uid.segment.key=volatile");
+			onVolatileRedis.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause()
+					.isInstanceOf(RedisKeepsNothingException.class)
+					.hasMessageContaining("Redis on port " + redis.port() + " keeps nothing across a restart");
+				assertThat(redis.cli("EXISTS", "uid:segment:volatile")).as("no counter moved").isEqualTo("0");
+			});
+			onVolatileRedis.withPropertyValues("uid.segment.redis.require-persistence=false")
+				.run((context) -> assertThat(context.getBean(UidGenerator.class).getUID()).isOne());
+		}
 	}
 
 	@Test
@@ -277,7 +299,10 @@ class SegmentUidGeneratorAutoConfigurationTests {
 	void anApplicationsSegmentStoreAndGeneratorWin() {
 		LettuceConnectionFactory factory = redisConnectionFactory();
 		try {
-			SegmentStore own = RedisSegmentStore.builder(factory).keyPrefix(this.name + "-mine").build();
+			SegmentStore own = RedisSegmentStore.builder(factory)
+				.keyPrefix(this.name + "-mine")
+				.requirePersistence(false)
+				.build();
 			this.onRedis.withBean("mySegmentStore", SegmentStore.class, () -> own)
 				.withPropertyValues("uid.segment.key=mine")
 				.run((context) -> {

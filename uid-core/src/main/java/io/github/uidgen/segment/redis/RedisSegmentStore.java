@@ -22,10 +22,14 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  *
  * <p><strong>Redis must keep its data.</strong> A counter that Redis loses (a restart without persistence, a flush,
  * a failover to a replica that missed the latest writes, {@code appendfsync everysec} losing its last second) starts
- * again below numbers already handed out, and instances that start afresh would repeat them. Generators that were
- * running refuse such a range ({@link io.github.uidgen.segment.SegmentStoreRewoundException}), and a claim that
- * finds its key missing logs a warning, but neither can undo the loss: run Redis with {@code appendonly yes} and
- * {@code appendfsync always} for segment keys, or use the database store.
+ * again below numbers already handed out, and instances that start afresh would repeat them. So the first claim
+ * reads what the Redis keeps ({@code INFO persistence}, {@code CONFIG GET save} and {@code appendfsync}; of a
+ * cluster, every master): a Redis that keeps nothing across a restart is refused
+ * ({@link RedisKeepsNothingException}) unless {@link Builder#requirePersistence(boolean) requirePersistence(false)}
+ * accepts it with one warning; one that keeps snapshots only, or an append-only file not synced on every write, is
+ * noted once at INFO. Generators that were running refuse a range below one they claimed
+ * ({@link io.github.uidgen.segment.SegmentStoreRewoundException}), but cannot undo the loss: run Redis with
+ * {@code appendonly yes} and {@code appendfsync always} for segment keys, or use the database store.
  */
 public final class RedisSegmentStore implements SegmentStore {
 
@@ -40,9 +44,15 @@ public final class RedisSegmentStore implements SegmentStore {
 
 	private final String keyPrefix;
 
+	private final boolean requirePersistence;
+
+	/** Set once the Redis was found to keep its data, or accepted although it does not. */
+	private volatile boolean durabilityChecked;
+
 	private RedisSegmentStore(Builder builder) {
 		this.redis = new StringRedisTemplate(builder.connectionFactory);
 		this.keyPrefix = builder.keyPrefix;
+		this.requirePersistence = builder.requirePersistence;
 	}
 
 	/**
@@ -56,6 +66,9 @@ public final class RedisSegmentStore implements SegmentStore {
 
 	@Override
 	public SegmentRange claim(String key, long size) {
+		if (!this.durabilityChecked) {
+			checkDurability();
+		}
 		String redisKey = redisKey(key);
 		Long last;
 		try {
@@ -68,11 +81,53 @@ public final class RedisSegmentStore implements SegmentStore {
 			throw new SegmentStoreException("INCRBY " + redisKey + " answered nothing; the segment store cannot run "
 					+ "inside a Redis pipeline or transaction");
 		}
-		if (last == size) {
-			logger.warn("Redis key {} did not exist (or was 0) and starts at 1 now. Fine for a new key; if the key "
-					+ "existed before, Redis lost it and numbers handed out before will repeat.", redisKey);
-		}
 		return new SegmentRange(last - size + 1, last);
+	}
+
+	/**
+	 * Reads once what the Redis keeps across a restart: refuses one that keeps nothing (every claim, until it keeps
+	 * its data or the check is switched off), warns once when that is accepted, notes weaker persistence once.
+	 */
+	private synchronized void checkDurability() {
+		if (this.durabilityChecked) {
+			return;
+		}
+		RedisDurability durability;
+		try {
+			durability = this.redis.execute(RedisDurability::of, true);
+		}
+		catch (DataAccessResourceFailureException | QueryTimeoutException ex) {
+			throw translate(null, ex);
+		}
+		catch (DataAccessException ex) {
+			throw new SegmentStoreException("Cannot read what the Redis that hands out uid segments keeps across a "
+					+ "restart (INFO persistence failed: " + ex.getMessage() + ")", ex);
+		}
+		switch (durability.level()) {
+			case NOTHING -> {
+				if (this.requirePersistence) {
+					throw new RedisKeepsNothingException(durability.server(), durability.settings());
+				}
+				logger.warn("{} keeps nothing across a restart ({}): after it restarts, every segment key starts "
+						+ "again at 1 and numbers handed out before will be handed out again. Accepted because "
+						+ "requirePersistence is off; turn on appendonly yes with appendfsync always wherever numbers "
+						+ "must never repeat.", durability.server(), durability.settings());
+			}
+			case UNKNOWN -> logger.info("Cannot tell whether {} keeps uid segment counters across a restart ({}); "
+					+ "segment numbers repeat after a restart that loses them. Make sure it runs with appendonly yes "
+					+ "and appendfsync always.", durability.server(), durability.settings());
+			case SNAPSHOTS -> logger.info("{} keeps uid segment counters in RDB snapshots only ({}): a crash loses the "
+					+ "claims since the latest snapshot, and instances started afterwards would repeat their numbers. "
+					+ "Run it with appendonly yes and appendfsync always where numbers must never repeat.",
+					durability.server(), durability.settings());
+			case APPEND_ONLY_FILE_NOT_SYNCED -> logger.info("{} keeps uid segment counters in an append-only file "
+					+ "not synced on every write ({}): a crash of its host loses the latest claims, and instances "
+					+ "started afterwards would repeat their numbers. Set appendfsync always where numbers must never "
+					+ "repeat.", durability.server(), durability.settings());
+			case APPEND_ONLY_FILE_SYNCED -> logger.debug("{} keeps uid segment counters ({})", durability.server(),
+					durability.settings());
+		}
+		this.durabilityChecked = true;
 	}
 
 	/**
@@ -112,6 +167,8 @@ public final class RedisSegmentStore implements SegmentStore {
 
 		private String keyPrefix = DEFAULT_KEY_PREFIX;
 
+		private boolean requirePersistence = true;
+
 		private Builder(RedisConnectionFactory connectionFactory) {
 			if (connectionFactory == null) {
 				throw new InvalidSettingException("connectionFactory", null,
@@ -135,7 +192,19 @@ public final class RedisSegmentStore implements SegmentStore {
 		}
 
 		/**
-		 * Builds the store; it touches Redis at its first claim.
+		 * Sets whether to refuse a Redis that keeps nothing across a restart (no append-only file and no RDB save
+		 * points), on which segment numbers repeat once it restarts; {@code true} when not set. {@code false} accepts
+		 * such a Redis with one warning at the first claim: for tests and throwaway environments.
+		 * @param requirePersistence whether a Redis that keeps nothing is refused
+		 * @return this builder
+		 */
+		public Builder requirePersistence(boolean requirePersistence) {
+			this.requirePersistence = requirePersistence;
+			return this;
+		}
+
+		/**
+		 * Builds the store; it touches Redis at its first claim, which first reads what the Redis keeps.
 		 * @return the store
 		 */
 		public RedisSegmentStore build() {

@@ -34,7 +34,10 @@ class RedisSegmentStoreTests {
 
 	@Test
 	void eachKeyIsOneIntegerUnderThePrefix() {
-		RedisSegmentStore store = RedisSegmentStore.builder(this.factory).keyPrefix(this.prefix).build();
+		RedisSegmentStore store = RedisSegmentStore.builder(this.factory)
+			.keyPrefix(this.prefix)
+			.requirePersistence(false)
+			.build();
 		assertThat(store.claim("orders", 1000)).isEqualTo(new SegmentRange(1, 1000));
 		assertThat(store.claim("orders", 500)).isEqualTo(new SegmentRange(1001, 1500));
 		assertThat(store.redisKey("orders")).isEqualTo(this.prefix + ":orders");
@@ -43,7 +46,10 @@ class RedisSegmentStoreTests {
 
 	@Test
 	void aKeyThatHoldsNoIntegerFailsClearly() {
-		RedisSegmentStore store = RedisSegmentStore.builder(this.factory).keyPrefix(this.prefix).build();
+		RedisSegmentStore store = RedisSegmentStore.builder(this.factory)
+			.keyPrefix(this.prefix)
+			.requirePersistence(false)
+			.build();
 		this.redis.opsForValue().set(this.prefix + ":orders", "not a number");
 		assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> store.claim("orders", 10))
 			.withMessageContaining("The Redis key " + this.prefix + ":orders could not be advanced")

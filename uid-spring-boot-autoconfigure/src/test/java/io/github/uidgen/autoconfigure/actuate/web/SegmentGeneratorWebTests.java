@@ -37,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(classes = SegmentGeneratorWebTests.Application.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoints.web.exposure.include=uid,health,metrics",
 				"management.endpoint.health.show-details=always", "uid.generator=segment", "uid.segment.store=redis",
-				"uid.segment.key=web-orders", "uid.segment.step=10" })
+				"uid.segment.redis.require-persistence=false", "uid.segment.key=web-orders", "uid.segment.step=10" })
 class SegmentGeneratorWebTests {
 
 	private static final String KEY_PREFIX = "uid_web_seg_" + UUID.randomUUID().toString().substring(0, 8);

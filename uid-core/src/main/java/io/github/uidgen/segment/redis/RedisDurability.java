@@ -1,0 +1,107 @@
+package io.github.uidgen.segment.redis;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.QueryTimeoutException;
+import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisClusterNode;
+import org.springframework.data.redis.connection.RedisConnection;
+
+/**
+ * What a Redis server keeps of its data across a restart, read from {@code INFO persistence} and
+ * {@code CONFIG GET save} / {@code appendfsync}: segment counters are only as safe as that. Of a cluster, every master
+ * is read, and the weakest one counts, since each holds some of the keys.
+ *
+ * @param level how much the weakest server keeps
+ * @param server which server that is, for messages ({@code Redis on port 6379}, {@code Redis node 10.0.0.5:7001})
+ * @param settings the settings that say so ({@code appendonly no, save ""})
+ */
+record RedisDurability(Level level, String server, String settings) {
+
+	/** How much of its data a Redis server keeps across a restart, from least to most. */
+	enum Level {
+
+		/** No append-only file and no RDB save points: a restart empties it. */
+		NOTHING,
+
+		/** No append-only file, and CONFIG (which names the save points) is not allowed: cannot tell. */
+		UNKNOWN,
+
+		/** RDB snapshots only: a crash loses the writes since the latest snapshot. */
+		SNAPSHOTS,
+
+		/** An append-only file not synced on every write: a crash of the host loses the latest writes. */
+		APPEND_ONLY_FILE_NOT_SYNCED,
+
+		/** An append-only file synced on every write ({@code appendfsync always}). */
+		APPEND_ONLY_FILE_SYNCED
+
+	}
+
+	/**
+	 * Reads what the server (or each cluster master) behind a connection keeps.
+	 * @param connection an open connection
+	 * @return what the weakest server keeps
+	 * @throws DataAccessException when the server cannot be reached
+	 */
+	static RedisDurability of(RedisConnection connection) {
+		if (connection instanceof RedisClusterConnection cluster) {
+			List<RedisDurability> nodes = new ArrayList<>();
+			for (RedisClusterNode node : cluster.clusterCommands().clusterGetNodes()) {
+				if (node.isMaster()) {
+					nodes.add(read("Redis node " + node.asString(),
+							() -> cluster.serverCommands().info(node, "persistence"),
+							(parameter) -> cluster.serverCommands().getConfig(node, parameter)));
+				}
+			}
+			return nodes.stream()
+				.min((a, b) -> a.level.compareTo(b.level))
+				.orElseGet(() -> new RedisDurability(Level.UNKNOWN, "Redis Cluster", "no master listed"));
+		}
+		Properties server = connection.serverCommands().info("server");
+		String port = (server != null) ? server.getProperty("tcp_port") : null;
+		return read((port != null) ? "Redis on port " + port : "Redis",
+				() -> connection.serverCommands().info("persistence"),
+				(parameter) -> connection.serverCommands().getConfig(parameter));
+	}
+
+	private static RedisDurability read(String server, Supplier<Properties> info,
+			Function<String, Properties> config) {
+		Properties persistence = info.get();
+		boolean appendOnly = "1".equals((persistence != null) ? persistence.getProperty("aof_enabled") : null);
+		if (appendOnly) {
+			String fsync = configValue(config, "appendfsync");
+			Level level = "always".equals(fsync) ? Level.APPEND_ONLY_FILE_SYNCED
+					: Level.APPEND_ONLY_FILE_NOT_SYNCED;
+			return new RedisDurability(level, server,
+					"appendonly yes, appendfsync " + ((fsync != null) ? fsync : "unknown"));
+		}
+		String save = configValue(config, "save");
+		if (save == null) {
+			return new RedisDurability(Level.UNKNOWN, server, "appendonly no, CONFIG GET save not allowed");
+		}
+		return save.isBlank() ? new RedisDurability(Level.NOTHING, server, "appendonly no, save \"\"")
+				: new RedisDurability(Level.SNAPSHOTS, server, "appendonly no, save \"" + save + "\"");
+	}
+
+	/** Returns a configuration value, or {@code null} where CONFIG is not allowed (as on many hosted Redis). */
+	private static String configValue(Function<String, Properties> config, String parameter) {
+		try {
+			Properties values = config.apply(parameter);
+			return (values != null) ? values.getProperty(parameter) : null;
+		}
+		catch (DataAccessResourceFailureException | QueryTimeoutException ex) {
+			throw ex;
+		}
+		catch (DataAccessException ex) {
+			return null;
+		}
+	}
+
+}

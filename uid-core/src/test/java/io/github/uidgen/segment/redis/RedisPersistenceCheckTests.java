@@ -1,0 +1,169 @@
+package io.github.uidgen.segment.redis;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.github.uidgen.segment.SegmentRange;
+import io.github.uidgen.segment.SegmentStoreException;
+import io.github.uidgen.testsupport.ThrowawayRedis;
+import io.github.uidgen.testsupport.ThrowawayRedisCluster;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * What the Redis store says about the Redis it runs on, on throwaway servers with and without persistence: a Redis
+ * that keeps nothing across a restart (no AOF, no RDB save points) is refused at the first claim, or accepted with
+ * one warning when the application says so; a Redis that keeps its data starts without a word; a key that is simply
+ * new is never warned about.
+ */
+class RedisPersistenceCheckTests {
+
+	private final Logger storeLogger = (Logger) LoggerFactory.getLogger(RedisSegmentStore.class);
+
+	private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
+
+	private Level levelBefore;
+
+	@BeforeEach
+	void captureTheStoreLog() {
+		this.levelBefore = this.storeLogger.getLevel();
+		this.storeLogger.setLevel(Level.INFO);
+		this.logged.start();
+		this.storeLogger.addAppender(this.logged);
+	}
+
+	@AfterEach
+	void releaseTheStoreLog() {
+		this.storeLogger.detachAppender(this.logged);
+		this.storeLogger.setLevel(this.levelBefore);
+	}
+
+	@Test
+	void aRedisThatKeepsNothingIsRefusedAtTheFirstClaimAndNoCounterMoves(@TempDir Path dir) {
+		try (ThrowawayRedis redis = ThrowawayRedis.start(dir)) {
+			LettuceConnectionFactory factory = redis.connectionFactory();
+			try {
+				RedisSegmentStore store = RedisSegmentStore.builder(factory).build();
+				for (int attempt = 0; attempt < 2; attempt++) {
+					assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> store.claim("orders", 10))
+						.withMessageContaining("keeps nothing across a restart")
+						.withMessageContaining("appendonly no")
+						.withMessageContaining("numbers handed out before would be handed out again")
+						.withMessageContaining("appendonly yes");
+				}
+				assertThat(redis.cli("EXISTS", "uid:segment:orders")).as("no counter moved").isEqualTo("0");
+			}
+			finally {
+				factory.destroy();
+			}
+		}
+	}
+
+	@Test
+	void aRedisThatKeepsNothingIsAcceptedWithOneWarningWhenPersistenceIsNotRequired(@TempDir Path dir) {
+		try (ThrowawayRedis redis = ThrowawayRedis.start(dir)) {
+			LettuceConnectionFactory factory = redis.connectionFactory();
+			try {
+				RedisSegmentStore store = RedisSegmentStore.builder(factory).requirePersistence(false).build();
+				assertThat(store.claim("orders", 10)).isEqualTo(new SegmentRange(1, 10));
+				assertThat(store.claim("orders", 10)).isEqualTo(new SegmentRange(11, 20));
+				assertThat(store.claim("invoices", 10)).as("a new key").isEqualTo(new SegmentRange(1, 10));
+				assertThat(store.claim("tickets", 10)).as("another new key").isEqualTo(new SegmentRange(1, 10));
+				assertThat(messages(Level.INFO)).as("one warning for the store, none per key")
+					.singleElement()
+					.asString()
+					.contains("Redis on port " + redis.port() + " keeps nothing across a restart")
+					.contains("numbers handed out before will be handed out again")
+					.contains("requirePersistence is off");
+				assertThat(this.logged.list).filteredOn((event) -> event.getLevel() == Level.WARN).hasSize(1);
+			}
+			finally {
+				factory.destroy();
+			}
+		}
+	}
+
+	@Test
+	void ofAClusterEveryMasterMustKeepItsData(@TempDir Path dir) {
+		try (ThrowawayRedisCluster cluster = ThrowawayRedisCluster.start(dir)) {
+			LettuceConnectionFactory factory = cluster.connectionFactory();
+			try {
+				RedisSegmentStore store = RedisSegmentStore.builder(factory).build();
+				List<Integer> ports = cluster.ports();
+				for (int port : ports.subList(0, ports.size() - 1)) {
+					assertThat(cluster.cli(port, "CONFIG", "SET", "appendonly", "yes")).isEqualTo("OK");
+					assertThat(cluster.cli(port, "CONFIG", "SET", "appendfsync", "always")).isEqualTo("OK");
+				}
+				int last = ports.get(ports.size() - 1);
+				assertThatExceptionOfType(RedisKeepsNothingException.class).isThrownBy(() -> store.claim("orders", 10))
+					.satisfies((ex) -> assertThat(ex.getServer()).isEqualTo("Redis node 127.0.0.1:" + last))
+					.satisfies((ex) -> assertThat(ex.getSettings()).isEqualTo("appendonly no, save \"\""));
+				assertThat(cluster.cli(last, "CONFIG", "SET", "appendonly", "yes")).isEqualTo("OK");
+				assertThat(cluster.cli(last, "CONFIG", "SET", "appendfsync", "always")).isEqualTo("OK");
+				assertThat(store.claim("orders", 10)).isEqualTo(new SegmentRange(1, 10));
+				assertThat(messages(Level.INFO)).isEmpty();
+			}
+			finally {
+				factory.destroy();
+			}
+		}
+	}
+
+	@Test
+	void aRedisWithAnAppendOnlyFileStartsWithoutAWordAndNewKeysAreNotWarnedAbout(@TempDir Path dir) {
+		try (ThrowawayRedis redis = ThrowawayRedis.start(dir, "--appendonly", "yes", "--appendfsync", "always")) {
+			LettuceConnectionFactory factory = redis.connectionFactory();
+			try {
+				RedisSegmentStore store = RedisSegmentStore.builder(factory).build();
+				assertThat(store.claim("orders", 10)).isEqualTo(new SegmentRange(1, 10));
+				assertThat(store.claim("invoices", 10)).isEqualTo(new SegmentRange(1, 10));
+				assertThat(store.claim("tickets", 10)).isEqualTo(new SegmentRange(1, 10));
+				assertThat(messages(Level.INFO)).as("nothing said at INFO or above").isEmpty();
+			}
+			finally {
+				factory.destroy();
+			}
+		}
+	}
+
+	@Test
+	void aRedisWithSnapshotsOnlyStartsWithOneNoteOfWhatACrashLosesAndNewKeysAreNotWarnedAbout(@TempDir Path dir) {
+		try (ThrowawayRedis redis = ThrowawayRedis.start(dir, "--save", "3600 1")) {
+			LettuceConnectionFactory factory = redis.connectionFactory();
+			try {
+				RedisSegmentStore store = RedisSegmentStore.builder(factory).build();
+				assertThat(store.claim("orders", 10)).isEqualTo(new SegmentRange(1, 10));
+				assertThat(store.claim("invoices", 10)).isEqualTo(new SegmentRange(1, 10));
+				assertThat(messages(Level.WARN)).as("no warning").isEmpty();
+				assertThat(messages(Level.INFO)).singleElement()
+					.asString()
+					.contains("Redis on port " + redis.port())
+					.contains("RDB snapshots")
+					.contains("appendonly yes");
+			}
+			finally {
+				factory.destroy();
+			}
+		}
+	}
+
+	private List<String> messages(Level atLeast) {
+		return this.logged.list.stream()
+			.filter((event) -> event.getLevel().isGreaterOrEqual(atLeast))
+			.map(ILoggingEvent::getFormattedMessage)
+			.toList();
+	}
+
+}
