@@ -8,10 +8,13 @@ import io.github.uidgen.segment.SegmentUidGenerators;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Lazy;
+import org.springframework.core.env.Environment;
+import org.springframework.core.task.VirtualThreadTaskExecutor;
 import org.springframework.util.ClassUtils;
 
 import static io.github.uidgen.autoconfigure.UidPropertyMapper.map;
@@ -20,8 +23,10 @@ import static io.github.uidgen.autoconfigure.UidPropertyMapper.map;
  * The segment generator: dense numbers per key from segments claimed from the application's database, Redis or
  * Leaf's {@code leaf_alloc} table ({@code uid.segment.store}); it needs no worker-ID assigner. The
  * {@link UidGenerator} bean hands out the numbers of {@code uid.segment.key}; the {@link SegmentUidGenerators} bean
- * gives the generators of other keys, on the same store with the same settings. A {@link SegmentStore} bean of the application replaces the configured store;
- * {@link SegmentUidGeneratorCustomizer} beans adjust the settings.
+ * gives the generators of other keys, on the same store with the same settings, sharing a few background threads for
+ * their claims (virtual threads when {@code spring.threads.virtual.enabled} is set on Java 21 or later). A
+ * {@link SegmentStore} bean of the application replaces the configured store; {@link SegmentUidGeneratorCustomizer}
+ * beans adjust the settings (for example the number of shared threads: {@code builder.prefetchThreads(4)}).
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "uid.generator", havingValue = "segment")
@@ -32,7 +37,7 @@ class SegmentUidGeneratorConfiguration {
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
 	SegmentUidGenerators segmentUidGenerators(UidProperties properties, ObjectProvider<SegmentStore> store,
-			ObjectProvider<SegmentUidGeneratorCustomizer> customizers) {
+			ObjectProvider<SegmentUidGeneratorCustomizer> customizers, Environment environment) {
 		UidProperties.Segment segment = properties.getSegment();
 		SegmentStore segmentStore = store.getIfAvailable(() -> {
 			throw noStore(segment.getStore());
@@ -46,6 +51,12 @@ class SegmentUidGeneratorConfiguration {
 		map("uid.segment.target-interval", segment.getTargetInterval(), builder::targetInterval);
 		map("uid.segment.prefetch-threshold", segment.getPrefetchThreshold(), builder::prefetchThreshold);
 		map("uid.segment.wait-timeout", segment.getWaitTimeout(), builder::waitTimeout);
+		if (Threading.VIRTUAL.isActive(environment)) {
+			// As Boot's own executors do with spring.threads.virtual.enabled: the background claims run on virtual
+			// threads, so the segment generators start no platform thread at all.
+			builder.prefetchThreadFactory(new VirtualThreadTaskExecutor("uid-segment-prefetch-")
+				.getVirtualThreadFactory());
+		}
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return new SegmentUidGenerators(builder);
 	}
