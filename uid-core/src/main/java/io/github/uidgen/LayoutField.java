@@ -1,7 +1,8 @@
 package io.github.uidgen;
 
 /**
- * The settings that make up a {@link UidLayout}, so an {@link InvalidLayoutException} can say which to change.
+ * The settings that make up a {@link UidLayout}, and the data-center ID it checks, so an
+ * {@link InvalidLayoutException} can say which to change.
  */
 public enum LayoutField {
 
@@ -18,6 +19,12 @@ public enum LayoutField {
 	WORKER_BITS,
 
 	/** The number of sequence bits. */
-	SEQ_BITS
+	SEQ_BITS,
+
+	/** The number of data-center bits, taken from the worker bits. */
+	DATACENTER_BITS,
+
+	/** The data-center ID a generator writes into the data-center bits. */
+	DATACENTER_ID
 
 }

@@ -64,9 +64,26 @@ public record UidGeneratorStatus(String kind, UidLayout layout, Worker worker, l
 	 * than it absorbs
 	 * @param previousId the worker ID it issued as before the latest move, while it is still kept (until the clock
 	 * has passed its mark), or {@code null}
+	 * @param datacenterId the data center it issues for, or {@code null} when the layout has no data-center bits;
+	 * {@code id} and {@code previousId} are worker IDs within it
 	 */
 	public record Worker(long id, String assigner, Instant highWaterMark, long markFailures, boolean leaseLost,
-			long switches, Long previousId) {
+			long switches, Long previousId, Long datacenterId) {
+
+		/**
+		 * Describes a worker of a layout without data-center bits.
+		 * @param id the worker ID
+		 * @param assigner the name of the assigner it came from
+		 * @param highWaterMark the latest time the worker may issue IDs for, or {@code null}
+		 * @param markFailures how many times recording the mark failed and was retried
+		 * @param leaseLost whether the worker ID's lease was lost
+		 * @param switches how often the generator moved to another worker ID because the clock stepped back
+		 * @param previousId the worker ID it issued as before the latest move, or {@code null}
+		 */
+		public Worker(long id, String assigner, Instant highWaterMark, long markFailures, boolean leaseLost,
+				long switches, Long previousId) {
+			this(id, assigner, highWaterMark, markFailures, leaseLost, switches, previousId, null);
+		}
 
 		/**
 		 * Describes a worker that never moved to another worker ID.
@@ -77,7 +94,7 @@ public record UidGeneratorStatus(String kind, UidLayout layout, Worker worker, l
 		 * @param leaseLost whether the worker ID's lease was lost
 		 */
 		public Worker(long id, String assigner, Instant highWaterMark, long markFailures, boolean leaseLost) {
-			this(id, assigner, highWaterMark, markFailures, leaseLost, 0, null);
+			this(id, assigner, highWaterMark, markFailures, leaseLost, 0, null, null);
 		}
 
 	}

@@ -9,10 +9,17 @@ import java.util.Objects;
 /**
  * How the bits of an ID are shared out: {@code sign(1) | time | workerId | sequence}.
  *
- * <p>Time counts {@linkplain UidTimeUnit units} since the {@linkplain #getEpoch() epoch} (a UTC date). The three
- * fields may use fewer than 63 bits, which gives shorter IDs (53 bits fit a JavaScript number). A layout is
- * validated when it is built: every field needs at least one bit, the epoch may not lie in the future and the
- * range may not have run out already.
+ * <p>Time counts {@linkplain UidTimeUnit units} since the {@linkplain #getEpoch() epoch} (a UTC date, or an instant
+ * for layouts that continue another system's IDs). The three fields may use fewer than 63 bits, which gives shorter
+ * IDs (53 bits fit a JavaScript number). A layout is validated when it is built: every field needs at least one
+ * bit, the epoch may not lie in the future and the range may not have run out already.
+ *
+ * <p>With {@linkplain #withDatacenterBits(int) data-center bits}, the top bits of the worker field name a data
+ * center and the rest the worker ID a data center's own store hands out:
+ * {@code sign(1) | time | datacenterId | workerId | sequence}. Two data centers whose stores hand out the same worker
+ * IDs then still issue different IDs. The time and sequence keep their places, so an ID whose worker ID fits the
+ * smaller worker part reads the same as before, as data center 0. Without data-center bits (the default) nothing
+ * changes.
  *
  * <p>The defaults (milliseconds since 2025-01-01, 41 time bits, 10 worker bits, 12 sequence bits) last until
  * 2094-09-07, for 1,024 concurrent workers issuing up to 4,096 IDs per millisecond each.
@@ -52,6 +59,12 @@ public final class UidLayout {
 
 	private final long maxTime;
 
+	private final int datacenterBits;
+
+	private final long maxDatacenterId;
+
+	private final int datacenterShift;
+
 	private final long maxWorkerId;
 
 	private final long maxSequence;
@@ -85,6 +98,30 @@ public final class UidLayout {
 	 */
 	public UidLayout(UidTimeUnit timeUnit, LocalDate epoch, int timeBits, int workerBits, int seqBits,
 			long nowMillis) {
+		this(timeUnit, (epoch != null) ? epoch.atStartOfDay(ZoneOffset.UTC).toInstant() : null, timeBits, workerBits,
+				seqBits, nowMillis);
+	}
+
+	/**
+	 * Builds a layout whose time counts from an instant rather than from midnight of a date, for IDs that continue
+	 * another system's (Meituan Leaf counts milliseconds from 2010-11-04T01:42:54.657Z), and validates it as of the
+	 * given time.
+	 * @param timeUnit unit of the time field
+	 * @param epoch the instant time counts from
+	 * @param timeBits bits of the time field
+	 * @param workerBits bits of the worker-ID field
+	 * @param seqBits bits of the sequence field
+	 * @param nowMillis the time to validate against
+	 * @return the layout
+	 * @throws InvalidLayoutException when the layout is refused
+	 */
+	public static UidLayout since(Instant epoch, UidTimeUnit timeUnit, int timeBits, int workerBits, int seqBits,
+			long nowMillis) {
+		return new UidLayout(timeUnit, epoch, timeBits, workerBits, seqBits, nowMillis);
+	}
+
+	private UidLayout(UidTimeUnit timeUnit, Instant epoch, int timeBits, int workerBits, int seqBits,
+			long nowMillis) {
 		if (timeUnit == null) {
 			throw new InvalidLayoutException(List.of(LayoutField.TIME_UNIT), "null", "No time unit is set",
 					"set it to seconds or milliseconds");
@@ -105,27 +142,104 @@ public final class UidLayout {
 							+ " + " + DEFAULT_SEQ_BITS);
 		}
 		this.timeUnit = timeUnit;
-		this.epoch = epoch;
+		this.epochMillis = epoch.toEpochMilli();
+		this.epoch = epoch.atZone(ZoneOffset.UTC).toLocalDate();
 		this.timeBits = timeBits;
 		this.workerBits = workerBits;
 		this.seqBits = seqBits;
-		this.epochMillis = epoch.atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
 		this.unitMillis = timeUnit.toMillis();
 		this.maxTime = ~(-1L << timeBits);
+		this.datacenterBits = 0;
+		this.maxDatacenterId = 0;
+		this.datacenterShift = workerBits + seqBits;
 		this.maxWorkerId = ~(-1L << workerBits);
 		this.maxSequence = ~(-1L << seqBits);
 		this.timeShift = workerBits + seqBits;
 		this.expiry = computeExpiry();
 		if (this.epochMillis > nowMillis) {
-			throw new InvalidLayoutException(List.of(LayoutField.EPOCH), epoch.toString(),
+			throw new InvalidLayoutException(List.of(LayoutField.EPOCH), epochText(),
 					"The epoch lies in the future", "set a date no later than today (UTC), such as " + DEFAULT_EPOCH);
 		}
 		if (!this.expiry.isAfter(Instant.ofEpochMilli(nowMillis))) {
 			throw new InvalidLayoutException(List.of(LayoutField.TIME_BITS, LayoutField.EPOCH),
-					timeBits + " time bits of " + timeUnit.name().toLowerCase() + " from " + epoch,
+					timeBits + " time bits of " + timeUnit.name().toLowerCase() + " from " + epochText(),
 					"The layout ran out on " + this.expiry + " and would issue negative or repeated IDs",
 					"give it more time bits or a later epoch");
 		}
+	}
+
+	/** A copy of {@code base} whose worker field starts with {@code datacenterBits} data-center bits. */
+	private UidLayout(UidLayout base, int datacenterBits) {
+		if (datacenterBits < 0) {
+			throw new InvalidLayoutException(List.of(LayoutField.DATACENTER_BITS), String.valueOf(datacenterBits),
+					"The data-center part cannot have fewer than 0 bits",
+					"set 0 for a single data center, or 1 to " + (base.workerBits - 1) + " to take that many of the "
+							+ base.workerBits + " worker bits for data centers");
+		}
+		if (datacenterBits >= base.workerBits) {
+			throw new InvalidLayoutException(List.of(LayoutField.DATACENTER_BITS, LayoutField.WORKER_BITS),
+					datacenterBits + " data-center bits of " + base.workerBits + " worker bits",
+					"The data-center bits are taken from the worker bits and would leave none for worker IDs",
+					"use fewer data-center bits than worker bits (for example 2 of " + Math.max(base.workerBits, 3)
+							+ "), or give the layout more worker bits, taking them from the sequence or time bits");
+		}
+		this.timeUnit = base.timeUnit;
+		this.epoch = base.epoch;
+		this.timeBits = base.timeBits;
+		this.workerBits = base.workerBits;
+		this.seqBits = base.seqBits;
+		this.epochMillis = base.epochMillis;
+		this.unitMillis = base.unitMillis;
+		this.maxTime = base.maxTime;
+		this.datacenterBits = datacenterBits;
+		this.maxDatacenterId = ~(-1L << datacenterBits);
+		this.datacenterShift = base.workerBits - datacenterBits + base.seqBits;
+		this.maxWorkerId = ~(-1L << (base.workerBits - datacenterBits));
+		this.maxSequence = base.maxSequence;
+		this.timeShift = base.timeShift;
+		this.expiry = base.expiry;
+	}
+
+	/**
+	 * Returns this layout with the top {@code datacenterBits} of its worker bits naming a data center; the worker IDs
+	 * a store hands out get the remaining worker bits. The time and sequence keep their bits and places.
+	 * @param datacenterBits 0 (no data-center part) up to one less than the worker bits
+	 * @return the layout with that data-center part
+	 * @throws InvalidLayoutException when the bits are negative or leave no bit for worker IDs
+	 */
+	public UidLayout withDatacenterBits(int datacenterBits) {
+		return (datacenterBits == this.datacenterBits) ? this : new UidLayout(this, datacenterBits);
+	}
+
+	/**
+	 * Checks that a data-center ID fits this layout's data-center bits; without data-center bits only 0 does.
+	 * @param datacenterId the data-center ID a generator is to write into its IDs
+	 * @throws InvalidLayoutException naming the data-center ID and bits when it does not fit
+	 */
+	public void checkDatacenterId(long datacenterId) {
+		if (datacenterId >= 0 && datacenterId <= this.maxDatacenterId) {
+			return;
+		}
+		String value = "data-center ID " + datacenterId + " with " + this.datacenterBits + " data-center bits";
+		if (datacenterId < 0) {
+			throw new InvalidLayoutException(List.of(LayoutField.DATACENTER_ID), value,
+					"A data-center ID cannot be negative", "use a data-center ID from 0 to " + this.maxDatacenterId);
+		}
+		if (this.datacenterBits == 0) {
+			throw new InvalidLayoutException(List.of(LayoutField.DATACENTER_ID, LayoutField.DATACENTER_BITS), value,
+					"The layout has no data-center bits to hold a data-center ID",
+					"give the layout at least " + bitsFor(datacenterId) + " data-center bits, taken from its "
+							+ this.workerBits + " worker bits, or use data-center ID 0");
+		}
+		throw new InvalidLayoutException(List.of(LayoutField.DATACENTER_ID, LayoutField.DATACENTER_BITS), value,
+				"The data-center ID does not fit the layout's data-center bits, which hold 0 to " + this.maxDatacenterId,
+				"use a data-center ID from 0 to " + this.maxDatacenterId + ", or give the layout at least "
+						+ bitsFor(datacenterId) + " data-center bits");
+	}
+
+	/** The bits a number needs, at least one. */
+	private static int bitsFor(long value) {
+		return Math.max(1, 64 - Long.numberOfLeadingZeros(value));
 	}
 
 	/**
@@ -156,7 +270,9 @@ public final class UidLayout {
 	}
 
 	/**
-	 * Builds an ID from its parts; the caller keeps each part within range.
+	 * Builds an ID from its parts; the caller keeps each part within range. With data-center bits, the worker value
+	 * fills the whole worker field, data-center part included; {@link #compose(long, long, long, long)} takes them
+	 * apart.
 	 * @param time time units since the epoch
 	 * @param workerId the worker ID
 	 * @param sequence the sequence
@@ -164,6 +280,19 @@ public final class UidLayout {
 	 */
 	public long compose(long time, long workerId, long sequence) {
 		return (time << this.timeShift) | (workerId << this.seqBits) | sequence;
+	}
+
+	/**
+	 * Builds an ID from its parts, the data-center ID included; the caller keeps each part within range.
+	 * @param time time units since the epoch
+	 * @param datacenterId the data-center ID, 0 for a layout without data-center bits
+	 * @param workerId the worker ID within the data center
+	 * @param sequence the sequence
+	 * @return the ID
+	 */
+	public long compose(long time, long datacenterId, long workerId, long sequence) {
+		return (time << this.timeShift) | (datacenterId << this.datacenterShift) | (workerId << this.seqBits)
+				| sequence;
 	}
 
 	/**
@@ -182,9 +311,10 @@ public final class UidLayout {
 					+ " bits, largest ID " + maxUid() + ")");
 		}
 		long time = uid >>> this.timeShift;
+		Long datacenterId = (this.datacenterBits > 0) ? (uid >>> this.datacenterShift) & this.maxDatacenterId : null;
 		long workerId = (uid >>> this.seqBits) & this.maxWorkerId;
 		long sequence = uid & this.maxSequence;
-		return new DecodedUid(uid, Instant.ofEpochMilli(startMillis(time)), workerId, sequence);
+		return new DecodedUid(uid, Instant.ofEpochMilli(startMillis(time)), datacenterId, workerId, sequence);
 	}
 
 	/**
@@ -227,16 +357,56 @@ public final class UidLayout {
 		return this.timeUnit;
 	}
 
+	/**
+	 * Returns the UTC date of the epoch; for a layout built {@link #since(Instant, UidTimeUnit, int, int, int, long)
+	 * since} an instant other than midnight, the date that instant falls on (see {@link #getEpochInstant()}).
+	 * @return the epoch's date
+	 */
 	public LocalDate getEpoch() {
 		return this.epoch;
+	}
+
+	/**
+	 * Returns the instant time counts from.
+	 * @return the epoch, midnight UTC of {@link #getEpoch()} unless built from an instant
+	 */
+	public Instant getEpochInstant() {
+		return Instant.ofEpochMilli(this.epochMillis);
+	}
+
+	/** The epoch as users wrote it: a date when it is midnight UTC, the instant otherwise. */
+	private String epochText() {
+		Instant instant = Instant.ofEpochMilli(this.epochMillis);
+		return instant.equals(this.epoch.atStartOfDay(ZoneOffset.UTC).toInstant()) ? this.epoch.toString()
+				: instant.toString();
 	}
 
 	public int getTimeBits() {
 		return this.timeBits;
 	}
 
+	/**
+	 * Returns the bits between time and sequence: the worker ID's, and the data-center part's when there is one.
+	 * @return the worker bits, data-center bits included
+	 */
 	public int getWorkerBits() {
 		return this.workerBits;
+	}
+
+	/**
+	 * Returns how many of the worker bits name a data center.
+	 * @return 0 when the layout has no data-center part
+	 */
+	public int getDatacenterBits() {
+		return this.datacenterBits;
+	}
+
+	/**
+	 * Returns the largest data-center ID the layout holds.
+	 * @return {@code 2^datacenterBits - 1}, 0 without data-center bits
+	 */
+	public long getMaxDatacenterId() {
+		return this.maxDatacenterId;
 	}
 
 	public int getSeqBits() {
@@ -252,8 +422,9 @@ public final class UidLayout {
 	}
 
 	/**
-	 * Returns the largest worker ID the layout holds.
-	 * @return {@code 2^workerBits - 1}
+	 * Returns the largest worker ID the layout holds: the largest a worker-ID store may hand out, within a data center
+	 * when the layout has data-center bits.
+	 * @return {@code 2^(workerBits - datacenterBits) - 1}
 	 */
 	public long getMaxWorkerId() {
 		return this.maxWorkerId;
@@ -283,19 +454,23 @@ public final class UidLayout {
 		if (!(other instanceof UidLayout that)) {
 			return false;
 		}
-		return this.timeUnit == that.timeUnit && this.epoch.equals(that.epoch) && this.timeBits == that.timeBits
-				&& this.workerBits == that.workerBits && this.seqBits == that.seqBits;
+		return this.timeUnit == that.timeUnit && this.epochMillis == that.epochMillis && this.timeBits == that.timeBits
+				&& this.workerBits == that.workerBits && this.seqBits == that.seqBits
+				&& this.datacenterBits == that.datacenterBits;
 	}
 
 	@Override
 	public int hashCode() {
-		return Objects.hash(this.timeUnit, this.epoch, this.timeBits, this.workerBits, this.seqBits);
+		int hash = Objects.hash(this.timeUnit, this.epochMillis, this.timeBits, this.workerBits, this.seqBits);
+		return (this.datacenterBits == 0) ? hash : 31 * hash + this.datacenterBits;
 	}
 
 	@Override
 	public String toString() {
-		return "UidLayout[" + this.timeUnit.name().toLowerCase() + " since " + this.epoch + ", time " + this.timeBits
-				+ " bits, worker " + this.workerBits + " bits, sequence " + this.seqBits + " bits, expires "
+		return "UidLayout[" + this.timeUnit.name().toLowerCase() + " since " + epochText() + ", time " + this.timeBits
+				+ " bits, worker " + this.workerBits + " bits"
+				+ ((this.datacenterBits > 0) ? " (data center " + this.datacenterBits + " of them)" : "")
+				+ ", sequence " + this.seqBits + " bits, expires "
 				+ this.expiry + "]";
 	}
 

@@ -35,7 +35,7 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 
 	protected final long workerId;
 
-	/** The worker ID already shifted into place, so composing an ID is two ORs. */
+	/** The worker ID (and data-center ID) already shifted into place, so composing an ID is two ORs. */
 	protected final long shiftedWorkerId;
 
 	/** The first time unit this generator may issue in: strictly after the worker's mark. */
@@ -48,7 +48,7 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 		this.layout = session.layout();
 		this.clock = session.clock();
 		this.workerId = session.workerId();
-		this.shiftedWorkerId = this.workerId << this.layout.getSeqBits();
+		this.shiftedWorkerId = session.shiftedWorkerId();
 		this.startUnit = session.startUnit();
 	}
 
@@ -62,7 +62,8 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 		WorkerSession issuing = issuingSession();
 		return new UidGeneratorStatus(kind(), this.layout,
 				new UidGeneratorStatus.Worker(issuing.workerId(), issuing.assignerName(), issuing.highWaterMark(),
-						issuing.markFailures(), issuing.isLeaseLost(), workerSwitches(), retiredWorkerId()),
+						issuing.markFailures(), issuing.isLeaseLost(), workerSwitches(), retiredWorkerId(),
+						(this.layout.getDatacenterBits() > 0) ? issuing.datacenterId() : null),
 				issuedCount(), clockBackwardsCount(), aheadOfClock(), ring(), null, failure());
 	}
 
@@ -151,6 +152,8 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 
 		private WorkerIdAssigner workerIdAssigner;
 
+		private long datacenterId;
+
 		private Duration markReservation = DEFAULT_MARK_RESERVATION;
 
 		private Duration markTimeout = DEFAULT_MARK_TIMEOUT;
@@ -192,6 +195,18 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 		 */
 		public B workerIdAssigner(WorkerIdAssigner workerIdAssigner) {
 			this.workerIdAssigner = workerIdAssigner;
+			return self();
+		}
+
+		/**
+		 * Sets the data center the generator issues for, written into the layout's data-center bits; 0 when not set.
+		 * The worker-ID assigner must be this data center's own store: worker IDs are unique within a data center,
+		 * the data-center ID makes them unique across data centers. Checked against the layout at build.
+		 * @param datacenterId from 0 to the layout's {@link UidLayout#getMaxDatacenterId() largest data-center ID}
+		 * @return this builder
+		 */
+		public B datacenterId(long datacenterId) {
+			this.datacenterId = datacenterId;
 			return self();
 		}
 
@@ -262,10 +277,11 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 		 */
 		final WorkerSession openSession(Duration allowedAhead) {
 			applyDefaults();
+			this.layout.checkDatacenterId(this.datacenterId);
 			Objects.requireNonNull(this.clock, "clock");
 			WorkerIdAssigner assigner = Objects.requireNonNull(this.workerIdAssigner,
 					"workerIdAssigner: every generator needs one, for example new FixedWorkerIdAssigner(1)");
-			return WorkerSession.open(assigner, this.layout, this.clock, new WorkerSession.Settings(
+			return WorkerSession.open(assigner, this.layout, this.datacenterId, this.clock, new WorkerSession.Settings(
 					this.markReservation, this.markTimeout, this.maxStartupWait, allowedAhead));
 		}
 

@@ -100,7 +100,8 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 		this.issuing = session;
 		this.switchWorker = builder.clockBackwardsSwitchWorker;
 		this.timeShift = this.layout.getWorkerBits() + this.layout.getSeqBits();
-		this.workerMask = this.layout.getMaxWorkerId() << this.layout.getSeqBits();
+		// The whole worker field, data-center bits included: a move to another worker changes only the worker part.
+		this.workerMask = ~(-1L << this.layout.getWorkerBits()) << this.layout.getSeqBits();
 		this.maxSequence = this.layout.getMaxSequence();
 		this.maxTime = this.layout.getMaxTime();
 		this.tolerance = builder.clockBackwardsTolerance;

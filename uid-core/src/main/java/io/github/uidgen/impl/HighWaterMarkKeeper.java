@@ -146,8 +146,11 @@ final class HighWaterMarkKeeper {
 	}
 
 	/**
-	 * Returns why the mark cannot be kept ahead of issue, if that is so: the lease was lost, the last renewal failed,
-	 * issue gave up waiting for the mark, or a store call has been outstanding for longer than a reservation span.
+	 * Returns why the mark cannot be kept ahead of issue, if that is so: the lease was lost, issue gave up waiting for
+	 * the mark, a store call has been outstanding for longer than a reservation span, or renewals fail and less than
+	 * a quarter of the reservation is left. A renewal that failed while most of the reservation is left costs issue
+	 * nothing (a store restarting, a Cluster slot moving): it is retried and counted, and not reported, so that a
+	 * health check, and a load balancer reading it, only see what stops issue.
 	 * @return the failure, or {@code null}
 	 */
 	UidException failure() {
@@ -163,7 +166,17 @@ final class HighWaterMarkKeeper {
 			return new UidUnavailableException("The high-water mark of worker " + this.workerId + " is not being "
 					+ "recorded: " + markStatus(), current);
 		}
-		return current;
+		return (current != null && isReservationRunningOut()) ? current : null;
+	}
+
+	/** Whether the clock, or what the generator asked for, has come within a quarter span of the reservation's end. */
+	private boolean isReservationRunningOut() {
+		long reserved = this.reservedUntil;
+		if (reserved == REVOKED) {
+			return true;
+		}
+		long soon = Math.max(this.layout.toUnit(this.clock.currentTimeMillis()), this.wanted.get()) + this.spanUnits / 4;
+		return soon > reserved;
 	}
 
 	/**

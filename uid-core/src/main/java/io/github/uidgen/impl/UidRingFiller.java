@@ -96,7 +96,7 @@ final class UidRingFiller implements RingFiller {
 		this.layout = session.layout();
 		this.clock = session.clock();
 		this.session = session;
-		this.shiftedWorkerId = session.workerId() << this.layout.getSeqBits();
+		this.shiftedWorkerId = session.shiftedWorkerId();
 		this.timeShift = this.layout.getWorkerBits() + this.layout.getSeqBits();
 		this.maxSequence = this.layout.getMaxSequence();
 		this.maxAheadUnits = maxAheadUnits;

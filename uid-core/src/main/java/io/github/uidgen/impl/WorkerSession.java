@@ -31,6 +31,8 @@ final class WorkerSession implements AutoCloseable {
 
 	private final UidLayout layout;
 
+	private final long datacenterId;
+
 	private final UidClock clock;
 
 	private final WorkerAssignment assignment;
@@ -45,15 +47,17 @@ final class WorkerSession implements AutoCloseable {
 
 	private final CopyOnWriteArrayList<Consumer<WorkerLeaseLostException>> leaseLostListeners = new CopyOnWriteArrayList<>();
 
-	private WorkerSession(WorkerIdAssigner assigner, UidLayout layout, UidClock clock, WorkerAssignment assignment,
-			long startUnit, Settings settings) {
+	private WorkerSession(WorkerIdAssigner assigner, UidLayout layout, long datacenterId, UidClock clock,
+			WorkerAssignment assignment, long startUnit, Settings settings) {
 		this.assigner = assigner;
 		this.layout = layout;
+		this.datacenterId = datacenterId;
 		this.clock = clock;
 		this.assignment = assignment;
 		this.startUnit = startUnit;
 		this.settings = settings;
-		this.shiftedWorkerId = assignment.workerId() << layout.getSeqBits();
+		// The data center and the worker ID, composed once: issue ORs this in as it is.
+		this.shiftedWorkerId = layout.compose(0, datacenterId, assignment.workerId(), 0);
 		this.keeper = new HighWaterMarkKeeper(assigner, assignment.workerId(), layout, clock, startUnit,
 				settings.markReservation(), settings.markTimeout(), this::leaseLost);
 	}
@@ -61,13 +65,15 @@ final class WorkerSession implements AutoCloseable {
 	/**
 	 * Claims a worker ID, waits for the clock to allow the first unit after its mark, records the first reservation
 	 * and starts keeping the mark; on any failure the worker ID is released again.
-	 * @param assigner where the worker ID comes from
-	 * @param layout the layout, whose worker bits the ID must fit
+	 * @param assigner where the worker ID comes from: the worker-ID store of this data center
+	 * @param layout the layout, whose worker bits (less its data-center bits) the ID must fit
+	 * @param datacenterId the data center's ID, which the layout has checked; 0 without data-center bits
 	 * @param clock the clock
 	 * @param settings how the mark is kept and how long start-up may wait
 	 * @return the open session
 	 */
-	static WorkerSession open(WorkerIdAssigner assigner, UidLayout layout, UidClock clock, Settings settings) {
+	static WorkerSession open(WorkerIdAssigner assigner, UidLayout layout, long datacenterId, UidClock clock,
+			Settings settings) {
 		// Prefer worker IDs the generator can start on without refusing: their mark, if any, lies no further ahead of
 		// the clock than it may wait at start plus how far ahead of the clock it may issue anyway.
 		WorkerAssignment assignment = assigner.assign(layout.getMaxWorkerId(),
@@ -78,7 +84,7 @@ final class WorkerSession implements AutoCloseable {
 						"give the layout more worker bits, or use an assigner in lease mode so worker IDs are reused");
 			}
 			long startUnit = awaitStart(assignment, layout, clock, settings);
-			return new WorkerSession(assigner, layout, clock, assignment, startUnit, settings);
+			return new WorkerSession(assigner, layout, datacenterId, clock, assignment, startUnit, settings);
 		}
 		catch (RuntimeException ex) {
 			try {
@@ -94,7 +100,8 @@ final class WorkerSession implements AutoCloseable {
 	/**
 	 * Claims a further worker ID from the same assigner, one the generator can issue on at once although the clock
 	 * stepped back behind this session's mark: its mark, if any, lies before the unit the clock reads now. Records its
-	 * first reservation before returning, as {@link #open} does; this session keeps its worker ID meanwhile.
+	 * first reservation before returning, as {@link #open} does; this session keeps its worker ID meanwhile. The new
+	 * session stays in this session's data center, whose store the assigner is.
 	 * @return the new session, or {@code null} when the assigner has no such worker ID (or cannot tell)
 	 * @throws UidException when the store cannot be asked
 	 */
@@ -116,7 +123,8 @@ final class WorkerSession implements AutoCloseable {
 			}
 			long afterMark = assignment.hasMark() ? this.layout.toUnit(assignment.highWaterMarkMillis()) + 1 : 0;
 			long first = Math.max(afterMark, nowUnit);
-			return new WorkerSession(this.assigner, this.layout, this.clock, assignment, first, this.settings);
+			return new WorkerSession(this.assigner, this.layout, this.datacenterId, this.clock, assignment, first,
+					this.settings);
 		}
 		catch (RuntimeException ex) {
 			try {
@@ -205,7 +213,12 @@ final class WorkerSession implements AutoCloseable {
 		return this.assignment.workerId();
 	}
 
-	/** The worker ID shifted into its place in an ID. */
+	/** The data-center ID this session's IDs carry; 0 without data-center bits. */
+	long datacenterId() {
+		return this.datacenterId;
+	}
+
+	/** The data-center ID and worker ID shifted into their places in an ID. */
 	long shiftedWorkerId() {
 		return this.shiftedWorkerId;
 	}

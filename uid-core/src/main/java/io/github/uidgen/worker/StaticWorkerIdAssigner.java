@@ -125,7 +125,8 @@ public class StaticWorkerIdAssigner implements WorkerIdAssigner {
 
 	/**
 	 * Locks the state file, reads the worker's mark and writes it back to prove the file is writable.
-	 * @throws WorkerIdOutOfRangeException when the configured ID does not fit the layout
+	 * @throws WorkerIdOutOfRangeException when the configured ID does not fit the layout, a
+	 * {@link BackupWorkerIdOutOfRangeException} when a backup ID does not
 	 * @throws StateFileException when the file cannot be locked, read, parsed or written
 	 */
 	@Override
@@ -136,8 +137,7 @@ public class StaticWorkerIdAssigner implements WorkerIdAssigner {
 		}
 		for (Backup backup : this.backups) {
 			if (backup.workerId > maxWorkerId) {
-				throw new WorkerIdOutOfRangeException(backup.workerId, maxWorkerId, "configure backup worker IDs from "
-						+ "0 to " + maxWorkerId + ", or give the layout more worker bits");
+				throw new BackupWorkerIdOutOfRangeException(backup.workerId, maxWorkerId);
 			}
 		}
 		if (this.lock != null) {

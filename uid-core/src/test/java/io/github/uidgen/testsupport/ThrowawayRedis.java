@@ -8,9 +8,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
@@ -136,6 +139,71 @@ public final class ThrowawayRedis implements AutoCloseable {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
+	}
+
+	/**
+	 * Dumps keys ({@code DUMP}) as a backup tool or a key-copying migration would, for
+	 * {@link #restoreInPlace(List, Map)} later.
+	 * @param keys the keys
+	 * @return each key that exists, with its serialized value
+	 */
+	public Map<String, byte[]> dump(List<String> keys) {
+		LettuceConnectionFactory factory = connectionFactory();
+		try (RedisConnection connection = factory.getConnection()) {
+			Map<String, byte[]> dumped = new LinkedHashMap<>();
+			for (String key : keys) {
+				byte[] value = connection.keyCommands().dump(key.getBytes(StandardCharsets.UTF_8));
+				if (value != null) {
+					dumped.put(key, value);
+				}
+			}
+			return dumped;
+		}
+		finally {
+			factory.destroy();
+		}
+	}
+
+	/**
+	 * Writes dumped keys back into the running server ({@code RESTORE … REPLACE}), as a restore or migration tool
+	 * replaying an older dump does: the same process, the same {@code run_id}. Keys of the set that did not exist when
+	 * it was dumped are deleted, so the keys are exactly as they were; all in one transaction.
+	 * @param keys the keys that were dumped
+	 * @param dumped keys and values from {@link #dump(List)}
+	 */
+	public void restoreInPlace(List<String> keys, Map<String, byte[]> dumped) {
+		LettuceConnectionFactory factory = connectionFactory();
+		try (RedisConnection connection = factory.getConnection()) {
+			// All at once, so that no renewal lands between two keys and leaves a registry no restore would.
+			connection.multi();
+			for (String key : keys) {
+				byte[] name = key.getBytes(StandardCharsets.UTF_8);
+				byte[] value = dumped.get(key);
+				if (value != null) {
+					connection.keyCommands().restore(name, 0, value, true);
+				}
+				else {
+					connection.keyCommands().del(name);
+				}
+			}
+			connection.exec();
+		}
+		finally {
+			factory.destroy();
+		}
+	}
+
+	/**
+	 * Returns the {@code run_id} of the running process: it changes with every restart.
+	 * @return the run ID
+	 */
+	public String runId() {
+		for (String line : cli("INFO", "server").split("\r?\n")) {
+			if (line.startsWith("run_id:")) {
+				return line.substring("run_id:".length()).trim();
+			}
+		}
+		throw new IllegalStateException("INFO server of " + this + " has no run_id");
 	}
 
 	/** Stops the server without saving and starts it again empty, on the same port. */

@@ -146,6 +146,71 @@ public final class ThrowawayRedisCluster implements AutoCloseable {
 		return false;
 	}
 
+	/**
+	 * Returns a node's ID in the cluster.
+	 * @param port the node's port
+	 * @return its node ID
+	 */
+	public String nodeId(int port) {
+		return cli(port, "CLUSTER", "MYID").trim();
+	}
+
+	/**
+	 * Moves the slot of a key, with the keys in it, to another master the way {@code redis-cli --cluster reshard}
+	 * does: the target imports and the source migrates the slot, the keys move with {@code MIGRATE} (all of them in
+	 * one call, as reshard's pipeline of 10 does for a slot that holds no more), and every master is told the slot's
+	 * new owner.
+	 * @param key a key of the slot
+	 * @param toPort the master that is to serve it
+	 * @return how many keys moved
+	 */
+	public int moveSlotOf(String key, int toPort) {
+		int fromPort = portOfKey(key);
+		if (fromPort == toPort) {
+			throw new IllegalArgumentException(key + " is served by " + toPort + " already");
+		}
+		String slot = cli(fromPort, "CLUSTER", "KEYSLOT", key).trim();
+		String fromId = nodeId(fromPort);
+		String toId = nodeId(toPort);
+		requireOk(cli(toPort, "CLUSTER", "SETSLOT", slot, "IMPORTING", fromId), "SETSLOT IMPORTING");
+		requireOk(cli(fromPort, "CLUSTER", "SETSLOT", slot, "MIGRATING", toId), "SETSLOT MIGRATING");
+		List<String> keys = new ArrayList<>();
+		for (String line : cli(fromPort, "CLUSTER", "GETKEYSINSLOT", slot, "1000").split("\n")) {
+			if (!line.isBlank()) {
+				keys.add(line.trim());
+			}
+		}
+		if (!keys.isEmpty()) {
+			List<String> migrate = new ArrayList<>(List.of("MIGRATE", "127.0.0.1", Integer.toString(toPort), "", "0",
+					"5000", "KEYS"));
+			migrate.addAll(keys);
+			requireOk(cli(fromPort, migrate.toArray(String[]::new)), "MIGRATE");
+		}
+		requireOk(cli(toPort, "CLUSTER", "SETSLOT", slot, "NODE", toId), "SETSLOT NODE on the target");
+		requireOk(cli(fromPort, "CLUSTER", "SETSLOT", slot, "NODE", toId), "SETSLOT NODE on the source");
+		for (int port : this.ports) {
+			if (port != fromPort && port != toPort) {
+				requireOk(cli(port, "CLUSTER", "SETSLOT", slot, "NODE", toId), "SETSLOT NODE");
+			}
+		}
+		return keys.size();
+	}
+
+	private static void requireOk(String reply, String what) {
+		if (!"OK".equals(reply.trim())) {
+			throw new IllegalStateException(what + " answered: " + reply);
+		}
+	}
+
+	/**
+	 * Returns the running node on a port.
+	 * @param port the node's port
+	 * @return its process
+	 */
+	public ServerProcess node(int port) {
+		return this.nodes.get(this.ports.indexOf(port));
+	}
+
 	@Override
 	public void close() {
 		this.nodes.forEach((node) -> node.stop(Duration.ofSeconds(10)));

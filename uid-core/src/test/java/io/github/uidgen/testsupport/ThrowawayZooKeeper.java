@@ -88,15 +88,30 @@ public final class ThrowawayZooKeeper implements AutoCloseable {
 	 * @return the client, connected
 	 */
 	public CuratorFramework newClientThrough(ReplyLosingProxy proxy, Duration sessionTimeout) {
-		return newClient(proxy.connectString(), sessionTimeout);
+		return newClient(proxy.connectString(), sessionTimeout, 3);
+	}
+
+	/**
+	 * Opens a started client through a proxy that does not retry a failed operation: a lost answer reaches the
+	 * caller at once.
+	 * @param proxy a proxy in front of this server
+	 * @param sessionTimeout the session timeout to ask for
+	 * @return the client, connected
+	 */
+	public CuratorFramework newClientWithoutRetriesThrough(ReplyLosingProxy proxy, Duration sessionTimeout) {
+		return newClient(proxy.connectString(), sessionTimeout, 0);
 	}
 
 	private CuratorFramework newClient(String connectString, Duration sessionTimeout) {
+		return newClient(connectString, sessionTimeout, 3);
+	}
+
+	private CuratorFramework newClient(String connectString, Duration sessionTimeout, int retries) {
 		CuratorFramework client = CuratorFrameworkFactory.builder()
 			.connectString(connectString)
 			.sessionTimeoutMs((int) sessionTimeout.toMillis())
 			.connectionTimeoutMs(5_000)
-			.retryPolicy(new RetryNTimes(3, 100))
+			.retryPolicy(new RetryNTimes(retries, 100))
 			.build();
 		client.start();
 		try {

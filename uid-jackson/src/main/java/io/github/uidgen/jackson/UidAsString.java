@@ -25,6 +25,10 @@ import tools.jackson.databind.annotation.JsonSerialize;
  * }
  * </pre>
  *
+ * <p>A form other than decimal is named on the annotation ({@code @UidAsString(Form.RADIX62)},
+ * {@code @UidAsString(value = Form.OPAQUE, prefix = "ORD_")}); such a property reads only text of its form (a JSON
+ * number is refused, so an opaque ID cannot be bypassed with the plain one). Decimal properties read numbers too.
+ *
  * <p>To write every {@code long} as a string instead, register {@link UidJacksonModule#allLongsAsStrings()} (with
  * Spring Boot: {@code uid.jackson.write-longs-as-strings=true}).
  */
@@ -35,5 +39,49 @@ import tools.jackson.databind.annotation.JsonSerialize;
 @JsonSerialize(using = UidAsStringSerializer.class)
 @JsonDeserialize(using = UidAsStringDeserializer.class)
 public @interface UidAsString {
+
+	/**
+	 * The text form of the IDs.
+	 * @return the form; {@link Form#DEFAULT} is {@code uid.text.form} with Spring Boot, decimal without
+	 */
+	Form value() default Form.DEFAULT;
+
+	/**
+	 * Text written before each ID and required before it on reading, for example {@code ORD_}.
+	 * @return the prefix, empty for none
+	 */
+	String prefix() default "";
+
+	/**
+	 * Text written after each ID and required after it on reading.
+	 * @return the suffix, empty for none
+	 */
+	String suffix() default "";
+
+	/**
+	 * The text forms of {@code io.github.uidgen.text.UidFormats}. Forms other than decimal, radix 62 and radix 36
+	 * need settings (the layout, a key) that {@link UidTextModule} brings, as Spring Boot registers it.
+	 */
+	enum Form {
+
+		/** The application's default form ({@code uid.text.*}); decimal without {@link UidTextModule}. */
+		DEFAULT,
+
+		/** Decimal digits. */
+		DECIMAL,
+
+		/** Radix 62, {@code 0-9A-Za-z}. */
+		RADIX62,
+
+		/** Radix 36, {@code 0-9a-z}, read in either case. */
+		RADIX36,
+
+		/** Time, worker and sequence spelled out. */
+		READABLE,
+
+		/** FF1 over the ID's bits under the application's key: hides order, time and volume. */
+		OPAQUE
+
+	}
 
 }

@@ -1,5 +1,8 @@
 package io.github.uidgen.jackson;
 
+import io.github.uidgen.text.UidFormat;
+import io.github.uidgen.text.UidFormats;
+import io.github.uidgen.text.UidTextException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.databind.BeanProperty;
@@ -16,9 +19,16 @@ import tools.jackson.databind.deser.std.StdDeserializer;
  */
 public final class UidAsStringDeserializer extends StdDeserializer<Object> {
 
-	/** Jackson creates it from the annotation; it is contextualized per property before use. */
+	private final UidFormats formats;
+
+	/** Jackson creates it from the annotation when no {@link UidTextModule} is registered: the standalone forms. */
 	public UidAsStringDeserializer() {
+		this(UidFormats.standalone());
+	}
+
+	UidAsStringDeserializer(UidFormats formats) {
 		super(Object.class);
+		this.formats = formats;
 	}
 
 	@Override
@@ -29,40 +39,52 @@ public final class UidAsStringDeserializer extends StdDeserializer<Object> {
 			return context.reportBadDefinition(type, IdTypes.ACCEPTED + "; " + name + " is a "
 					+ ((type != null) ? type.toCanonical() : "value of unknown type"));
 		}
-		return forType(context, type, property);
+		UidFormat form;
+		try {
+			form = IdText.of(this.formats, property);
+		}
+		catch (IllegalArgumentException ex) {
+			return context.reportBadDefinition(type, "@UidAsString on property '"
+					+ ((property != null) ? property.getName() : "?") + "': " + ex.getMessage());
+		}
+		return forType(context, type, property, form);
 	}
 
 	@Override
 	public Object deserialize(JsonParser parser, DeserializationContext context) {
 		// Only reached uncontextualized, which Jackson never does for a property.
-		return new IdDeserializer(false).deserialize(parser, context);
+		return new IdDeserializer(false, this.formats.defaultForm()).deserialize(parser, context);
 	}
 
-	private static ValueDeserializer<?> forType(DeserializationContext context, JavaType type, BeanProperty property) {
+	private static ValueDeserializer<?> forType(DeserializationContext context, JavaType type, BeanProperty property,
+			UidFormat form) {
 		Class<?> raw = type.getRawClass();
 		if (raw == long.class || raw == Long.class) {
-			return new IdDeserializer(raw == long.class);
+			return new IdDeserializer(raw == long.class, form);
 		}
 		if (raw == long[].class) {
-			return new IdArrayDeserializer();
+			return new IdArrayDeserializer(form);
 		}
-		ValueDeserializer<?> content = forType(context, type.getContentType(), property);
+		ValueDeserializer<?> content = forType(context, type.getContentType(), property, form);
 		return context.findContextualValueDeserializer(type.withContentValueHandler(content), property);
 	}
 
-	/** One ID, from a string or a number. */
+	/** One ID, from a string of the form, or from a number when the form is decimal. */
 	static final class IdDeserializer extends StdDeserializer<Long> {
 
 		private final boolean primitive;
 
-		IdDeserializer(boolean primitive) {
+		private final UidFormat form;
+
+		IdDeserializer(boolean primitive, UidFormat form) {
 			super(primitive ? Long.TYPE : Long.class);
 			this.primitive = primitive;
+			this.form = form;
 		}
 
 		@Override
 		public Long deserialize(JsonParser parser, DeserializationContext context) {
-			return read(parser, context, handledType());
+			return read(parser, context, handledType(), this.form);
 		}
 
 		@Override
@@ -76,17 +98,21 @@ public final class UidAsStringDeserializer extends StdDeserializer<Object> {
 			return 0L;
 		}
 
-		static long read(JsonParser parser, DeserializationContext context, Class<?> type) {
+		static long read(JsonParser parser, DeserializationContext context, Class<?> type, UidFormat form) {
 			JsonToken token = parser.currentToken();
 			if (token == JsonToken.VALUE_STRING) {
 				String text = parser.getString();
 				try {
-					return Long.parseLong(text.strip());
+					return form.parse(text);
 				}
-				catch (NumberFormatException ex) {
-					return (Long) context.handleWeirdStringValue(type, text,
-							"not a decimal ID (digits only, at most " + Long.MAX_VALUE + ")");
+				catch (UidTextException ex) {
+					return (Long) context.handleWeirdStringValue(type, text, "not a " + form.name() + " ID: "
+							+ ex.getReason());
 				}
+			}
+			if (token == JsonToken.VALUE_NUMBER_INT && !IdText.readsNumbers(form)) {
+				return (Long) context.handleWeirdNumberValue(type, parser.getNumberValue(), "IDs of the "
+						+ form.name() + " form are read from strings of that form only, not from numbers");
 			}
 			if (token == JsonToken.VALUE_NUMBER_INT) {
 				if (parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
@@ -103,8 +129,11 @@ public final class UidAsStringDeserializer extends StdDeserializer<Object> {
 	/** {@code long[]}: Jackson's own reader for it takes no element deserializer. */
 	static final class IdArrayDeserializer extends StdDeserializer<long[]> {
 
-		IdArrayDeserializer() {
+		private final UidFormat form;
+
+		IdArrayDeserializer(UidFormat form) {
 			super(long[].class);
+			this.form = form;
 		}
 
 		@Override
@@ -122,7 +151,7 @@ public final class UidAsStringDeserializer extends StdDeserializer<Object> {
 				if (size == ids.length) {
 					ids = java.util.Arrays.copyOf(ids, size * 2);
 				}
-				ids[size++] = IdDeserializer.read(parser, context, Long.TYPE);
+				ids[size++] = IdDeserializer.read(parser, context, Long.TYPE, this.form);
 			}
 			return java.util.Arrays.copyOf(ids, size);
 		}

@@ -4,6 +4,8 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
 
+import io.github.uidgen.text.UidFormat;
+import io.github.uidgen.text.UidFormats;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.BeanProperty;
 import tools.jackson.databind.JavaType;
@@ -18,9 +20,23 @@ import tools.jackson.databind.ser.std.StdSerializer;
  */
 public final class UidAsStringSerializer extends StdSerializer<Object> {
 
-	/** Jackson creates it from the annotation; it is contextualized per property before use. */
+	private final UidFormats formats;
+
+	private final UidFormat form;
+
+	/** Jackson creates it from the annotation when no {@link UidTextModule} is registered: the standalone forms. */
 	public UidAsStringSerializer() {
+		this(UidFormats.standalone());
+	}
+
+	UidAsStringSerializer(UidFormats formats) {
+		this(formats, formats.defaultForm());
+	}
+
+	private UidAsStringSerializer(UidFormats formats, UidFormat form) {
 		super(Object.class);
+		this.formats = formats;
+		this.form = form;
 	}
 
 	@Override
@@ -30,7 +46,13 @@ public final class UidAsStringSerializer extends StdSerializer<Object> {
 			return context.reportBadDefinition(type, IdTypes.ACCEPTED + "; property '" + property.getName()
 					+ "' is a " + type.toCanonical());
 		}
-		return this;
+		try {
+			return new UidAsStringSerializer(this.formats, IdText.of(this.formats, property));
+		}
+		catch (IllegalArgumentException ex) {
+			return context.reportBadDefinition(Object.class, "@UidAsString on property '"
+					+ ((property != null) ? property.getName() : "?") + "': " + ex.getMessage(), ex);
+		}
 	}
 
 	@Override
@@ -58,17 +80,17 @@ public final class UidAsStringSerializer extends StdSerializer<Object> {
 		return value == null;
 	}
 
-	private static void write(Object value, JsonGenerator generator, SerializationContext context) {
+	private void write(Object value, JsonGenerator generator, SerializationContext context) {
 		if (value == null) {
 			generator.writeNull();
 		}
 		else if (value instanceof Long id) {
-			generator.writeString(Long.toString(id));
+			generator.writeString(this.form.format(id));
 		}
 		else if (value instanceof long[] ids) {
 			generator.writeStartArray(ids, ids.length);
 			for (long id : ids) {
-				generator.writeString(Long.toString(id));
+				generator.writeString(this.form.format(id));
 			}
 			generator.writeEndArray();
 		}

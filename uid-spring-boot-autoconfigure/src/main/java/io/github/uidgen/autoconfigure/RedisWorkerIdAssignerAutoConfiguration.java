@@ -5,6 +5,7 @@ import java.time.Duration;
 import io.github.uidgen.autoconfigure.UidProperties.Worker.Redis;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
+import io.github.uidgen.worker.redis.RegistryTrust;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -48,6 +49,9 @@ public final class RedisWorkerIdAssignerAutoConfiguration {
 		map("uid.worker.redis.key-prefix", redis.getKeyPrefix(), builder::keyPrefix);
 		map("uid.worker.redis.namespace", redis.getNamespace(), builder::namespace);
 		map("uid.worker.redis.registry-loss-margin", redis.getRegistryLossMargin(), builder::registryLossMargin);
+		if (redis.getRegistryTrust() != null) {
+			builder.registryTrust(RegistryTrust.valueOf(redis.getRegistryTrust().name()));
+		}
 		// The lease duration first: the heartbeat interval is checked against it.
 		map("uid.worker.redis.lease-duration", redis.getLeaseDuration(), builder::leaseDuration);
 		map("uid.worker.redis.heartbeat-interval", redis.getHeartbeatInterval(), builder::heartbeatInterval);

@@ -10,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Lazy;
@@ -26,10 +27,12 @@ import static io.github.uidgen.autoconfigure.UidPropertyMapper.map;
  * gives the generators of other keys, on the same store with the same settings, sharing a few background threads for
  * their claims (virtual threads when {@code spring.threads.virtual.enabled} is set on Java 21 or later). A
  * {@link SegmentStore} bean of the application replaces the configured store; {@link SegmentUidGeneratorCustomizer}
- * beans adjust the settings (for example the number of shared threads: {@code builder.prefetchThreads(4)}).
+ * beans adjust the settings (for example the number of shared threads: {@code builder.prefetchThreads(4)}). With
+ * {@code uid.segment.enabled=true} beside a default or cached generator, only the {@link SegmentUidGenerators} bean
+ * is added: Snowflake IDs and segment numbers from one service, as a Leaf server offers both.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnProperty(name = "uid.generator", havingValue = "segment")
+@Conditional(OnSegmentGeneratorsCondition.class)
 @Import({ JdbcSegmentStoreConfiguration.class, RedisSegmentStoreConfiguration.class,
 		LeafAllocSegmentStoreConfiguration.class })
 class SegmentUidGeneratorConfiguration {
@@ -39,6 +42,14 @@ class SegmentUidGeneratorConfiguration {
 	SegmentUidGenerators segmentUidGenerators(UidProperties properties, ObjectProvider<SegmentStore> store,
 			ObjectProvider<SegmentUidGeneratorCustomizer> customizers, Environment environment) {
 		UidProperties.Segment segment = properties.getSegment();
+		if (properties.getDatacenterId() != 0) {
+			throw new UidPropertyException("uid.datacenter-id", properties.getDatacenterId(),
+					"Segment numbers have no data-center part, so uid.datacenter-id cannot keep the numbers of data "
+							+ "centers apart: two data centers claiming segments from stores of their own would hand "
+							+ "out the same numbers.",
+					"Remove uid.datacenter-id and let every data center claim segments from one shared store, or "
+							+ "set uid.generator to default or cached, whose IDs carry the data center.");
+		}
 		SegmentStore segmentStore = store.getIfAvailable(() -> {
 			throw noStore(segment.getStore());
 		});
@@ -66,12 +77,19 @@ class SegmentUidGeneratorConfiguration {
 		return new SegmentUidGeneratorsLifecycle(segmentUidGenerators);
 	}
 
-	@Bean
-	@Lazy(false)
-	@ConditionalOnMissingBean(UidGenerator.class)
-	SegmentUidGenerator uidGenerator(SegmentUidGenerators segmentUidGenerators, UidProperties properties) {
-		return UidPropertyMapper.apply("uid.segment.key", properties.getSegment().getKey(),
-				segmentUidGenerators::forKey);
+	/** The generator of {@code uid.segment.key} as the {@link UidGenerator} bean, with {@code uid.generator=segment}. */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnProperty(name = "uid.generator", havingValue = "segment")
+	static class SegmentAsUidGenerator {
+
+		@Bean
+		@Lazy(false)
+		@ConditionalOnMissingBean(UidGenerator.class)
+		SegmentUidGenerator uidGenerator(SegmentUidGenerators segmentUidGenerators, UidProperties properties) {
+			return UidPropertyMapper.apply("uid.segment.key", properties.getSegment().getKey(),
+					segmentUidGenerators::forKey);
+		}
+
 	}
 
 	/** Explains why no store bean exists for the configured choice. */

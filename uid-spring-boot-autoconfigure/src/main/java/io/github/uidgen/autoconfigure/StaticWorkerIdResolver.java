@@ -61,8 +61,8 @@ final class StaticWorkerIdResolver {
 		if (ordinal.value() > maxWorkerId - offset) {
 			throw new UidPropertyException(ORDINAL_OFFSET, offset,
 					"The worker ID from the pod's ordinal, " + ordinal.value() + " (" + ordinal.origin() + ") + " + offset
-							+ " (" + ORDINAL_OFFSET + "), does not fit the layout, whose uid.worker-bits hold worker IDs "
-							+ "0 to " + maxWorkerId + ".",
+							+ " (" + ORDINAL_OFFSET + "), does not fit the layout, whose " + workerBitsName()
+							+ " hold worker IDs 0 to " + maxWorkerId + ".",
 					"Lower " + ORDINAL_OFFSET + ", run fewer replicas, or raise uid.worker-bits (taking the bits from "
 							+ "uid.seq-bits or uid.time-bits).");
 		}
@@ -128,8 +128,15 @@ final class StaticWorkerIdResolver {
 		return new Ordinal(Long.parseLong(value.strip()), "environment variable " + variable);
 	}
 
+	/** The properties whose bits hold the worker ID: the worker bits, less the data center's when it has some. */
+	private String workerBitsName() {
+		return (this.properties.getDatacenterBits() > 0) ? "uid.worker-bits less uid.datacenter-bits"
+				: "uid.worker-bits";
+	}
+
 	private long maxWorkerId() {
-		int bits = this.properties.getWorkerBits();
+		// The data center takes the top worker bits; the worker ID gets the rest.
+		int bits = this.properties.getWorkerBits() - Math.max(0, this.properties.getDatacenterBits());
 		// Bits outside 1..62 fail with the layout's own message later; do not fail here first.
 		return (bits >= 1 && bits <= 62) ? (1L << bits) - 1 : Long.MAX_VALUE;
 	}

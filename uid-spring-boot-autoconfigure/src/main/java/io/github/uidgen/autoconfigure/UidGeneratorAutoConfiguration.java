@@ -7,6 +7,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 
 /**
  * Auto-configures the {@link io.github.uidgen.UidGenerator} chosen by {@code uid.generator}, built at start-up so
@@ -23,6 +24,11 @@ import org.springframework.context.annotation.Import;
 @Import({ DefaultUidGeneratorConfiguration.class, CachedUidGeneratorConfiguration.class,
 		SegmentUidGeneratorConfiguration.class, UnknownGeneratorConfiguration.class })
 public final class UidGeneratorAutoConfiguration {
+
+	@Bean
+	static UidSettingsCheck uidSettingsCheck(Environment environment) {
+		return new UidSettingsCheck(environment);
+	}
 
 	@Bean
 	UidGeneratorLifecycle uidGeneratorLifecycle(ObjectProvider<UidGenerator> generator) {

@@ -10,8 +10,8 @@ import org.springframework.util.ClassUtils;
 import static io.github.uidgen.autoconfigure.UidPropertyMapper.map;
 
 /**
- * Applies the {@code uid.*} settings both generators share to a generator builder: the layout, the high-water mark
- * settings, the system clock and the worker-ID assigner.
+ * Applies the {@code uid.*} settings both generators share to a generator builder: the layout, the data-center
+ * ID, the high-water mark settings, the system clock and the worker-ID assigner.
  */
 final class UidGeneratorBuilders {
 
@@ -26,7 +26,8 @@ final class UidGeneratorBuilders {
 		map("uid.mark.max-startup-wait", mark.getMaxStartupWait(), builder::maxStartupWait);
 		// The system clock; a customizer may set another after this.
 		builder.clock(UidClock.SYSTEM)
-			.layout(UidPropertyMapper.layout(properties, UidClock.SYSTEM.currentTimeMillis()));
+			.layout(UidPropertyMapper.layout(properties, UidClock.SYSTEM.currentTimeMillis()))
+			.datacenterId(properties.getDatacenterId());
 		WorkerIdAssigner assigner = workerIdAssigner.getIfAvailable(() -> {
 			throw noAssigner(properties.getWorker());
 		});

@@ -34,6 +34,12 @@ public class UidProperties {
 	private Generator generator = Generator.DEFAULT;
 
 	/**
+	 * A ready-made layout instead of time-unit, epoch and the bits: leaf is Meituan Leaf's (41 bits of milliseconds
+	 * since 2010-11-04T01:42:54.657Z, 10 worker bits, 12 sequence bits), for continuing a Leaf deployment.
+	 */
+	private LayoutPreset layoutPreset;
+
+	/**
 	 * Unit the time part of an ID counts in.
 	 */
 	private UidTimeUnit timeUnit = UidTimeUnit.MILLISECONDS;
@@ -52,9 +58,23 @@ public class UidProperties {
 	private int timeBits = 41;
 
 	/**
-	 * Number of bits of the worker ID: 2^workerBits instances can issue IDs at the same time.
+	 * Number of bits of the worker ID: 2^workerBits instances can issue IDs at the same time. With
+	 * uid.datacenter-bits, the data-center ID takes the top bits of these.
 	 */
 	private int workerBits = 10;
+
+	/**
+	 * Number of the worker bits that name a data center, so data centers whose own worker-ID stores hand out the
+	 * same worker IDs never issue the same ID; 2^(workerBits - datacenterBits) instances per data center. Choose it
+	 * once, the same in every data center; 0 (a single data center) leaves the IDs as they are without it.
+	 */
+	private int datacenterBits = 0;
+
+	/**
+	 * ID of this instance's data center, from 0 to 2^datacenterBits - 1: different in each data center, the same
+	 * for every instance in one, whose worker IDs come from that data center's own store.
+	 */
+	private long datacenterId = 0;
 
 	/**
 	 * Number of bits of the sequence: each worker issues up to 2^seqBits IDs per time unit. Time, worker and
@@ -102,6 +122,14 @@ public class UidProperties {
 		this.generator = generator;
 	}
 
+	public LayoutPreset getLayoutPreset() {
+		return this.layoutPreset;
+	}
+
+	public void setLayoutPreset(LayoutPreset layoutPreset) {
+		this.layoutPreset = layoutPreset;
+	}
+
 	public UidTimeUnit getTimeUnit() {
 		return this.timeUnit;
 	}
@@ -132,6 +160,22 @@ public class UidProperties {
 
 	public void setWorkerBits(int workerBits) {
 		this.workerBits = workerBits;
+	}
+
+	public int getDatacenterBits() {
+		return this.datacenterBits;
+	}
+
+	public void setDatacenterBits(int datacenterBits) {
+		this.datacenterBits = datacenterBits;
+	}
+
+	public long getDatacenterId() {
+		return this.datacenterId;
+	}
+
+	public void setDatacenterId(long datacenterId) {
+		this.datacenterId = datacenterId;
 	}
 
 	public int getSeqBits() {
@@ -176,6 +220,16 @@ public class UidProperties {
 
 	public Segment getSegment() {
 		return this.segment;
+	}
+
+	/**
+	 * Ready-made layouts.
+	 */
+	public enum LayoutPreset {
+
+		/** Meituan Leaf's Snowflake layout. */
+		LEAF
+
 	}
 
 	/**
@@ -361,7 +415,7 @@ public class UidProperties {
 
 		/**
 		 * The worker ID of this instance, for the static assigner. It must differ between all instances running
-		 * at the same time and lie between 0 and 2^workerBits - 1.
+		 * at the same time (in one data center) and lie between 0 and 2^(workerBits - datacenterBits) - 1.
 		 */
 		private Long id;
 
@@ -472,7 +526,8 @@ public class UidProperties {
 			/**
 			 * Backup worker IDs the default generator goes on issuing as when the clock steps back further than
 			 * uid.clock-backwards-tolerance, each with its own state file next to state-file (.backup-{id}). Like the
-			 * worker ID itself, no other instance may use them.
+			 * worker ID itself, no other instance may use them. Refused at start where they would do nothing: with
+			 * another assigner, the cached or segment generator, or clock-backwards-switch-worker off.
 			 */
 			private List<Long> backupIds = new ArrayList<>();
 
@@ -665,6 +720,14 @@ public class UidProperties {
 			 */
 			private Duration registryLossMargin = Duration.ofSeconds(15);
 
+			/**
+			 * When a claim may trust the worker registry it finds: 'same-server' trusts a registry that the same Redis
+			 * process wrote last and waits the registry-loss margin otherwise; 'none' makes every claim wait the margin,
+			 * which also covers the registry's keys written back into the running Redis (a RESTORE of an older dump, a
+			 * key-copying migration), at the cost of that wait at every start.
+			 */
+			private RegistryTrust registryTrust = RegistryTrust.SAME_SERVER;
+
 			public String getKeyPrefix() {
 				return this.keyPrefix;
 			}
@@ -703,6 +766,32 @@ public class UidProperties {
 
 			public void setRegistryLossMargin(Duration registryLossMargin) {
 				this.registryLossMargin = registryLossMargin;
+			}
+
+			public RegistryTrust getRegistryTrust() {
+				return this.registryTrust;
+			}
+
+			public void setRegistryTrust(RegistryTrust registryTrust) {
+				this.registryTrust = registryTrust;
+			}
+
+			/**
+			 * When a claim may trust the worker registry it finds in Redis.
+			 */
+			public enum RegistryTrust {
+
+				/**
+				 * Trust a registry the same Redis process wrote last; wait the margin otherwise.
+				 */
+				SAME_SERVER,
+
+				/**
+				 * Trust no registry: every claim waits the margin, which also covers the registry's keys written back
+				 * into the running Redis.
+				 */
+				NONE
+
 			}
 
 		}
@@ -749,6 +838,14 @@ public class UidProperties {
 			 * Interval of the lease heartbeat. Defaults to a third of the lease duration.
 			 */
 			private Duration heartbeatInterval;
+
+			/**
+			 * How worker IDs are held: lease (uid's own reusable leases under root-path) or leaf (the worker ID
+			 * Meituan Leaf gave this host's ip:port under /snowflake/{leaf.name}/forever, with uid.layout-preset=leaf).
+			 */
+			private Mode mode = Mode.LEASE;
+
+			private final Leaf leaf = new Leaf();
 
 			public String getConnectString() {
 				return this.connectString;
@@ -806,6 +903,79 @@ public class UidProperties {
 				this.heartbeatInterval = heartbeatInterval;
 			}
 
+			public Mode getMode() {
+				return this.mode;
+			}
+
+			public void setMode(Mode mode) {
+				this.mode = mode;
+			}
+
+			public Leaf getLeaf() {
+				return this.leaf;
+			}
+
+			/**
+			 * How the zookeeper assigner holds worker IDs.
+			 */
+			public enum Mode {
+
+				/** uid's own reusable leases. */
+				LEASE,
+
+				/** Meituan Leaf's snowflake nodes, continued in place. */
+				LEAF
+
+			}
+
+			/**
+			 * Settings of the leaf mode: which Leaf node this instance continues.
+			 */
+			public static class Leaf {
+
+				/**
+				 * Leaf's leaf.name: the nodes live under /snowflake/{name}/forever.
+				 */
+				private String name;
+
+				/**
+				 * Address this host's Leaf node is named after. Defaults to the one a Leaf server here reports: the
+				 * first IPv4 address of the network interfaces that is not loopback.
+				 */
+				private String ip;
+
+				/**
+				 * Port this host's Leaf node is named after: the leaf.snowflake.port of the Leaf server this instance
+				 * replaces. Defaults to server.port.
+				 */
+				private Integer port;
+
+				public String getName() {
+					return this.name;
+				}
+
+				public void setName(String name) {
+					this.name = name;
+				}
+
+				public String getIp() {
+					return this.ip;
+				}
+
+				public void setIp(String ip) {
+					this.ip = ip;
+				}
+
+				public Integer getPort() {
+					return this.port;
+				}
+
+				public void setPort(Integer port) {
+					this.port = port;
+				}
+
+			}
+
 		}
 
 	}
@@ -834,6 +1004,12 @@ public class UidProperties {
 	 * Settings of the segment generator (uid.generator=segment).
 	 */
 	public static class Segment {
+
+		/**
+		 * Whether to offer segment numbers (the SegmentUidGenerators bean) beside a default or cached generator, as
+		 * a Leaf server offers both modes. Always on with uid.generator=segment.
+		 */
+		private boolean enabled = false;
 
 		/**
 		 * Key (Leaf's biz_tag) whose sequence the auto-configured UidGenerator hands out; the SegmentUidGenerators
@@ -882,6 +1058,14 @@ public class UidProperties {
 		private final Redis redis = new Redis();
 
 		private final Leaf leaf = new Leaf();
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
 
 		public String getKey() {
 			return this.key;

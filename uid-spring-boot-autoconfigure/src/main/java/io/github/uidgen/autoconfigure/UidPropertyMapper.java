@@ -9,6 +9,8 @@ import io.github.uidgen.InvalidLayoutException;
 import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.LayoutField;
 import io.github.uidgen.UidLayout;
+import io.github.uidgen.UidTimeUnit;
+import io.github.uidgen.migration.LeafLayout;
 
 /**
  * Hands {@code uid.*} property values to the core builders, where the name of each property is known: a value a
@@ -55,21 +57,82 @@ final class UidPropertyMapper {
 	}
 
 	/**
-	 * Builds the ID layout from the layout properties.
+	 * Builds the ID layout from the layout properties, data-center bits included, and checks
+	 * {@code uid.datacenter-id} against it.
 	 * @param properties the bound properties
 	 * @param nowMillis the time to check the epoch and the expiry against
 	 * @return the layout
 	 * @throws UidPropertyException naming the layout properties at fault when the layout is refused
 	 */
 	static UidLayout layout(UidProperties properties, long nowMillis) {
+		UidLayout layout;
 		try {
-			return new UidLayout(properties.getTimeUnit(), properties.getEpoch(), properties.getTimeBits(),
-					properties.getWorkerBits(), properties.getSeqBits(), nowMillis);
+			UidLayout base = (properties.getLayoutPreset() == UidProperties.LayoutPreset.LEAF)
+					? leafLayout(properties, nowMillis)
+					: new UidLayout(properties.getTimeUnit(), properties.getEpoch(), properties.getTimeBits(),
+							properties.getWorkerBits(), properties.getSeqBits(), nowMillis);
+			layout = base.withDatacenterBits(properties.getDatacenterBits());
 		}
 		catch (InvalidLayoutException ex) {
 			String names = names(ex.getFields());
 			throw new UidPropertyException(names, ex.getValue(), "The uid ID layout is refused: " + ex.getMessage(),
 					"Change " + names + ": " + ex.getFix() + ".", ex);
+		}
+		checkDatacenterId(layout, properties.getDatacenterId());
+		return layout;
+	}
+
+	/** Refuses a {@code uid.datacenter-id} the data-center bits cannot hold, in the words of the properties. */
+	private static void checkDatacenterId(UidLayout layout, long datacenterId) {
+		try {
+			layout.checkDatacenterId(datacenterId);
+		}
+		catch (InvalidLayoutException ex) {
+			long max = layout.getMaxDatacenterId();
+			int bits = layout.getDatacenterBits();
+			String problem;
+			String action;
+			if (datacenterId < 0) {
+				problem = "A data-center ID cannot be negative.";
+				action = "Set uid.datacenter-id from 0 to " + max + ".";
+			}
+			else if (bits == 0) {
+				int needed = 64 - Long.numberOfLeadingZeros(datacenterId);
+				problem = "uid.datacenter-id is " + datacenterId + ", but uid.datacenter-bits is 0: the IDs have no "
+						+ "data-center part to carry it.";
+				action = "Set uid.datacenter-bits to " + needed + " or more (taken from the " + layout.getWorkerBits()
+						+ " uid.worker-bits, the same in every data center), or remove uid.datacenter-id.";
+			}
+			else {
+				int needed = 64 - Long.numberOfLeadingZeros(datacenterId);
+				problem = "uid.datacenter-id " + datacenterId + " does not fit uid.datacenter-bits " + bits
+						+ ", which hold data-center IDs 0 to " + max + ".";
+				action = "Set uid.datacenter-id from 0 to " + max + ", or set uid.datacenter-bits to " + needed
+						+ " or more in every data center before any of them issues IDs.";
+			}
+			throw new UidPropertyException("uid.datacenter-id", datacenterId, problem, action, ex);
+		}
+	}
+
+	/**
+	 * Returns Leaf's layout, refusing layout properties that say otherwise: a preset that silently overrode them
+	 * would issue IDs in a layout the user did not ask for.
+	 */
+	private static UidLayout leafLayout(UidProperties properties, long nowMillis) {
+		requirePreset("uid.time-unit", properties.getTimeUnit(), UidTimeUnit.MILLISECONDS);
+		requirePreset("uid.epoch", properties.getEpoch(), UidLayout.DEFAULT_EPOCH);
+		requirePreset("uid.time-bits", properties.getTimeBits(), LeafLayout.TIME_BITS);
+		requirePreset("uid.worker-bits", properties.getWorkerBits(), LeafLayout.WORKER_BITS);
+		requirePreset("uid.seq-bits", properties.getSeqBits(), LeafLayout.SEQ_BITS);
+		return LeafLayout.layout(nowMillis);
+	}
+
+	private static void requirePreset(String property, Object value, Object presetValue) {
+		if (!presetValue.equals(value)) {
+			throw new UidPropertyException(property, value, "The uid setting " + property + " conflicts with "
+					+ "uid.layout-preset=leaf, which is Meituan Leaf's layout: 41 bits of milliseconds since "
+					+ LeafLayout.EPOCH + ", 10 worker bits, 12 sequence bits.",
+					"Remove " + property + " (the preset sets the whole layout), or remove uid.layout-preset.");
 		}
 	}
 
@@ -97,6 +160,8 @@ final class UidPropertyMapper {
 			case TIME_BITS -> "uid.time-bits";
 			case WORKER_BITS -> "uid.worker-bits";
 			case SEQ_BITS -> "uid.seq-bits";
+			case DATACENTER_BITS -> "uid.datacenter-bits";
+			case DATACENTER_ID -> "uid.datacenter-id";
 		};
 	}
 

@@ -1,5 +1,6 @@
 package io.github.uidgen.autoconfigure;
 
+import io.github.uidgen.worker.BackupWorkerIdOutOfRangeException;
 import io.github.uidgen.worker.WorkerIdOutOfRangeException;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.core.env.Environment;
@@ -20,13 +21,26 @@ class WorkerIdOutOfRangeFailureAnalyzer extends UidFailureAnalyzer<WorkerIdOutOf
 		long max = cause.getMaxWorkerId();
 		String range = "0 to " + max;
 		String assigner = assigner(this.environment);
+		boolean datacenters = hasDatacenterBits();
+		String workerBits = datacenters ? "uid.worker-bits less uid.datacenter-bits" : "uid.worker-bits";
+		String moreBits = "raise uid.worker-bits (taking the bits from uid.seq-bits or uid.time-bits)"
+				+ (datacenters ? ", keeping uid.datacenter-bits as it is" : "");
+		if (cause instanceof BackupWorkerIdOutOfRangeException) {
+			String backupIds = (this.environment != null)
+					? this.environment.getProperty("uid.worker.static.backup-ids") : null;
+			return new FailureAnalysis(
+					describe("Backup worker ID " + cause.getWorkerId() + " does not fit the layout, whose "
+							+ workerBits + " hold worker IDs " + range + ".", "uid.worker.static.backup-ids",
+							(backupIds != null) ? backupIds : String.valueOf(cause.getWorkerId())),
+					"Set uid.worker.static.backup-ids to worker IDs from " + range + ", used by no other instance, "
+							+ "or " + moreBits + ".",
+					cause);
+		}
 		if ("static".equals(assigner)) {
 			return new FailureAnalysis(
-					describe("uid.worker.id " + cause.getWorkerId() + " does not fit the layout, whose uid.worker-bits "
-							+ "hold worker IDs " + range + ".", "uid.worker.id", String.valueOf(cause.getWorkerId())),
-					"Set uid.worker.id to a worker ID from " + range + ", or raise uid.worker-bits (taking the bits "
-							+ "from uid.seq-bits or uid.time-bits).",
-					cause);
+					describe("uid.worker.id " + cause.getWorkerId() + " does not fit the layout, whose " + workerBits
+							+ " hold worker IDs " + range + ".", "uid.worker.id", String.valueOf(cause.getWorkerId())),
+					"Set uid.worker.id to a worker ID from " + range + ", or " + moreBits + ".", cause);
 		}
 		// The assigner's own message says why: every worker ID leased, or a disposable table used up.
 		String description = describe("The " + ((assigner != null) ? assigner + " " : "")
@@ -39,10 +53,16 @@ class WorkerIdOutOfRangeFailureAnalyzer extends UidFailureAnalyzer<WorkerIdOutOf
 					+ "uid.worker-bits.";
 		}
 		else {
-			action = "Raise uid.worker-bits (taking the bits from uid.seq-bits or uid.time-bits), or run fewer "
-					+ "instances at once: every worker ID the layout holds is in use.";
+			action = Character.toUpperCase(moreBits.charAt(0)) + moreBits.substring(1) + ", or run fewer instances at "
+					+ "once: every worker ID the layout holds " + (datacenters ? "for a data center " : "")
+					+ "is in use.";
 		}
 		return new FailureAnalysis(description, action, cause);
+	}
+
+	private boolean hasDatacenterBits() {
+		String bits = (this.environment != null) ? this.environment.getProperty("uid.datacenter-bits", "0") : "0";
+		return !"0".equals(bits.strip());
 	}
 
 	private boolean isDisposable() {

@@ -58,6 +58,7 @@ class ConfigurationMetadataTests {
 				Map.entry("uid.generator", "default"), Map.entry("uid.time-unit", "milliseconds"),
 				Map.entry("uid.epoch", "2025-01-01"), Map.entry("uid.time-bits", "41"),
 				Map.entry("uid.worker-bits", "10"), Map.entry("uid.seq-bits", "12"),
+				Map.entry("uid.datacenter-bits", "0"), Map.entry("uid.datacenter-id", "0"),
 				Map.entry("uid.clock-backwards-tolerance", "1s"), Map.entry("uid.mark.reservation", "3s"),
 				Map.entry("uid.mark.timeout", "5s"), Map.entry("uid.mark.max-startup-wait", "10s"),
 				Map.entry("uid.cached.boost-power", "3"), Map.entry("uid.cached.padding-factor", "50"),
@@ -72,6 +73,7 @@ class ConfigurationMetadataTests {
 				Map.entry("uid.worker.redis.namespace", "default"),
 				Map.entry("uid.worker.redis.lease-duration", "30s"),
 				Map.entry("uid.worker.redis.registry-loss-margin", "15s"),
+				Map.entry("uid.worker.redis.registry-trust", "same-server"),
 				Map.entry("uid.worker.zookeeper.connect-string", "localhost:2181"),
 				Map.entry("uid.worker.zookeeper.root-path", "/uid"),
 				Map.entry("uid.worker.zookeeper.namespace", "default"),
@@ -109,12 +111,14 @@ class ConfigurationMetadataTests {
 			hints.put(hint.get("name").asString(), values);
 		});
 		assertThat(hints).containsEntry("uid.generator", List.of("default", "cached", "segment"))
-			.containsEntry("uid.segment.store", List.of("db", "redis"))
+			.containsEntry("uid.segment.store", List.of("db", "redis", "leaf"))
 			.containsEntry("uid.time-unit", List.of("milliseconds", "seconds"))
 			.containsEntry("uid.worker.assigner", List.of("static", "db", "redis", "zookeeper"))
 			.containsEntry("uid.worker.db.mode", List.of("lease", "disposable"))
 			.containsEntry("uid.worker.static.ordinal-from", List.of("hostname", "env"))
 			.containsEntry("uid.cached.take-policy", List.of("wait", "fail-fast"))
+			.containsEntry("uid.worker.redis.registry-trust", List.of("same-server", "none"))
+			.containsEntry("uid.text.form", List.of("decimal", "radix62", "radix36", "readable", "opaque"))
 			.doesNotContainKey("uid.cached.put-policy");
 	}
 

@@ -1,15 +1,19 @@
 package io.github.uidgen.autoconfigure;
 
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.function.Consumer;
 
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.autoconfigure.jackson.UidJacksonAutoConfiguration;
+import io.github.uidgen.testsupport.TestRedis;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -118,6 +122,58 @@ class InvalidConfigurationTests {
 				.contains("shorter than the lease duration");
 		}, "uid.worker.assigner=redis", "uid.worker.redis.lease-duration=10s",
 				"uid.worker.redis.heartbeat-interval=10s");
+	}
+
+	@Test
+	void backupWorkerIdThatDoesNotFitTheLayout(@TempDir Path stateDir) {
+		assertFailure(this.contextRunner, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.worker.static.backup-ids")
+				.contains("Value: 6,2000")
+				.contains("Backup worker ID 2000")
+				.contains("0 to 1023")
+				.doesNotContain("uid.worker.id 2000");
+			assertThat(analysis.getAction()).contains("uid.worker.static.backup-ids").contains("0 to 1023");
+		}, "uid.worker.id=5", "uid.worker.static.backup-ids=6,2000",
+				"uid.worker.static.state-file=" + stateDir.resolve("worker-5.state"));
+	}
+
+	@Test
+	void backupWorkerIdsWithALeaseAssigner() {
+		ApplicationContextRunner withRedis = this.contextRunner
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=6379",
+					"uid.worker.redis.key-prefix=" + TestRedis.uniqueNamespace("uid-backup"),
+					"uid.worker.redis.registry-loss-margin=300ms", "uid.mark.reservation=100ms");
+		assertFailure(withRedis, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.worker.static.backup-ids")
+				.contains("Value: 6,7")
+				.contains("redis worker-ID assigner");
+			assertThat(analysis.getAction()).contains("Remove uid.worker.static.backup-ids");
+		}, "uid.worker.assigner=redis", "uid.worker.static.backup-ids=6,7");
+	}
+
+	@Test
+	void backupWorkerIdsWithTheCachedGenerator(@TempDir Path stateDir) {
+		assertFailure(this.contextRunner, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.worker.static.backup-ids")
+				.contains("Value: 6")
+				.contains("uid.generator is cached");
+			assertThat(analysis.getAction()).contains("Remove uid.worker.static.backup-ids")
+				.contains("uid.generator=default");
+		}, "uid.worker.id=5", "uid.generator=cached", "uid.worker.static.backup-ids=6",
+				"uid.worker.static.state-file=" + stateDir.resolve("worker-5.state"));
+	}
+
+	@Test
+	void backupWorkerIdsWhileSwitchingIsOff(@TempDir Path stateDir) {
+		assertFailure(this.contextRunner, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.worker.static.backup-ids")
+				.contains("Value: 6")
+				.contains("uid.clock-backwards-switch-worker is false");
+			assertThat(analysis.getAction()).contains("Remove uid.worker.static.backup-ids")
+				.contains("uid.clock-backwards-switch-worker=true");
+		}, "uid.worker.id=5", "uid.clock-backwards-switch-worker=false", "uid.worker.static.backup-ids=6",
+				"uid.worker.static.state-file=" + stateDir.resolve("worker-5.state"));
 	}
 
 	@Test

@@ -1,8 +1,10 @@
 package io.github.uidgen.autoconfigure;
 
+import java.nio.file.Path;
 import java.util.UUID;
 
 import io.github.uidgen.UidGenerator;
+import io.github.uidgen.impl.DefaultUidGenerator;
 import io.github.uidgen.segment.SegmentUidGenerator;
 import io.github.uidgen.segment.SegmentUidGenerators;
 import io.github.uidgen.segment.jdbc.LeafAllocRowException;
@@ -12,6 +14,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
@@ -58,7 +61,7 @@ class LeafSegmentStoreAutoConfigurationTests {
 				+ "update_time timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP)");
 		for (String url : new String[] { MARIADB, POSTGRESQL }) {
 			jdbc(url).update("INSERT INTO " + this.table + " (biz_tag, max_id, step, description) VALUES "
-					+ "('order', 730001, 200, 'orders'), ('bad-step', 1, 0, 'broken')");
+					+ "('order', 730001, 200, 'orders'), ('bad-step', 1, 0, 'broken'), ('mixed', 1, 100, 'both modes')");
 		}
 	}
 
@@ -89,6 +92,19 @@ class LeafSegmentStoreAutoConfigurationTests {
 					+ " (biz_tag, max_id, step, description) VALUES ('late-tag', 1, 50, 'added while running')");
 			assertThat(generators.forKey("late-tag").getUID()).isOne();
 		});
+	}
+
+	@Test
+	void segmentNumbersBesideASnowflakeGeneratorAsALeafServerOffersBoth(@TempDir Path dir) {
+		ApplicationContextRunner snowflake = this.onMariaDb.withPropertyValues("uid.generator=default",
+				"uid.worker.id=3", "uid.worker.static.state-file=" + dir.resolve("worker-3.state"));
+		snowflake.withPropertyValues("uid.segment.enabled=true").run((context) -> {
+			assertThat(context.getBean(UidGenerator.class)).isInstanceOf(DefaultUidGenerator.class);
+			assertThat(context).hasSingleBean(SegmentUidGenerators.class).hasSingleBean(LeafAllocSegmentStore.class);
+			assertThat(context.getBean(SegmentUidGenerators.class).forKey("mixed").getUID()).isOne();
+		});
+		snowflake.run((context) -> assertThat(context).doesNotHaveBean(SegmentUidGenerators.class)
+			.hasSingleBean(DefaultUidGenerator.class));
 	}
 
 	@Test

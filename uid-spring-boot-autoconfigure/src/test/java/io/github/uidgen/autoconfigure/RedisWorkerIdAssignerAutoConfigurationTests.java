@@ -8,6 +8,7 @@ import io.github.uidgen.impl.AbstractUidGenerator;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
+import io.github.uidgen.worker.redis.RegistryTrust;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -90,7 +91,8 @@ class RedisWorkerIdAssignerAutoConfigurationTests {
 	void settingsComeFromProperties() {
 		this.contextRunner
 			.withPropertyValues("uid.worker.redis.namespace=orders", "uid.worker.redis.lease-duration=12s",
-					"uid.worker.redis.heartbeat-interval=3s", "uid.worker.instance-id=configured")
+					"uid.worker.redis.heartbeat-interval=3s", "uid.worker.instance-id=configured",
+					"uid.worker.redis.registry-trust=none")
 			.run((context) -> {
 				RedisWorkerIdAssigner assigner = context.getBean(RedisWorkerIdAssigner.class);
 				assertThat(assigner.getKeyPrefix()).isEqualTo(this.keyPrefix);
@@ -100,7 +102,14 @@ class RedisWorkerIdAssignerAutoConfigurationTests {
 				assertThat(assigner.getHeartbeatInterval()).isEqualTo(Duration.ofSeconds(3));
 				assertThat(assigner.getRegistryLossMargin()).isEqualTo(Duration.ofMillis(300));
 				assertThat(assigner.getInstanceId()).isEqualTo("configured");
+				assertThat(assigner.getRegistryTrust()).isEqualTo(RegistryTrust.NONE);
 			});
+	}
+
+	@Test
+	void byDefaultARegistryTheSameRedisProcessWroteIsTrusted() {
+		this.contextRunner.run((context) -> assertThat(context.getBean(RedisWorkerIdAssigner.class).getRegistryTrust())
+			.isEqualTo(RegistryTrust.SAME_SERVER));
 	}
 
 	@Test

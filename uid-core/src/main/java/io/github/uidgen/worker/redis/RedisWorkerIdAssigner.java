@@ -43,19 +43,29 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * <p><strong>When Redis loses its data or goes back in time.</strong> An empty registry (a restart without
  * persistence, a flush, a failover to an empty replica) has lost every mark, and a registry restored from an older
  * snapshot (or served by a replica that lagged) has older leases, tokens and marks than its holders were told; either
- * would let a newcomer reuse a worker ID whose holder issued IDs ahead of the clock. Two keys guard against that.
- * {@code generation} is written with the first claim of a registry and never expires: a claim that finds it missing
- * knows the registry is new or wiped. {@code server} holds the {@code run_id} of the Redis process that last wrote
- * the registry, and every token names the process it was claimed on: a script that runs on another process (a
- * restart, a failover) ends every lease. In both cases no claim in the namespace succeeds for the next
- * {@link Builder#registryLossMargin registry loss margin}, by the Redis clock, and the claimed worker's mark is
- * never earlier than the end of the margin; running holders find their lease gone at their next renewal and stop
- * issuing, with all their IDs before the end of the margin. The margin must cover how far ahead of the clock any
- * generator of the namespace may have reserved IDs (the cached generator's {@code maxAhead} plus the mark
- * reservation) plus the clock skew between instances; the default, 15 s, covers the generators' defaults
- * (10 s + 3 s) with 2 s to spare. The cost is a wait of one margin at the very first start of a namespace and after
- * every loss, restart or failover, and a restart of every holder; setting the generation key by hand
- * ({@code SET {uid:default}:generation 0}) skips the first wait when you know the namespace is brand new.
+ * would let a newcomer reuse a worker ID whose holder issued IDs ahead of the clock. A holder checks its own record at
+ * every renewal: the claim's token still in place and a mark no older than the one it last recorded. When both hold,
+ * the registry came through with its writes (a restart with an append-only file, a failover to a replica that had
+ * them, a Cluster slot moved) and it carries on; otherwise it gets {@link WorkerLeaseLostException} saying what
+ * happened, and never re-creates the lease. A newcomer cannot check anything, so two keys decide whether it may trust
+ * the registry. {@code generation} is written with the first claim of a registry and never expires: a claim that
+ * finds it missing knows the registry is new or wiped. {@code server} names the Redis process that last wrote the
+ * registry ({@code run_id}, Cluster node ID, replication ID): the first script that runs on another process records
+ * which it is and what happened (restarted, failed over, slot moved); a registry that names no process at all
+ * (restored from a snapshot taken before its first claim) counts as written by another. In these cases, and when a
+ * holder proves its own claim was lost although its lease cannot have expired, no claim in the namespace succeeds for
+ * the next {@link Builder#registryLossMargin registry loss margin}, by the Redis clock, and the claimed worker's mark
+ * is never earlier than the end of the margin; a holder whose claim was lost stops at its next renewal, with all its
+ * IDs before the end of the margin. The margin must cover how far ahead of the clock any generator of the namespace
+ * may have reserved IDs (the cached generator's {@code maxAhead} plus the mark reservation) plus the clock skew
+ * between instances; the default, 15 s, covers the generators' defaults (10 s + 3 s) with 2 s to spare. The cost is a
+ * wait of one margin at the very first start of a namespace and for starts after a loss, restart, failover or slot
+ * move; setting the generation key by hand, with the server key naming the running process, skips the first wait
+ * when you know the namespace is brand new.
+ *
+ * <p>A registry whose keys were written back into the same running process (a {@code RESTORE} of an older dump)
+ * cannot be told from a genuine one. {@link Builder#registryTrust(RegistryTrust) RegistryTrust.NONE} makes every
+ * claim wait the margin, which covers that as well.
  */
 public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
@@ -88,15 +98,21 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
 	private final Duration registryLossMargin;
 
+	private final RegistryTrust registryTrust;
+
 	private final String hashTag;
 
-	private final LeaseTokens tokens = new LeaseTokens();
+	private final HeldLeases leases = new HeldLeases();
+
+	/** The Redis process that answered this assigner's last renewal, so a change is logged once per assigner. */
+	private volatile String lastServer;
 
 	private RedisWorkerIdAssigner(Builder builder, LeaseSettings lease) {
 		this.keyPrefix = builder.keyPrefix;
 		this.namespace = builder.namespace;
 		this.lease = lease;
 		this.registryLossMargin = builder.registryLossMargin;
+		this.registryTrust = builder.registryTrust;
 		this.hashTag = "{" + this.keyPrefix + ":" + this.namespace + "}";
 		this.scripts = new RegistryScripts(builder.connectionFactory, this.hashTag);
 	}
@@ -117,18 +133,21 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
 	@Override
 	public WorkerAssignment assign(long maxWorkerId, Duration maxMarkLead) {
+		boolean waitEveryClaim = this.registryTrust == RegistryTrust.NONE;
 		for (int waits = 0;; waits++) {
+			long sentNanos = System.nanoTime();
 			List<String> reply = this.scripts.claim(this.lease.instanceId(), LeaseTokens.newToken(),
 					Long.toString(maxWorkerId), Long.toString(this.lease.leaseDuration().toMillis()),
-					Long.toString(this.registryLossMargin.toMillis()), Long.toString(maxMarkLead.toMillis()), "");
+					Long.toString(this.registryLossMargin.toMillis()), Long.toString(maxMarkLead.toMillis()), "",
+					waitEveryClaim ? "wait" : "trusted");
 			switch (reply.get(0)) {
 				case "ok" -> {
-					return claimed(reply);
+					return waitEveryClaim ? claimedUntrusted(reply, sentNanos) : claimed(reply, sentNanos);
 				}
 				case "full" -> throw this.lease.allTaken(maxWorkerId, Long.parseLong(reply.get(1)),
 						reply.subList(2, reply.size()), "Redis under " + this.hashTag);
 				case "wait" -> awaitRegistry(Long.parseLong(reply.get(1)), Long.parseLong(reply.get(2)), reply.get(3),
-						waits);
+						(reply.size() > 4) ? reply.get(4) : "", waits);
 				default -> throw new WorkerAssignmentException("Unexpected reply from the uid claim script: " + reply);
 			}
 		}
@@ -136,14 +155,19 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
 	@Override
 	public Optional<WorkerAssignment> assignBehind(long maxWorkerId, long latestMarkMillis) {
+		if (this.registryTrust == RegistryTrust.NONE) {
+			// Every claim waits the margin, and starts after it: never behind the clock.
+			return Optional.empty();
+		}
+		long sentNanos = System.nanoTime();
 		List<String> reply = this.scripts.claim(this.lease.instanceId(), LeaseTokens.newToken(),
 				Long.toString(maxWorkerId), Long.toString(this.lease.leaseDuration().toMillis()),
-				Long.toString(this.registryLossMargin.toMillis()), "0", Long.toString(latestMarkMillis));
+				Long.toString(this.registryLossMargin.toMillis()), "0", Long.toString(latestMarkMillis), "trusted");
 		if (!"ok".equals(reply.get(0))) {
 			// Nothing free with such a mark, or the registry is waiting out a loss: a claim now would have to wait.
 			return Optional.empty();
 		}
-		WorkerAssignment assignment = claimed(reply);
+		WorkerAssignment assignment = claimed(reply, sentNanos);
 		if (assignment.hasMark() && assignment.highWaterMarkMillis() > latestMarkMillis) {
 			// Shortly after a registry loss the mark is the end of the margin, which may lie later than the bound.
 			release(assignment.workerId(), WorkerAssignment.NO_MARK);
@@ -152,7 +176,7 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		return Optional.of(assignment);
 	}
 
-	private WorkerAssignment claimed(List<String> reply) {
+	private WorkerAssignment claimed(List<String> reply, long sentNanos) {
 		long workerId = Long.parseLong(reply.get(1));
 		String token = reply.get(5);
 		long mark = reply.get(2).isEmpty() ? WorkerAssignment.NO_MARK : Long.parseLong(reply.get(2));
@@ -163,7 +187,7 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 			// lags behind the Redis server's.
 			mark = Math.max(mark, floor);
 		}
-		this.tokens.hold(workerId, token);
+		this.leases.claimed(workerId, token, sentNanos);
 		WorkerAssignment assignment = new WorkerAssignment(workerId, mark);
 		logger.info("uid worker ID {} leased from Redis {} for instance '{}' ({}, lease {})", workerId,
 				this.hashTag, this.lease.instanceId(),
@@ -171,7 +195,36 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		return assignment;
 	}
 
-	private void awaitRegistry(long floorMillis, long nowMillis, String why, int waits) {
+	/**
+	 * A claim from a registry that is not trusted however it looks ({@link RegistryTrust#NONE}): a holder whose claim
+	 * was taken out of it may still issue with the worker ID, up to the mark it recorded before, which lies within the
+	 * margin of now. Waits out the margin (the lease was claimed long enough to cover it), and starts after it.
+	 */
+	private WorkerAssignment claimedUntrusted(List<String> reply, long sentNanos) {
+		long redisNow = Long.parseLong(reply.get(4));
+		long afterMargin = redisNow + this.registryLossMargin.toMillis();
+		long startedNanos = System.nanoTime();
+		WorkerAssignment assignment = claimed(reply, sentNanos);
+		logger.info("uid worker ID {}: waiting the registry-loss margin ({} ms) before issuing with it, as the registry "
+				+ "is not trusted at any claim (registry trust none)", assignment.workerId(),
+				this.registryLossMargin.toMillis());
+		try {
+			long left;
+			while ((left = this.registryLossMargin.toNanos() - (System.nanoTime() - startedNanos)) > 0) {
+				Thread.sleep(Math.max(1, Duration.ofNanos(left).toMillis()));
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			release(assignment.workerId(), WorkerAssignment.NO_MARK);
+			throw new WorkerAssignmentException("Interrupted while waiting to issue with uid worker ID "
+					+ assignment.workerId(), ex);
+		}
+		long mark = assignment.hasMark() ? Math.max(assignment.highWaterMarkMillis(), afterMargin) : afterMargin;
+		return new WorkerAssignment(assignment.workerId(), mark);
+	}
+
+	private void awaitRegistry(long floorMillis, long nowMillis, String why, String lastChange, int waits) {
 		if (waits >= MAX_WAITS) {
 			throw new WorkerAssignmentException("The uid worker registry " + this.hashTag + " was found lost or "
 					+ "rewound " + (waits + 1) + " times in a row; is something flushing or restarting Redis? Redis must "
@@ -180,9 +233,10 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		long waitMillis = Math.max(1, floorMillis - nowMillis);
 		String reason = switch (why) {
 			case "new" -> "is new, or Redis lost its data (no generation key)";
-			case "rewound" -> "was written by another Redis process (Redis was restarted or failed over, perhaps from "
-					+ "older data)";
-			default -> "was found lost or rewound moments ago";
+			case "margin" -> "was found lost, rewound or served by another Redis process moments ago"
+					+ (lastChange.isEmpty() ? "" : " (the last such event: " + RegistryChange.kindInWords(lastChange) + ")");
+			default -> "cannot be vouched for: " + RegistryChange.parse(why).describe()
+					+ ", and a registry written by another process may have lost writes or gone back in time";
 		};
 		logger.warn("uid worker registry {} {}: waiting {} ms before claiming, so that no worker ID is reused before its "
 				+ "previous holder's IDs lie in the past", this.hashTag, reason, waitMillis);
@@ -197,35 +251,88 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
 	@Override
 	public void renew(long workerId, long highWaterMarkMillis) {
-		String token = this.tokens.require(workerId);
-		List<String> reply = this.scripts.renew(Long.toString(workerId), token, Long.toString(highWaterMarkMillis),
-				Long.toString(this.lease.leaseDuration().toMillis()), Long.toString(this.registryLossMargin.toMillis()));
+		HeldLeases.Held held = this.leases.require(workerId);
+		long leaseNanos = this.lease.leaseDuration().toNanos();
+		boolean certain = held.certainlyUnexpired(leaseNanos);
+		long sentNanos = System.nanoTime();
+		List<String> reply = this.scripts.renew(Long.toString(workerId), held.token(),
+				Long.toString(highWaterMarkMillis), Long.toString(this.lease.leaseDuration().toMillis()),
+				Long.toString(this.registryLossMargin.toMillis()),
+				(held.recordedMark() != null) ? Long.toString(held.recordedMark()) : "", certain ? "1" : "0");
 		String outcome = reply.get(0);
 		if ("ok".equals(outcome)) {
+			this.leases.renewed(workerId, held, highWaterMarkMillis, sentNanos, reply.get(2));
+			noteServer(workerId, RegistryChange.parse(reply.get(1)), reply.get(2));
 			return;
 		}
-		this.tokens.lost(workerId, token);
+		this.leases.lost(workerId, held);
+		String what = "";
+		if (reply.size() > 3 && !reply.get(2).equals(held.server()) && !reply.get(3).isEmpty()) {
+			// Another process serves the registry since this lease was last confirmed: say how it came to be.
+			what = " (" + new RegistryChange(reply.get(3), held.server(), "-", reply.get(2), "-").describe() + ")";
+		}
 		String detail = switch (outcome) {
-			case "wiped" -> "Redis no longer has the worker registry " + this.hashTag
-					+ ", so its data was lost; the lease is not re-created because it can no longer be proven";
-			case "rewound" -> "Redis was restarted or failed over since the lease was claimed (server run_id "
-					+ reply.get(1) + ", now " + reply.get(2) + "), so the registry may hold older data than this "
-					+ "instance recorded; the lease can no longer be proven";
-			case "released" -> this.lease.instanceId().equals(reply.get(1)) ? "it was released"
-					: "its lease is gone from Redis (data lost or changed by hand)";
-			default -> "the lease expired and instance '" + reply.get(1) + "' holds it now";
+			case "wiped" -> "Redis lost the worker registry " + this.hashTag + ": its generation key is gone, so its "
+					+ "data was lost; the lease is not re-created, as it can no longer be proven";
+			case "rewound" -> "the registry in Redis went back in time" + what + ": it holds an older record of this "
+					+ "lease (mark " + mark(reply.get(1)) + ") than the one this instance recorded ("
+					+ mark(Long.toString(held.recordedMark())) + "); the lease can no longer be proven";
+			case "released", "taken" -> lostRecord(outcome, reply.get(1), held, certain, what);
+			default -> "unexpected reply from the uid renewal script: " + reply;
 		};
 		throw new WorkerLeaseLostException(workerId, detail);
 	}
 
+	/**
+	 * Says what a renewal that found another token, or none, in place of its own tells: a lease that cannot have
+	 * expired yet was lost from the registry (data lost or rewound), one that may have expired was taken.
+	 */
+	private String lostRecord(String outcome, String holder, HeldLeases.Held held, boolean certain, String what) {
+		String since = "renewed " + held.sinceSetMillis() + " ms ago, lease " + this.lease.leaseDuration().toMillis()
+				+ " ms";
+		if (certain) {
+			String shows = "released".equals(outcome) ? "shows the worker ID free"
+					: "shows instance '" + holder + "' holding it";
+			return "the registry in Redis lost or rewound data" + what + ": it " + shows + ", although this "
+					+ "instance's lease cannot have expired (" + since + "); new claims in " + this.hashTag
+					+ " wait the registry-loss margin";
+		}
+		if ("released".equals(outcome)) {
+			return this.lease.instanceId().equals(holder) ? "it was released"
+					: "its lease is gone from Redis (" + since + "; the registry lost data, or it was changed by hand)"
+							+ what;
+		}
+		return "the lease expired (" + since + ") and instance '" + holder + "' holds it now" + what;
+	}
+
+	private static String mark(String millis) {
+		return (millis == null || millis.isEmpty() || "null".equals(millis)) ? "none"
+				: Instant.ofEpochMilli(Long.parseLong(millis)).toString();
+	}
+
+	/** Logs, once per assigner, that another Redis process serves the registry now and this lease came through. */
+	private void noteServer(long workerId, RegistryChange change, String server) {
+		String previous = this.lastServer;
+		this.lastServer = server;
+		if (change != null) {
+			logger.warn("uid worker {}: {}; this lease's record in Redis is intact, so it carries on. New claims in {} "
+					+ "wait the registry-loss margin ({} ms), as the registry's history cannot be vouched for",
+					workerId, change.describe(), this.hashTag, this.registryLossMargin.toMillis());
+		}
+		else if (previous != null && !previous.equals(server)) {
+			logger.info("uid worker {}: the registry {} is served by Redis process {} now (was {}); this lease's record "
+					+ "is intact, so it carries on", workerId, this.hashTag, server, previous);
+		}
+	}
+
 	@Override
 	public void release(long workerId, long highWaterMarkMillis) {
-		String token = this.tokens.release(workerId);
-		if (token == null) {
+		HeldLeases.Held held = this.leases.release(workerId);
+		if (held == null) {
 			return;
 		}
 		String mark = (highWaterMarkMillis == WorkerAssignment.NO_MARK) ? "" : Long.toString(highWaterMarkMillis);
-		List<String> reply = this.scripts.release(Long.toString(workerId), token, mark,
+		List<String> reply = this.scripts.release(Long.toString(workerId), held.token(), mark,
 				Long.toString(this.registryLossMargin.toMillis()));
 		if ("released".equals(reply.get(0))) {
 			logger.info("uid worker ID {} released in Redis {}", workerId, this.hashTag);
@@ -273,6 +380,10 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		return this.registryLossMargin;
 	}
 
+	public RegistryTrust getRegistryTrust() {
+		return this.registryTrust;
+	}
+
 	public String getInstanceId() {
 		return this.lease.instanceId();
 	}
@@ -294,6 +405,8 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		private String namespace = DEFAULT_NAMESPACE;
 
 		private Duration registryLossMargin = DEFAULT_REGISTRY_LOSS_MARGIN;
+
+		private RegistryTrust registryTrust = RegistryTrust.SAME_SERVER;
 
 		private Builder(RedisConnectionFactory connectionFactory) {
 			super(Integer.MAX_VALUE);
@@ -347,6 +460,20 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 							"use a duration of zero or more, for example 15s");
 				}
 				this.registryLossMargin = registryLossMargin;
+			}
+			return this;
+		}
+
+		/**
+		 * Sets when a claim may trust the registry it finds; {@link RegistryTrust#SAME_SERVER} by default.
+		 * {@link RegistryTrust#NONE} makes every claim wait the registry-loss margin, which also covers the registry's
+		 * keys written back into the running Redis (a {@code RESTORE} of an older dump).
+		 * @param registryTrust the trust
+		 * @return this builder
+		 */
+		public Builder registryTrust(RegistryTrust registryTrust) {
+			if (registryTrust != null) {
+				this.registryTrust = registryTrust;
 			}
 			return this;
 		}

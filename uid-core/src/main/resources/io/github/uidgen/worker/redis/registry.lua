@@ -2,43 +2,74 @@
 -- KEYS: 1 leases (zset worker -> lease expiry ms, 0 once released), 2 tokens (hash worker -> token of the
 --       current claim), 3 holders (hash worker -> last instance), 4 instances (hash instance -> worker),
 --       5 marks (hash worker -> high-water mark ms), 6 generation (string: ms before which no claim may
---       succeed), 7 server (string: run_id of the Redis process that last wrote the registry)
+--       succeed), 7 server (string: '<run_id> <cluster node ID or -> <replication ID>' of the Redis process that
+--       last wrote the registry; a run_id alone when written by hand)
 -- ARGV: 1 operation, then
 --   claim:   2 instance ID, 3 token, 4 max worker ID, 5 lease ms, 6 registry loss margin ms, 7 max mark lead ms,
---            8 latest mark ms or '' (a further worker ID whose mark is no later, for a clock that stepped back)
+--            8 latest mark ms or '' (a further worker ID whose mark is no later, for a clock that stepped back),
+--            9 'trusted' or 'wait' (the claimant waits the margin before it issues: the lease covers that too)
 --            -> {'wait', floor, now, why} | {'ok', worker, mark or '', floor, now, token} | {'full', live, holder...}
 --            | {'none'} (no free worker ID with a mark no later than ARGV 8)
---            where why is 'new' (no generation key), 'rewound' (another Redis process wrote the registry) or
---            'margin' (still inside the margin of an earlier one)
---   renew:   2 worker ID, 3 token, 4 mark ms, 5 lease ms, 6 registry loss margin ms
---            -> {'ok'} | {'wiped'} | {'rewound', claimed on, now on} | {'released', holder} | {'taken', holder}
+--            where why is 'new' (no generation key), 'margin' (still inside the margin of an earlier event) or what
+--            happened to the registry's Redis (see change below)
+--   renew:   2 worker ID, 3 token, 4 mark ms, 5 lease ms, 6 registry loss margin ms, 7 the mark this claim last
+--            recorded or '', 8 '1' when the claimant's own timing shows its lease cannot have expired, else '0'
+--            -> {'ok', change or '', run_id} | {'wiped'} | {'rewound', stored mark or '', run_id, last change}
+--            | {'released', holder, run_id, last change} | {'taken', holder, run_id, last change}
+--            where change is what change() below returns, run_id this process's and last change the kind of change
+--            that brought the registry to this process ('' when it was created here)
 --   release: 2 worker ID, 3 token, 4 mark ms or '', 5 registry loss margin ms
 --            -> {'released'} | {'not held'}
 local function str(n) return string.format('%.0f', n) end
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local server = string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
+local info = redis.call('INFO', 'server') .. redis.call('INFO', 'replication')
+local server = string.match(info, 'run_id:(%w+)')
+local replid = string.match(info, 'master_replid:(%w+)') or '-'
+local previousReplid = string.match(info, 'master_replid2:(%w+)') or '-'
+if string.match(previousReplid, '^0+$') then previousReplid = '-' end
+local myid = redis.pcall('CLUSTER', 'MYID')
+local node = (type(myid) == 'string') and myid or '-'
+local here = server .. ' ' .. node .. ' ' .. replid
 local op = ARGV[1]
 
--- A registry last written by another Redis process (this one restarted, perhaps from an older snapshot, or a
--- replica took over, perhaps lagging) may have gone back in time: its leases, tokens and marks may be older than
--- what holders were told. Trust none of it: end every lease, and let nobody claim until the margin has passed,
--- so whatever a holder may have issued meanwhile lies in the past.
-local function trusted(margin)
-  local stored = redis.call('GET', KEYS[7])
-  if stored == server then return true end
-  redis.call('SET', KEYS[7], server)
-  if not stored then return true end
-  redis.call('DEL', KEYS[2])
-  for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '(0', '+inf')) do
-    redis.call('ZADD', KEYS[1], 0, id)
-  end
-  redis.call('SET', KEYS[6], str(now + tonumber(margin)))
-  return false
+local function raiseFloor(margin)
+  local floor = tonumber(redis.call('GET', KEYS[6]) or '0')
+  if floor < now + tonumber(margin) then redis.call('SET', KEYS[6], str(now + tonumber(margin))) end
 end
 
--- The token a claim hands out names the Redis process it was made on.
-local function claimedOn(token) return string.match(token, '@(%w+)$') or '' end
+-- What happened to the registry since it was last written, when another Redis process wrote it: its slot moved to
+-- another Cluster master, Redis failed over to a replica, or was restarted. Its data may be intact or may have lost
+-- the last writes or gone back in time; nobody can tell from here. Holders find out for themselves, as each checks
+-- its own record at its next renewal, and carry on if it is intact. Newcomers cannot, so nobody claims until the
+-- margin has passed and whatever a holder whose claim was lost may have issued lies in the past. A registry that
+-- names no process at all (a snapshot taken before the first claim) is treated the same way.
+-- The server key keeps, after this process, the kind of change that brought the registry to it.
+-- Returns nil when this process wrote the registry last, else '<kind> <run_id before> <node before> <run_id now>
+-- <node now>', kind being 'moved', 'failover', 'restarted' or 'unnamed'.
+local stored = redis.call('GET', KEYS[7])
+local wasRun, wasNode, wasReplid, lastKind = '', '', '', ''
+if stored then
+  wasRun, wasNode, wasReplid, lastKind = string.match(stored .. '   ', '^(%S*)%s*(%S*)%s*(%S*)%s*(%S*)')
+end
+
+local function change(margin)
+  if stored and wasRun == server then
+    if wasNode ~= node or wasReplid ~= replid then redis.call('SET', KEYS[7], here .. ' ' .. lastKind) end
+    return nil
+  end
+  local kind
+  if not stored then kind = 'unnamed'
+  elseif wasReplid ~= '' and wasReplid ~= '-' and wasReplid == previousReplid then kind = 'failover'
+  elseif wasNode ~= '' and wasNode ~= '-' and wasNode ~= node then kind = 'moved'
+  else kind = 'restarted' end
+  local what = kind .. ' ' .. (wasRun ~= '' and wasRun or '-') .. ' ' .. (wasNode ~= '' and wasNode or '-') .. ' '
+      .. server .. ' ' .. node
+  redis.call('SET', KEYS[7], here .. ' ' .. kind)
+  stored, wasRun, wasNode, wasReplid, lastKind = here, server, node, replid, kind
+  raiseFloor(margin)
+  return what
+end
 
 local function raise(worker, mark)
   local current = redis.call('HGET', KEYS[5], worker)
@@ -47,24 +78,35 @@ local function raise(worker, mark)
   end
 end
 
+-- A renewal checks the claim's own record: its token still in place, and its mark no older than the one this claim
+-- last recorded. Both hold after a restart with every write kept, a failover to a replica that had them, a slot
+-- moved: the lease carries on. Otherwise the registry lost or rewound this lease, and the renewal never re-creates
+-- it, as it cannot prove that nobody took the worker ID meanwhile. When the claimant knows its lease cannot have
+-- expired, the registry provably went back: newcomers wait the margin, as other claims may be gone too.
 if op == 'renew' then
-  local worker, token = ARGV[2], ARGV[3]
+  local worker, token, margin, confirmed, certain = ARGV[2], ARGV[3], ARGV[6], ARGV[7], ARGV[8] == '1'
   if redis.call('EXISTS', KEYS[6]) == 0 then return {'wiped'} end
-  if not trusted(ARGV[6]) or claimedOn(token) ~= server then return {'rewound', claimedOn(token), server} end
+  local what = change(margin) or ''
   local held = redis.call('HGET', KEYS[2], worker)
   if held ~= token then
+    if certain then raiseFloor(margin) end
     local holder = redis.call('HGET', KEYS[3], worker) or ''
-    if not held then return {'released', holder} end
-    return {'taken', holder}
+    return {(held and 'taken' or 'released'), holder, server, lastKind}
+  end
+  local recorded = redis.call('HGET', KEYS[5], worker)
+  if confirmed ~= '' and ((not recorded) or tonumber(recorded) < tonumber(confirmed)) then
+    raiseFloor(margin)
+    return {'rewound', recorded or '', server, lastKind}
   end
   redis.call('ZADD', KEYS[1], str(now + tonumber(ARGV[5])), worker)
   raise(worker, ARGV[4])
-  return {'ok'}
+  return {'ok', what, server}
 end
 
 if op == 'release' then
   local worker, token = ARGV[2], ARGV[3]
-  if not trusted(ARGV[5]) or redis.call('HGET', KEYS[2], worker) ~= token then return {'not held'} end
+  change(ARGV[5])
+  if redis.call('HGET', KEYS[2], worker) ~= token then return {'not held'} end
   redis.call('HDEL', KEYS[2], worker)
   redis.call('ZADD', KEYS[1], 0, worker)
   if ARGV[4] ~= '' then raise(worker, ARGV[4]) end
@@ -75,6 +117,7 @@ end
 local instance, token = ARGV[2], ARGV[3] .. '@' .. server
 local max, lease, margin, lead = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
 local latest = tonumber(ARGV[8] or '')
+if ARGV[9] == 'wait' then lease = lease + margin end
 
 -- No generation marker: the registry is new, or Redis lost it with every mark in it. Nobody may claim until the
 -- margin has passed, so that whatever a previous holder may have issued lies in the past.
@@ -82,15 +125,17 @@ local floor = redis.call('GET', KEYS[6])
 if not floor then
   floor = now + margin
   redis.call('SET', KEYS[6], str(floor))
-  redis.call('SET', KEYS[7], server)
+  redis.call('SET', KEYS[7], here)
   return {'wait', str(floor), str(now), 'new'}
 end
-if not trusted(margin) then
-  return {'wait', redis.call('GET', KEYS[6]), str(now), 'rewound'}
+local what = change(margin)
+if what then
+  return {'wait', redis.call('GET', KEYS[6]), str(now), what}
 end
+floor = redis.call('GET', KEYS[6])
 floor = tonumber(floor)
 if now < floor then
-  return {'wait', str(floor), str(now), 'margin'}
+  return {'wait', str(floor), str(now), 'margin', lastKind}
 end
 
 local function free(id)

@@ -158,21 +158,69 @@ class RedisWorkerIdAssignerTests {
 	}
 
 	@Test
-	void aRegistryLastWrittenByAnotherRedisProcessEndsEveryLeaseAndMakesClaimsWaitTheMargin() {
+	void aHolderWhoseRecordIsIntactCarriesOnWhenAnotherRedisProcessServesTheRegistryWhileNewcomersWaitTheMargin() {
 		TestRedis.markNewRegistry(this.connectionFactory, hashTag());
 		RedisWorkerIdAssigner holder = assigner("holder").registryLossMargin(Duration.ofMillis(700)).build();
 		long workerId = holder.assign(1023).workerId();
 		holder.renew(workerId, MARK);
-		// What a restart from a snapshot, or a failover to a replica, looks like to the registry.
-		this.redis.opsForValue().set(hashTag() + ":server", "0123456789abcdef0123456789abcdef01234567");
+		// What a restart, a failover or a slot moved to another node looks like to the registry.
+		this.redis.opsForValue().set(hashTag() + ":server", "0123456789abcdef0123456789abcdef01234567 - -");
+
+		long changedAt = System.currentTimeMillis();
+		holder.renew(workerId, MARK + 1);
+		WorkerAssignment next = assigner("next").registryLossMargin(Duration.ofMillis(700)).build().assign(1023);
+		assertThat(System.currentTimeMillis()).as("the newcomer waited the margin").isGreaterThanOrEqualTo(changedAt + 700);
+		assertThat(next.workerId()).as("the holder's lease is still live").isNotEqualTo(workerId);
+		holder.renew(workerId, MARK + 2);
+		assertThat(this.redis.opsForHash().get(hashTag() + ":marks", Long.toString(workerId)))
+			.isEqualTo(Long.toString(MARK + 2));
+	}
+
+	@Test
+	void aHolderWhoseRecordHoldsAnOlderMarkThanItRecordedLosesItsLeaseAndNewcomersWaitTheMargin() {
+		TestRedis.markNewRegistry(this.connectionFactory, hashTag());
+		RedisWorkerIdAssigner holder = assigner("holder").registryLossMargin(Duration.ofMillis(700)).build();
+		long workerId = holder.assign(1023).workerId();
+		holder.renew(workerId, MARK + 10);
+		// The registry's keys written back from an older dump: the same process, an older mark.
+		this.redis.opsForHash().put(hashTag() + ":marks", Long.toString(workerId), Long.toString(MARK));
 
 		long rewoundAt = System.currentTimeMillis();
+		assertThatExceptionOfType(WorkerLeaseLostException.class).isThrownBy(() -> holder.renew(workerId, MARK + 11))
+			.withMessageContaining("went back in time")
+			.withMessageContaining("older record of this lease");
+		assigner("next").registryLossMargin(Duration.ofMillis(700)).build().assign(1023);
+		assertThat(System.currentTimeMillis()).as("the newcomer waited the margin").isGreaterThanOrEqualTo(rewoundAt + 700);
+	}
+
+	@Test
+	void aHolderWhoseClaimVanishedAlthoughItsLeaseCannotHaveExpiredNamesTheLossAndNewcomersWaitTheMargin() {
+		TestRedis.markNewRegistry(this.connectionFactory, hashTag());
+		RedisWorkerIdAssigner holder = assigner("holder").registryLossMargin(Duration.ofMillis(700)).build();
+		long workerId = holder.assign(1023).workerId();
+		holder.renew(workerId, MARK);
+		this.redis.opsForHash().delete(hashTag() + ":tokens", Long.toString(workerId));
+
+		long lostAt = System.currentTimeMillis();
 		assertThatExceptionOfType(WorkerLeaseLostException.class).isThrownBy(() -> holder.renew(workerId, MARK + 1))
-			.withMessageContaining("Redis was restarted or failed over since the lease was claimed");
-		WorkerAssignment next = assigner("next").registryLossMargin(Duration.ofMillis(700)).build().assign(1023);
-		assertThat(System.currentTimeMillis()).as("the claim waited the margin").isGreaterThanOrEqualTo(rewoundAt + 700);
-		assertThat(next.workerId()).as("the holder's lease ended with the rewind").isEqualTo(workerId);
-		assertThat(next.highWaterMarkMillis()).isGreaterThanOrEqualTo(rewoundAt + 700);
+			.withMessageContaining("lost or rewound data")
+			.withMessageContaining("cannot have expired");
+		assigner("next").registryLossMargin(Duration.ofMillis(700)).build().assign(1023);
+		assertThat(System.currentTimeMillis()).as("the newcomer waited the margin").isGreaterThanOrEqualTo(lostAt + 700);
+	}
+
+	@Test
+	void aHolderWhoseLeaseExpiredAndWasTakenSaysSoWithoutBlamingTheRegistry() throws InterruptedException {
+		TestRedis.markNewRegistry(this.connectionFactory, hashTag());
+		RedisWorkerIdAssigner holder = assigner("holder").leaseDuration(Duration.ofMillis(300))
+			.heartbeatInterval(Duration.ofMillis(100))
+			.build();
+		long workerId = holder.assign(0).workerId();
+		Thread.sleep(400);
+		assertThat(assigner("taker").build().assign(0).workerId()).isEqualTo(workerId);
+		assertThatExceptionOfType(WorkerLeaseLostException.class).isThrownBy(() -> holder.renew(workerId, MARK))
+			.withMessageContaining("the lease expired")
+			.withMessageContaining("instance 'taker' holds it now");
 	}
 
 	@Test

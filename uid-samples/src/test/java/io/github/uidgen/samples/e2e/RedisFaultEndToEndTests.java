@@ -9,6 +9,7 @@ import java.util.List;
 
 import io.github.uidgen.UidLayout;
 import io.github.uidgen.UidTimeUnit;
+import io.github.uidgen.testsupport.TestRedis;
 import io.github.uidgen.testsupport.ThrowawayRedis;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Order;
@@ -83,7 +84,7 @@ class RedisFaultEndToEndTests extends StoreFaultEndToEndTests {
 	 */
 	@Override
 	void prepareNamespace(String namespace) {
-		assertThat(this.redis.cli("SET", hashTag(namespace) + ":generation", "0")).isEqualTo("OK");
+		assertThat(this.redis.cli(TestRedis.markNewRegistryCommand(hashTag(namespace)))).isEqualTo("OK");
 	}
 
 	@Test

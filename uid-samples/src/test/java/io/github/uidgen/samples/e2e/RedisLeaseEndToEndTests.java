@@ -4,9 +4,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
 
+import io.github.uidgen.testsupport.TestRedis;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * The {@code redis} profile: worker IDs leased from Redis on 127.0.0.1:6379.
@@ -24,12 +27,18 @@ class RedisLeaseEndToEndTests extends LeaseAssignerEndToEndTests {
 	}
 
 	/**
-	 * Marks the run's namespace as brand new, as the assigner's documentation advises: without its generation key a
-	 * registry could also be one that Redis lost, and the first claim would wait out the loss margin.
+	 * Marks the run's namespace as brand new, as the assigner's documentation advises: without its generation and
+	 * server keys a registry could also be one that Redis lost, and the first claim would wait out the loss margin.
 	 */
 	@Override
 	void prepareStore(String runId) {
-		redis((commands) -> commands.set(hashTag(runId) + ":generation", "0"));
+		LettuceConnectionFactory factory = TestRedis.connectionFactory();
+		try {
+			TestRedis.markNewRegistry(factory, hashTag(runId));
+		}
+		finally {
+			factory.destroy();
+		}
 	}
 
 	@Override

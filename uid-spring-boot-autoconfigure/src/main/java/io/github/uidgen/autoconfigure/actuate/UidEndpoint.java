@@ -1,5 +1,7 @@
 package io.github.uidgen.autoconfigure.actuate;
 
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -12,6 +14,9 @@ import io.github.uidgen.UidGeneratorStatus;
 import io.github.uidgen.UidLayout;
 import io.github.uidgen.segment.SegmentUidGenerator;
 import io.github.uidgen.segment.SegmentUidGenerators;
+import io.github.uidgen.text.UidFormat;
+import io.github.uidgen.text.UidFormats;
+import io.github.uidgen.text.UidTextException;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -41,18 +46,35 @@ public class UidEndpoint {
 
 	private final @Nullable SegmentUidGenerators segmentGenerators;
 
+	private final @Nullable UidFormats formats;
+
 	public UidEndpoint(UidGenerator generator) {
 		this(generator, null);
 	}
 
+	public UidEndpoint(UidGenerator generator, @Nullable SegmentUidGenerators segmentGenerators) {
+		this(generator, segmentGenerators, null);
+	}
+
 	/**
-	 * Creates the endpoint of the application's generator and the generators of every segment key.
+	 * Creates the endpoint of the application's generator, the generators of every segment key and the text forms
+	 * of its IDs.
 	 * @param generator the {@code UidGenerator} bean
 	 * @param segmentGenerators the generators of segment keys, or {@code null} without the segment generator
+	 * @param formats the text forms {@code parse} reads besides decimal, or {@code null} for decimal only
 	 */
-	public UidEndpoint(UidGenerator generator, @Nullable SegmentUidGenerators segmentGenerators) {
+	public UidEndpoint(UidGenerator generator, @Nullable SegmentUidGenerators segmentGenerators,
+			@Nullable UidFormats formats) {
 		this.generator = generator;
 		this.segmentGenerators = segmentGenerators;
+		this.formats = formats;
+	}
+
+	/** The epoch as configured: a date, or the instant of a layout that continues another system's IDs. */
+	private static String epoch(UidLayout layout) {
+		Instant instant = layout.getEpochInstant();
+		return instant.equals(layout.getEpoch().atStartOfDay(ZoneOffset.UTC).toInstant())
+				? layout.getEpoch().toString() : instant.toString();
 	}
 
 	/**
@@ -65,14 +87,16 @@ public class UidEndpoint {
 		UidGeneratorStatus status = this.generator.status();
 		UidLayout layout = status.layout();
 		LayoutDescriptor layoutDescriptor = (layout != null) ? new LayoutDescriptor(
-				layout.getTimeUnit().name().toLowerCase(Locale.ROOT), layout.getEpoch().toString(),
-				layout.getTimeBits(), layout.getWorkerBits(), layout.getSeqBits(), layout.getMaxWorkerId(),
-				layout.getMaxSequence() + 1, layout.getExpiry().toString()) : null;
+				layout.getTimeUnit().name().toLowerCase(Locale.ROOT), epoch(layout),
+				layout.getTimeBits(), layout.getWorkerBits(), layout.getDatacenterBits(), layout.getSeqBits(),
+				layout.getMaxDatacenterId(), layout.getMaxWorkerId(), layout.getMaxSequence() + 1,
+				layout.getExpiry().toString()) : null;
 		UidGeneratorStatus.Worker worker = status.worker();
 		UidGeneratorStatus.Ring ring = status.ring();
 		UidGeneratorStatus.Segment segment = status.segment();
 		UidException failure = status.failure();
-		return new UidDescriptor(status.kind(), layoutDescriptor, (worker != null) ? worker.id() : null,
+		return new UidDescriptor(status.kind(), layoutDescriptor, (worker != null) ? worker.datacenterId() : null,
+				(worker != null) ? worker.id() : null,
 				(worker != null) ? worker.assigner() : null,
 				(worker != null && worker.highWaterMark() != null) ? worker.highWaterMark().toString() : null,
 				(status.aheadOfClock() != null) ? status.aheadOfClock().toMillis() : null,
@@ -107,38 +131,96 @@ public class UidEndpoint {
 	}
 
 	/**
-	 * Decodes an ID of this generator's layout.
+	 * Decodes an ID of this generator's layout, given as text of any of the application's forms.
 	 * @param operation the path segment after the endpoint, {@code parse}
-	 * @param uid the ID in decimal
-	 * @return 200 with the parts of the ID; 400 with a message for a missing, malformed, negative or out-of-range
-	 * ID, and for any ID of the segment generator (a plain number, without time or worker); 404 for another
-	 * operation
+	 * @param uid the ID as text: of {@code form} when given; otherwise of the default form ({@code uid.text.form}) or
+	 * decimal
+	 * @param form the name of the text form ({@code decimal}, {@code radix62}, {@code radix36}, {@code readable},
+	 * {@code opaque}), or {@code null}
+	 * @return 200 with the parts of the ID and the form it was read in; 400 with a message for a missing, malformed,
+	 * negative or out-of-range ID, an unknown form, and for any ID of the segment generator (a plain number, without
+	 * time or worker); 404 for another operation
 	 */
 	@ReadOperation
-	public WebEndpointResponse<Object> parse(@Selector String operation, @Nullable String uid) {
+	public WebEndpointResponse<Object> parse(@Selector String operation, @Nullable String uid,
+			@Nullable String form) {
 		if (!PARSE.equals(operation)) {
 			return error(WebEndpointResponse.STATUS_NOT_FOUND, "Not Found", "Unknown operation '" + echo(operation)
-					+ "'; to decode an ID, call /actuator/uid/parse?uid=<decimal ID>");
+					+ "'; to decode an ID, call /actuator/uid/parse?uid=<ID>");
 		}
 		if (uid == null) {
-			return badRequest("The uid parameter is missing; call /actuator/uid/parse?uid=<decimal ID>");
+			return badRequest("The uid parameter is missing; call /actuator/uid/parse?uid=<ID>");
 		}
 		String text = uid.strip();
 		if (text.isEmpty()) {
-			return badRequest("The uid parameter is empty; pass a decimal ID, such as ?uid=123456789");
+			return badRequest("The uid parameter is empty; pass an ID, such as ?uid=123456789");
 		}
+		if (form != null && !form.isBlank()) {
+			if (this.formats == null) {
+				return badRequest("Text forms other than decimal are not configured; leave out the form parameter");
+			}
+			UidFormat named;
+			try {
+				named = this.formats.form(form.strip());
+			}
+			catch (IllegalArgumentException ex) {
+				return badRequest(ex.getMessage());
+			}
+			return parseAs(named, text);
+		}
+		UidFormat preferred = (this.formats != null) ? this.formats.defaultForm() : null;
+		if (preferred == null || UidFormats.DECIMAL.equals(preferred.name())) {
+			return parseDecimal(text, null);
+		}
+		try {
+			return decoded(preferred.parse(text), preferred.name());
+		}
+		catch (UidTextException ex) {
+			return parseDecimal(text, ex.getMessage());
+		}
+	}
+
+	/**
+	 * Decodes an ID given in the default form or in decimal, as {@code parse(operation, uid, null)}.
+	 * @param operation the path segment after the endpoint, {@code parse}
+	 * @param uid the ID as text
+	 * @return as {@link #parse(String, String, String)}
+	 */
+	public WebEndpointResponse<Object> parse(String operation, @Nullable String uid) {
+		return parse(operation, uid, null);
+	}
+
+	private WebEndpointResponse<Object> parseAs(UidFormat form, String text) {
+		long value;
+		try {
+			value = form.parse(text);
+		}
+		catch (UidTextException ex) {
+			return badRequest(ex.getMessage());
+		}
+		return decoded(value, form.name());
+	}
+
+	/** Today's decimal reading; {@code notPreferred} says why the default form did not read the text first. */
+	private WebEndpointResponse<Object> parseDecimal(String text, @Nullable String notPreferred) {
 		long value;
 		try {
 			value = Long.parseLong(text);
 		}
 		catch (NumberFormatException ex) {
-			return badRequest(isInteger(text) ? "uid " + echo(text) + " is out of range: IDs of this generator lie "
-					+ "between 0 and " + maxUid() : "uid '" + echo(text) + "' is not a decimal number");
+			String decimal = isInteger(text) ? "uid " + echo(text) + " is out of range: IDs of this generator lie "
+					+ "between 0 and " + maxUid() : "uid '" + echo(text) + "' is not a decimal number";
+			return badRequest((notPreferred != null) ? notPreferred + "; nor is it decimal: " + decimal : decimal);
 		}
+		return decoded(value, UidFormats.DECIMAL);
+	}
+
+	private WebEndpointResponse<Object> decoded(long value, String form) {
 		try {
 			DecodedUid decoded = this.generator.decode(value);
 			return new WebEndpointResponse<>(new ParsedUid(Long.toString(decoded.uid()),
-					decoded.timestamp().toString(), decoded.workerId(), decoded.sequence()));
+					decoded.timestamp().toString(), decoded.datacenterId(), decoded.workerId(), decoded.sequence(),
+					form));
 		}
 		catch (UidException ex) {
 			return badRequest(ex.getMessage());
@@ -183,7 +265,9 @@ public class UidEndpoint {
 	 * @param generator {@code default}, {@code cached}, {@code segment}, or the kind an application's own generator reports (its
 	 * simple class name unless it says otherwise)
 	 * @param layout the ID layout, or {@code null} for a generator whose IDs have none
-	 * @param workerId the worker ID
+	 * @param datacenterId the data center the generator issues for, or {@code null} when the layout has no
+	 * data-center bits
+	 * @param workerId the worker ID (within the data center, with data-center bits)
 	 * @param assigner the name of the worker-ID assigner
 	 * @param highWaterMark the latest time the worker may issue IDs for before recording a new mark, ISO-8601
 	 * @param aheadOfClockMillis how far the latest issued (cached: produced) ID lies ahead of the clock
@@ -198,7 +282,8 @@ public class UidEndpoint {
 	 * passed its mark
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
-	public record UidDescriptor(String generator, @Nullable LayoutDescriptor layout, @Nullable Long workerId,
+	public record UidDescriptor(String generator, @Nullable LayoutDescriptor layout, @Nullable Long datacenterId,
+			@Nullable Long workerId,
 			@Nullable String assigner, @Nullable String highWaterMark, @Nullable Long aheadOfClockMillis,
 			@Nullable Long issued, @Nullable RingDescriptor ring, @Nullable SegmentDescriptor segment,
 			@Nullable String failure, @Nullable List<SegmentKeyDescriptor> segmentKeys, @Nullable Long workerSwitches,
@@ -211,15 +296,17 @@ public class UidEndpoint {
 	 * @param timeUnit {@code milliseconds} or {@code seconds}
 	 * @param epoch the date time counts from, UTC
 	 * @param timeBits bits of the time part
-	 * @param workerBits bits of the worker ID
+	 * @param workerBits bits between time and sequence: the worker ID's, data-center bits included
+	 * @param datacenterBits how many of the worker bits name a data center, 0 without data centers
 	 * @param seqBits bits of the sequence
-	 * @param maxWorkerId the largest worker ID
+	 * @param maxDatacenterId the largest data-center ID, 0 without data centers
+	 * @param maxWorkerId the largest worker ID (in each data center, with data-center bits)
 	 * @param idsPerUnit IDs one worker can issue per time unit
 	 * @param expiry the first instant the layout cannot encode, ISO-8601
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
-	public record LayoutDescriptor(String timeUnit, String epoch, int timeBits, int workerBits, int seqBits,
-			long maxWorkerId, long idsPerUnit, String expiry) {
+	public record LayoutDescriptor(String timeUnit, String epoch, int timeBits, int workerBits, int datacenterBits,
+			int seqBits, long maxDatacenterId, long maxWorkerId, long idsPerUnit, String expiry) {
 	}
 
 	/**
@@ -271,11 +358,14 @@ public class UidEndpoint {
 	 *
 	 * @param uid the ID, as a string so JavaScript clients keep every digit
 	 * @param timestamp the start of the time unit it was issued in, ISO-8601
-	 * @param workerId the worker that issued it
+	 * @param datacenterId the data center that issued it, or {@code null} when the layout has no data-center bits
+	 * @param workerId the worker that issued it (within its data center, with data-center bits)
 	 * @param sequence its sequence in that worker and time unit
+	 * @param form the text form the ID was read in
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
-	public record ParsedUid(String uid, String timestamp, long workerId, long sequence) implements OperationResponseBody {
+	public record ParsedUid(String uid, String timestamp, @Nullable Long datacenterId, long workerId,
+			long sequence, String form) implements OperationResponseBody {
 	}
 
 	/**

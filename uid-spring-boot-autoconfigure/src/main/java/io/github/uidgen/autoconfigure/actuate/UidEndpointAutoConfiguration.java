@@ -3,6 +3,7 @@ package io.github.uidgen.autoconfigure.actuate;
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.autoconfigure.UidGeneratorAutoConfiguration;
 import io.github.uidgen.segment.SegmentUidGenerators;
+import io.github.uidgen.text.UidFormats;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -26,8 +27,9 @@ public final class UidEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	UidEndpoint uidEndpoint(UidGenerator generator, ObjectProvider<SegmentUidGenerators> segmentGenerators) {
-		return new UidEndpoint(generator, segmentGenerators.getIfUnique());
+	UidEndpoint uidEndpoint(UidGenerator generator, ObjectProvider<SegmentUidGenerators> segmentGenerators,
+			ObjectProvider<UidFormats> formats) {
+		return new UidEndpoint(generator, segmentGenerators.getIfUnique(), formats.getIfAvailable());
 	}
 
 }

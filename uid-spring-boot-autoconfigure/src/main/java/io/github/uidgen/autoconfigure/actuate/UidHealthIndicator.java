@@ -66,6 +66,9 @@ public class UidHealthIndicator extends AbstractHealthIndicator {
 		UidGeneratorStatus status = this.generator.status();
 		builder.withDetail("generator", status.kind());
 		if (status.worker() != null) {
+			if (status.worker().datacenterId() != null) {
+				builder.withDetail("datacenterId", status.worker().datacenterId());
+			}
 			builder.withDetail("workerId", status.worker().id()).withDetail("assigner", status.worker().assigner());
 			if (status.worker().switches() > 0) {
 				builder.withDetail("workerSwitches", status.worker().switches());

@@ -39,6 +39,8 @@ class UidEndpointTests {
 			assertThat(descriptor.layout().workerBits()).isEqualTo(10);
 			assertThat(descriptor.layout().seqBits()).isEqualTo(12);
 			assertThat(descriptor.layout().maxWorkerId()).isEqualTo(1023);
+			assertThat(descriptor.layout().datacenterBits()).isZero();
+			assertThat(descriptor.datacenterId()).as("no data-center bits").isNull();
 			assertThat(descriptor.layout().idsPerUnit()).isEqualTo(4096);
 			assertThat(descriptor.layout().expiry()).isEqualTo(UidLayout.defaults().getExpiry().toString());
 			assertThat(descriptor.workerId()).isEqualTo(21);
@@ -108,11 +110,12 @@ class UidEndpointTests {
 			.workerIdAssigner(new FixedWorkerIdAssigner(23))
 			.build()) {
 			long uid = generator.getUID();
-			WebEndpointResponse<Object> response = new UidEndpoint(generator).parse("parse", " " + uid + " ");
+			WebEndpointResponse<Object> response = new UidEndpoint(generator).parse("parse", " " + uid + " ", null);
 			assertThat(response.getStatus()).isEqualTo(200);
 			ParsedUid parsed = (ParsedUid) response.getBody();
 			assertThat(parsed.uid()).isEqualTo(Long.toString(uid));
 			assertThat(parsed.workerId()).isEqualTo(23);
+			assertThat(parsed.datacenterId()).as("no data-center bits").isNull();
 			assertThat(parsed.timestamp()).isEqualTo(generator.decode(uid).timestamp().toString());
 			assertThat(parsed.sequence()).isEqualTo(generator.decode(uid).sequence());
 		}
@@ -123,22 +126,22 @@ class UidEndpointTests {
 		// 53 bits: 2^53 - 1 is the largest ID, so 2^53 is out of range though it fits a long.
 		UidGenerator shortIds = shortLayoutGenerator();
 		UidEndpoint endpoint = new UidEndpoint(shortIds);
-		assertBadRequest(endpoint.parse("parse", null), "missing");
-		assertBadRequest(endpoint.parse("parse", ""), "empty");
-		assertBadRequest(endpoint.parse("parse", "   "), "empty");
-		assertBadRequest(endpoint.parse("parse", "12abc"), "'12abc' is not a decimal number");
-		assertBadRequest(endpoint.parse("parse", "-"), "not a decimal number");
-		assertBadRequest(endpoint.parse("parse", "-42"), "negative");
-		assertBadRequest(endpoint.parse("parse", Long.toString(1L << 53)), "beyond this layout");
-		assertBadRequest(endpoint.parse("parse", "99999999999999999999999"), "out of range");
-		assertBadRequest(endpoint.parse("parse", "x".repeat(10_000)), "is not a decimal number");
-		assertThat(((ErrorDescriptor) endpoint.parse("parse", "x".repeat(10_000)).getBody()).message())
+		assertBadRequest(endpoint.parse("parse", null, null), "missing");
+		assertBadRequest(endpoint.parse("parse", "", null), "empty");
+		assertBadRequest(endpoint.parse("parse", "   ", null), "empty");
+		assertBadRequest(endpoint.parse("parse", "12abc", null), "'12abc' is not a decimal number");
+		assertBadRequest(endpoint.parse("parse", "-", null), "not a decimal number");
+		assertBadRequest(endpoint.parse("parse", "-42", null), "negative");
+		assertBadRequest(endpoint.parse("parse", Long.toString(1L << 53), null), "beyond this layout");
+		assertBadRequest(endpoint.parse("parse", "99999999999999999999999", null), "out of range");
+		assertBadRequest(endpoint.parse("parse", "x".repeat(10_000), null), "is not a decimal number");
+		assertThat(((ErrorDescriptor) endpoint.parse("parse", "x".repeat(10_000), null).getBody()).message())
 			.hasSizeLessThan(200);
 	}
 
 	@Test
 	void answersAnUnknownOperationWith404() {
-		WebEndpointResponse<Object> response = new UidEndpoint(shortLayoutGenerator()).parse("decode", "1");
+		WebEndpointResponse<Object> response = new UidEndpoint(shortLayoutGenerator()).parse("decode", "1", null);
 		assertThat(response.getStatus()).isEqualTo(404);
 		assertThat(((ErrorDescriptor) response.getBody()).message()).contains("/actuator/uid/parse?uid=");
 	}

@@ -1,0 +1,214 @@
+package io.github.uidgen.impl;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import io.github.uidgen.UidClock;
+import io.github.uidgen.UidException;
+import io.github.uidgen.testsupport.Duplicates;
+import io.github.uidgen.testsupport.TestRedis;
+import io.github.uidgen.testsupport.ThrowawayRedis;
+import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
+import io.github.uidgen.worker.redis.RegistryTrust;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static io.github.uidgen.impl.TestGenerators.LAYOUT;
+import static io.github.uidgen.impl.TestGenerators.maxUnit;
+import static io.github.uidgen.impl.TestGenerators.minUnit;
+import static io.github.uidgen.impl.TestGenerators.take;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * An older dump of the registry's keys is written back into the running Redis ({@code RESTORE … REPLACE}), as a
+ * restore or a key-copying migration tool does, while a cached generator issues seconds ahead of the clock on worker
+ * 0: the same process, the same {@code run_id}, and a registry in which worker 0 is free with an old mark. Nothing in
+ * it tells a newcomer that it went back in time; only a newcomer that waits the registry-loss margin at every claim
+ * is sure to issue no ID the holder issued.
+ */
+class RedisRestoredInPlaceTests {
+
+	private static final String TAG = "{uid-test:in-place}";
+
+	private static final List<String> KEYS = List.of(TAG + ":leases", TAG + ":tokens", TAG + ":holders",
+			TAG + ":instances", TAG + ":marks", TAG + ":generation", TAG + ":server");
+
+	private static final Duration MAX_AHEAD = Duration.ofSeconds(2);
+
+	private static final Duration MARK_RESERVATION = Duration.ofMillis(300);
+
+	/** The holder's, when the newcomer is to claim before the holder renews: it renews every 500 ms. */
+	private static final Duration SLOW_HOLDER_RESERVATION = Duration.ofSeconds(1);
+
+	/** Covers {@link #MAX_AHEAD} plus the holder's reservation, with room for scheduling delays. */
+	private static final Duration MARGIN = Duration.ofSeconds(4);
+
+	/**
+	 * With {@code registry-trust none} every claim waits the margin: the newcomer gets the holder's worker ID from the
+	 * restored registry, but issues nothing the holder may have issued.
+	 */
+	@Test
+	void withNoTrustANewcomerRepeatsNoIdOfAHolderWhoseClaimARestoreInPlaceUndid(@TempDir Path dir) throws Exception {
+		Outcome outcome = restoreInPlaceWhileAHolderIssues(dir, RegistryTrust.NONE, false);
+		assertThat(outcome.newcomerWorkerId()).as("the restored registry has the holder's worker ID free")
+			.isEqualTo(outcome.holderWorkerId());
+		assertThat(outcome.duplicates()).as("IDs issued by both: %s", outcome).isZero();
+		assertThat(outcome.newcomerFirstMillis()).as("the newcomer waited the margin: %s", outcome)
+			.isGreaterThanOrEqualTo(outcome.restoringAt() + MARGIN.toMillis());
+	}
+
+	/**
+	 * The default, {@code registry-trust same-server}, trusts a registry the same Redis process wrote, and this one
+	 * did: a newcomer that claims before any holder has renewed since the restore starts at once on the holder's worker
+	 * ID and repeats IDs the holder issued ahead of the clock, as docs/worker-ids.md says. If this ever stops being
+	 * so, the documentation must change with it.
+	 */
+	@Test
+	void byDefaultANewcomerThatClaimsBeforeTheHolderRenewsTrustsTheRestoredRegistryAndRepeatsIdsAsDocumented(
+			@TempDir Path dir) throws Exception {
+		Outcome outcome = restoreInPlaceWhileAHolderIssues(dir, RegistryTrust.SAME_SERVER, false);
+		assertThat(outcome.newcomerWorkerId()).isEqualTo(outcome.holderWorkerId());
+		assertThat(outcome.newcomerFirstMillis()).as("the newcomer did not wait: %s", outcome)
+			.isLessThan(outcome.restoredAt() + 1_000);
+		assertThat(outcome.duplicates()).as("IDs issued by both: %s", outcome).isPositive();
+	}
+
+	/**
+	 * By default, too, a holder that finds its claim gone from the registry although its lease cannot have expired
+	 * knows the registry went back in time, stops, and makes newcomers wait the margin from then on.
+	 */
+	@Test
+	void byDefaultOnceTheHolderHasFoundItsClaimGoneNewcomersWaitTheMarginAndRepeatNothing(@TempDir Path dir)
+			throws Exception {
+		Outcome outcome = restoreInPlaceWhileAHolderIssues(dir, RegistryTrust.SAME_SERVER, true);
+		assertThat(outcome.holderRefusal()).hasMessageContaining("lost or rewound data")
+			.hasMessageContaining("cannot have expired");
+		assertThat(outcome.duplicates()).as("IDs issued by both: %s", outcome).isZero();
+		assertThat(outcome.newcomerFirstMillis()).as("the newcomer waited the margin: %s", outcome)
+			.isGreaterThanOrEqualTo(outcome.restoringAt() + MARGIN.toMillis());
+	}
+
+	/**
+	 * @param afterTheHolderStopped whether the newcomer starts only once the holder has stopped; otherwise right after
+	 * the restore, while the holder renews only once a second
+	 */
+	private Outcome restoreInPlaceWhileAHolderIssues(Path dir, RegistryTrust trust, boolean afterTheHolderStopped)
+			throws Exception {
+		try (ThrowawayRedis redis = ThrowawayRedis.start(dir.resolve("redis"))) {
+			LettuceConnectionFactory connectionFactory = redis.connectionFactory();
+			AbstractUidGenerator holder = null;
+			AbstractUidGenerator newcomer = null;
+			try {
+				redis.cli(TestRedis.markNewRegistryCommand(TAG));
+				AbstractUidGenerator earlier = build(connectionFactory, "earlier", RegistryTrust.SAME_SERVER,
+						MARK_RESERVATION);
+				take(earlier, 1_000);
+				earlier.close();
+				Map<String, byte[]> dump = redis.dump(KEYS);
+
+				// Unless the newcomer waits for it, the holder renews only every 500 ms, and the restore follows one of
+				// its renewals at once, so the newcomer claims before the next.
+				holder = build(connectionFactory, "holder", RegistryTrust.SAME_SERVER,
+						afterTheHolderStopped ? MARK_RESERVATION : SLOW_HOLDER_RESERVATION);
+				assertThat(holder.status().worker().id()).isEqualTo(earlier.status().worker().id());
+				Issuer holding = Issuer.untilRefused(holder, "holder");
+				awaitAhead(holder, 1_200);
+
+				String runId = redis.runId();
+				awaitRenewal(connectionFactory, holder.status().worker().id());
+				long restoringAt = System.currentTimeMillis();
+				redis.restoreInPlace(KEYS, dump);
+				assertThat(redis.runId()).as("the same Redis process").isEqualTo(runId);
+				long restoredAt = System.currentTimeMillis();
+
+				if (afterTheHolderStopped) {
+					assertThat(holding.awaitRefused(Duration.ofSeconds(10))).as("the holder stops").isTrue();
+				}
+				newcomer = build(connectionFactory, "newcomer", trust, MARK_RESERVATION);
+				long[] issuedByNewcomer = take(newcomer, 20_000);
+				assertThat(holding.awaitRefused(Duration.ofSeconds(10))).as("the holder stops").isTrue();
+				long[] issuedByHolder = holding.stop();
+				assertThat(issuedByHolder).isNotEmpty();
+				return new Outcome(holder.status().worker().id(), newcomer.status().worker().id(), restoringAt,
+						restoredAt,
+						LAYOUT.startMillis(maxUnit(issuedByHolder)), LAYOUT.startMillis(minUnit(issuedByNewcomer)),
+						Duplicates.count(issuedByHolder, issuedByNewcomer), holding.firstRefusal());
+			}
+			finally {
+				if (holder != null) {
+					holder.close();
+				}
+				if (newcomer != null) {
+					newcomer.close();
+				}
+				connectionFactory.destroy();
+			}
+		}
+	}
+
+	/**
+	 * What the holder and the newcomer issued, in wall-clock milliseconds; the restore ran between
+	 * {@code restoringAt} and {@code restoredAt}.
+	 */
+	private record Outcome(long holderWorkerId, long newcomerWorkerId, long restoringAt, long restoredAt,
+			long holderLastMillis, long newcomerFirstMillis, long duplicates, UidException holderRefusal) {
+
+		@Override
+		public String toString() {
+			return "the restore took " + (this.restoredAt - this.restoringAt) + " ms; holder on worker "
+					+ this.holderWorkerId + " issued up to " + (this.holderLastMillis - this.restoringAt)
+					+ " ms past its start, newcomer on worker " + this.newcomerWorkerId + " from "
+					+ (this.newcomerFirstMillis - this.restoringAt) + " ms past it, " + this.duplicates + " duplicates";
+		}
+
+	}
+
+	/** Returns right after the holder's lease expiry in Redis moved on: a renewal has just been made. */
+	private static void awaitRenewal(LettuceConnectionFactory connectionFactory, long workerId)
+			throws InterruptedException {
+		StringRedisTemplate redis = new StringRedisTemplate(connectionFactory);
+		Double before = redis.opsForZSet().score(TAG + ":leases", Long.toString(workerId));
+		long deadline = System.currentTimeMillis() + 5_000;
+		while (Objects.equals(redis.opsForZSet().score(TAG + ":leases", Long.toString(workerId)), before)
+				&& System.currentTimeMillis() < deadline) {
+			Thread.sleep(1);
+		}
+	}
+
+	static void awaitAhead(AbstractUidGenerator generator, long aheadMillis) throws InterruptedException {
+		long deadline = System.currentTimeMillis() + 10_000;
+		while (generator.status().aheadOfClock().toMillis() < aheadMillis && System.currentTimeMillis() < deadline) {
+			Thread.sleep(20);
+		}
+		assertThat(generator.status().aheadOfClock().toMillis()).as("the holder borrowed ahead of the clock")
+			.isGreaterThanOrEqualTo(aheadMillis);
+	}
+
+	private static AbstractUidGenerator build(LettuceConnectionFactory connectionFactory, String instanceId,
+			RegistryTrust trust, Duration markReservation) {
+		RedisWorkerIdAssigner assigner = RedisWorkerIdAssigner.builder(connectionFactory)
+			.keyPrefix("uid-test")
+			.namespace("in-place")
+			.leaseDuration(Duration.ofSeconds(3))
+			.heartbeatInterval(Duration.ofSeconds(1))
+			.registryLossMargin(MARGIN)
+			.registryTrust(trust)
+			.instanceId(instanceId)
+			.build();
+		return CachedUidGenerator.builder()
+			.layout(LAYOUT)
+			.clock(UidClock.SYSTEM)
+			.workerIdAssigner(assigner)
+			.markReservation(markReservation)
+			.maxAhead(MAX_AHEAD)
+			.maxStartupWait(Duration.ofSeconds(10))
+			.build();
+	}
+
+}

@@ -1,0 +1,145 @@
+package io.github.uidgen.text;
+
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+
+import io.github.uidgen.UidLayout;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * What the opaque form promises, measured on a million consecutive IDs: every text distinct, adjacent IDs differ in
+ * about half of their bits, the order of the texts has nothing to do with the order of the IDs, and another key does
+ * not give the ID back. Keys: none by default, short ones refused, old ones read under their version.
+ */
+class OpaqueUidFormatTests {
+
+	private static final int COUNT = 1_000_000;
+
+	private static final byte[] KEY = OpaqueUidFormat.decodeKey("q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA=");
+
+	private static final byte[] OTHER_KEY = OpaqueUidFormat.decodeKey("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=");
+
+	private final UidLayout layout = UidLayout.defaults();
+
+	private final OpaqueUidFormat opaque = OpaqueUidFormat.builder(this.layout.totalBits()).key("", KEY).build();
+
+	private final long first = this.layout.compose(this.layout.toUnit(System.currentTimeMillis()), 7, 0);
+
+	@Test
+	void aMillionConsecutiveIdsGiveAMillionDistinctTextsOfOneLength() {
+		String[] texts = new String[COUNT];
+		for (int i = 0; i < COUNT; i++) {
+			texts[i] = this.opaque.format(this.first + i);
+			if (texts[i].length() != 11) {
+				assertThat(texts[i]).hasSize(11);
+			}
+		}
+		Arrays.sort(texts);
+		for (int i = 1; i < COUNT; i++) {
+			if (texts[i].equals(texts[i - 1])) {
+				assertThat(texts[i]).as("two IDs with one text").isNotEqualTo(texts[i - 1]);
+			}
+		}
+	}
+
+	@Test
+	void adjacentIdsDifferInAboutHalfOfTheirBits() {
+		Ff1 cipher = new Ff1(KEY, this.layout.totalBits(), new byte[0]);
+		long previous = cipher.encrypt(this.first);
+		long differingBits = 0;
+		int fewerThanAQuarter = 0;
+		for (int i = 1; i < COUNT; i++) {
+			long next = cipher.encrypt(this.first + i);
+			int differing = Long.bitCount(previous ^ next);
+			differingBits += differing;
+			if (differing < 16) {
+				fewerThanAQuarter++;
+			}
+			previous = next;
+		}
+		double mean = (double) differingBits / (COUNT - 1);
+		// Random 63-bit values differ in 31.5 bits on average, with a standard deviation of the mean of 0.004 here.
+		assertThat(mean).isBetween(31.3, 31.7);
+		// Binomial(63, 1/2) falls below 16 about 4 times in 100,000.
+		assertThat(fewerThanAQuarter).isLessThan(100);
+	}
+
+	@Test
+	void theOrderOfTheTextsDoesNotFollowTheOrderOfTheIds() {
+		// Fixed-width radix-62 texts sort as the numbers they spell, so a text's rank is that of its number.
+		RadixUidFormat body = RadixUidFormat.radix62(this.layout.maxUid(), true);
+		long[] encrypted = new long[COUNT];
+		for (int i = 0; i < COUNT; i++) {
+			encrypted[i] = body.parse(this.opaque.format(this.first + i));
+		}
+		long[] sorted = encrypted.clone();
+		Arrays.sort(sorted);
+		// Spearman's rank correlation between an ID's rank (i) and its text's rank.
+		double sumSquaredRankDifferences = 0;
+		for (int i = 0; i < COUNT; i++) {
+			int textRank = Arrays.binarySearch(sorted, encrypted[i]);
+			double d = textRank - i;
+			sumSquaredRankDifferences += d * d;
+		}
+		double n = COUNT;
+		double rho = 1 - 6 * sumSquaredRankDifferences / (n * (n * n - 1));
+		// Independent orders give |rho| around 1 / sqrt(n) = 0.001.
+		assertThat(Math.abs(rho)).isLessThan(0.01);
+	}
+
+	@Test
+	void anotherKeyDoesNotGiveTheIdBack() {
+		OpaqueUidFormat other = OpaqueUidFormat.builder(this.layout.totalBits()).key("", OTHER_KEY).build();
+		for (int i = 0; i < 10_000; i++) {
+			long uid = this.first + i;
+			String text = this.opaque.format(uid);
+			assertThat(other.format(uid)).isNotEqualTo(text);
+			assertThat(other.parse(text)).isNotEqualTo(uid);
+		}
+	}
+
+	@Test
+	void thereIsNoDefaultKeyAndShortOrMalformedKeysAreRefused() {
+		assertThatIllegalArgumentException().isThrownBy(() -> OpaqueUidFormat.builder(63).build())
+			.withMessageContaining("no default key");
+		assertThatIllegalArgumentException().isThrownBy(() -> OpaqueUidFormat.decodeKey(""))
+			.withMessageContaining("no default key");
+		assertThatIllegalArgumentException().isThrownBy(() -> OpaqueUidFormat.decodeKey("c2VjcmV0"))
+			.withMessageContaining("The key has 6 bytes")
+			.withMessageContaining("a shorter one is refused");
+		assertThatIllegalArgumentException().isThrownBy(() -> OpaqueUidFormat.decodeKey("not base64!"))
+			.withMessageContaining("not base64");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> OpaqueUidFormat.decodeKey("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gIQ=="))
+			.withMessageContaining("34 bytes");
+		assertThatIllegalArgumentException().isThrownBy(() -> OpaqueUidFormat.builder(19))
+			.withMessageContaining("20 to 63 bits");
+	}
+
+	@Test
+	void textsOfAPreviousKeyAreReadUnderItsVersionAfterARotation() {
+		OpaqueUidFormat before = OpaqueUidFormat.builder(63).key("a", KEY).build();
+		OpaqueUidFormat after = OpaqueUidFormat.builder(63).key("b", OTHER_KEY).key("a", KEY).build();
+		Set<Long> ids = new HashSet<>();
+		for (int i = 0; i < 1000; i++) {
+			long uid = this.first + i;
+			String old = before.format(uid);
+			String rotated = after.format(uid);
+			assertThat(old).startsWith("a").hasSize(12);
+			assertThat(rotated).startsWith("b").hasSize(12);
+			assertThat(after.parse(old)).isEqualTo(uid);
+			assertThat(after.parse(rotated)).isEqualTo(uid);
+			ids.add(after.parse(old));
+		}
+		assertThat(ids).hasSize(1000);
+		// A key without a version stays readable next to versioned ones: its texts are one character shorter.
+		OpaqueUidFormat unversioned = OpaqueUidFormat.builder(63).key("", KEY).build();
+		OpaqueUidFormat withVersions = OpaqueUidFormat.builder(63).key("b", OTHER_KEY).key("", KEY).build();
+		assertThat(withVersions.parse(unversioned.format(this.first))).isEqualTo(this.first);
+	}
+
+}

@@ -1,0 +1,287 @@
+package io.github.uidgen.worker.zookeeper;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import io.github.uidgen.UidGenerator;
+import io.github.uidgen.impl.DefaultUidGenerator;
+import io.github.uidgen.migration.LeafLayout;
+import io.github.uidgen.testsupport.Duplicates;
+import io.github.uidgen.testsupport.ReplyLosingProxy;
+import io.github.uidgen.testsupport.TestRedis;
+import io.github.uidgen.testsupport.ThrowawayZooKeeper;
+import io.github.uidgen.worker.WorkerAssignment;
+import io.github.uidgen.worker.WorkerLeaseLostException;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.ZooDefs;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The Leaf mode of the zookeeper assigner on a ZooKeeper tree laid out as Leaf servers leave it
+ * ({@code /snowflake/<leaf.name>/forever/<ip>:<port>-<sequence>} with Leaf's JSON, written by a Leaf holder's own
+ * steps): the worker ID Leaf gave the ip:port, nothing issued inside Leaf's window, nodes ahead of the clock, not
+ * Leaf's, past 1023 or in use refused, and reports that read back as Leaf's JSON. Each test has a Leaf name of its
+ * own on one throwaway server.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class LeafNodeWorkerIdAssignerTests {
+
+	private static final String LEAF_JSON = "\\{\"ip\":\"%s\",\"port\":\"%d\",\"timestamp\":(\\d{13})\\}";
+
+	private ThrowawayZooKeeper zooKeeper;
+
+	private CuratorFramework client;
+
+	@BeforeAll
+	void startServer() {
+		this.zooKeeper = ThrowawayZooKeeper.start();
+		this.client = this.zooKeeper.newClient(Duration.ofSeconds(30));
+	}
+
+	@AfterAll
+	void stopServer() {
+		this.client.close();
+		this.zooKeeper.close();
+	}
+
+	private static LeafNodeWorkerIdAssigner assigner(CuratorFramework client, String leafName, String ip, int port) {
+		return LeafNodeWorkerIdAssigner.builder(client)
+			.leafName(leafName)
+			.ip(ip)
+			.port(port)
+			.connectionTimeout(Duration.ofSeconds(5))
+			.build();
+	}
+
+	private static DefaultUidGenerator generator(LeafNodeWorkerIdAssigner assigner) {
+		return DefaultUidGenerator.builder().layout(LeafLayout.layout()).workerIdAssigner(assigner).build();
+	}
+
+	private String data(String leafName, String ip, int port, long workerId) throws Exception {
+		return new String(this.client.getData()
+			.forPath(String.format("/snowflake/%s/forever/%s:%d-%010d", leafName, ip, port, workerId)),
+				StandardCharsets.UTF_8);
+	}
+
+	private long reportedTimestamp(String leafName, String ip, int port, long workerId) throws Exception {
+		String json = data(leafName, ip, port, workerId);
+		assertThat(json).as("Leaf's JSON, as Jackson writes Leaf's Endpoint").matches(String.format(LEAF_JSON,
+				ip.replace(".", "\\."), port));
+		return Long.parseLong(json.replaceAll(".*\"timestamp\":(\\d+)\\}", "$1"));
+	}
+
+	@Test
+	void takesTheWorkerIdLeafGaveItsIpPortAndIssuesNothingInsideLeafsWindow() throws Exception {
+		String leafName = TestRedis.uniqueNamespace("leaf-take");
+		long stoppedAt = System.currentTimeMillis() - 2_000;
+		LeafSnowflakeServer.leaveNode(this.client, leafName, "10.0.0.1", 8080, stoppedAt - 60_000);
+		long workerId = LeafSnowflakeServer.leaveNode(this.client, leafName, "10.0.0.2", 8080, stoppedAt);
+		try (LeafSnowflakeServer stillRunning = LeafSnowflakeServer.start(this.client, leafName, "10.0.0.3", 8080)) {
+			assertThat(workerId).isEqualTo(1);
+			long claimStarted = System.nanoTime();
+			try (DefaultUidGenerator uid = generator(assigner(this.client, leafName, "10.0.0.2", 8080))) {
+				assertThat(Duration.ofNanos(System.nanoTime() - claimStarted)).as("waited out Leaf's window")
+					.isGreaterThanOrEqualTo(Duration.ofMillis(1_500));
+				assertThat(uid.status().worker().id()).isEqualTo(workerId);
+				long[] uidIds = new long[20_000];
+				long[] leafIds = new long[20_000];
+				for (int i = 0; i < uidIds.length; i++) {
+					uidIds[i] = uid.getUID();
+					leafIds[i] = stillRunning.nextId();
+				}
+				for (long id : uidIds) {
+					assertThat(LeafSnowflakeServer.leafWorkerIdOf(id)).as("Leaf's decode of uid's IDs")
+						.isEqualTo(workerId);
+					assertThat(LeafSnowflakeServer.leafTimestampOf(id)).as("after Leaf's last report plus 3 s")
+						.isGreaterThan(stoppedAt + 3_000);
+				}
+				assertThat(Duplicates.count(uidIds, leafIds)).isZero();
+				long firstReport = reportedTimestamp(leafName, "10.0.0.2", 8080, workerId);
+				assertThat(firstReport).as("uid's report").isGreaterThan(stoppedAt);
+				Thread.sleep(3_500);
+				assertThat(reportedTimestamp(leafName, "10.0.0.2", 8080, workerId)).as("reported again within 3 s")
+					.isGreaterThanOrEqualTo(firstReport + 2_000);
+			}
+			long released = reportedTimestamp(leafName, "10.0.0.2", 8080, workerId);
+			assertThat(released).as("the final report covers the IDs issued")
+				.isGreaterThan(stoppedAt + 3_000)
+				.isLessThanOrEqualTo(System.currentTimeMillis());
+			assertThat(this.client.checkExists().forPath("/snowflake/" + leafName + "/uid-holders/10.0.0.2:8080"))
+				.as("holder znode deleted at release").isNull();
+		}
+	}
+
+	@Test
+	void aNewIpPortGetsANodeAsALeafServerWouldCreateIt() throws Exception {
+		String leafName = TestRedis.uniqueNamespace("leaf-new");
+		LeafSnowflakeServer.leaveNode(this.client, leafName, "10.0.0.1", 8080, System.currentTimeMillis());
+		LeafSnowflakeServer.leaveNode(this.client, leafName, "10.0.0.1", 8081, System.currentTimeMillis());
+		try (DefaultUidGenerator uid = generator(assigner(this.client, leafName, "10.0.0.9", 8080))) {
+			assertThat(uid.status().worker().id()).isEqualTo(2);
+			assertThat(LeafSnowflakeServer.leafWorkerIdOf(uid.getUID())).isEqualTo(2);
+			reportedTimestamp(leafName, "10.0.0.9", 8080, 2);
+		}
+		assertThat(LeafSnowflakeServer.leaveNode(this.client, leafName, "10.0.0.9", 8080, System.currentTimeMillis()))
+			.as("a Leaf server started there later takes the same node").isEqualTo(2);
+	}
+
+	@Test
+	void aNodeWhoseTimestampIsAheadOfTheClockIsRefusedAndLeftAsItWas() throws Exception {
+		String leafName = TestRedis.uniqueNamespace("leaf-ahead");
+		long ahead = System.currentTimeMillis() + 60_000;
+		long workerId = LeafSnowflakeServer.leaveNode(this.client, leafName, "10.0.0.4", 8080, ahead);
+		String before = data(leafName, "10.0.0.4", 8080, workerId);
+		assertThatExceptionOfType(LeafNodeException.class)
+			.isThrownBy(() -> assigner(this.client, leafName, "10.0.0.4", 8080).assign(1023))
+			.withMessageContaining("/snowflake/" + leafName + "/forever/10.0.0.4:8080-0000000000")
+			.withMessageContaining("ms ahead of this host's clock")
+			.withMessageContaining("Start again once the clock has passed it");
+		assertThat(data(leafName, "10.0.0.4", 8080, workerId)).isEqualTo(before);
+		assertThat(this.client.checkExists().forPath("/snowflake/" + leafName + "/uid-holders/10.0.0.4:8080"))
+			.isNull();
+	}
+
+	@Test
+	void aLeafNameWithoutATreeNodesThatAreNotLeafsAndWorkerIdsPast1023AreRefused() throws Exception {
+		String leafName = TestRedis.uniqueNamespace("leaf-bad");
+		assertThatExceptionOfType(LeafNodeException.class)
+			.isThrownBy(() -> assigner(this.client, leafName, "10.0.0.5", 8080).assign(1023))
+			.withMessageContaining("There is no Leaf snowflake tree at /snowflake/" + leafName + "/forever")
+			.satisfies((ex) -> assertThat(ex.getSetting()).isEqualTo("leafName"));
+		String forever = "/snowflake/" + leafName + "/forever";
+		this.client.create().creatingParentsIfNeeded().forPath(forever + "/10.0.0.5:8080-0000000000",
+				"format=1\nmark=\n".getBytes(StandardCharsets.UTF_8));
+		assertThatExceptionOfType(LeafNodeException.class)
+			.isThrownBy(() -> assigner(this.client, leafName, "10.0.0.5", 8080).assign(1023))
+			.withMessageContaining(forever + "/10.0.0.5:8080-0000000000 holds format=1")
+			.withMessageContaining("which is not Leaf's JSON");
+		this.client.create()
+			.withMode(CreateMode.PERSISTENT)
+			.forPath(forever + "/10.0.0.6:8080-0000001024", LeafSnowflakeServer.json("10.0.0.6", "8080", 1));
+		assertThatExceptionOfType(LeafNodeException.class)
+			.isThrownBy(() -> assigner(this.client, leafName, "10.0.0.6", 8080).assign(1023))
+			.withMessageContaining("gives worker ID 1024, which does not fit the layout's worker IDs 0 to 1023")
+			.withMessageContaining("Leaf refuses it too");
+	}
+
+	@Test
+	void twoProcessesOnOneIpPortNeverShareItsWorkerId() throws Exception {
+		String leafName = TestRedis.uniqueNamespace("leaf-two");
+		LeafSnowflakeServer.leaveNode(this.client, leafName, "10.0.0.7", 8080, System.currentTimeMillis() - 10_000);
+		try (CuratorFramework otherProcess = this.zooKeeper.newClient(Duration.ofSeconds(30))) {
+			DefaultUidGenerator first = generator(assigner(this.client, leafName, "10.0.0.7", 8080));
+			try {
+				assertThatExceptionOfType(LeafNodeException.class)
+					.isThrownBy(() -> assigner(otherProcess, leafName, "10.0.0.7", 8080).assign(1023))
+					.withMessageContaining("Another uid process holds the Leaf node of 10.0.0.7:8080 (instance="
+							+ "10.0.0.7:8080 token=")
+					.satisfies((ex) -> assertThat(ex.getSetting()).isEqualTo("port"));
+				long[] firstIds = take(first, 5_000);
+				first.close();
+				long finalReport = reportedTimestamp(leafName, "10.0.0.7", 8080, 0);
+				LeafNodeWorkerIdAssigner next = assigner(otherProcess, leafName, "10.0.0.7", 8080);
+				WorkerAssignment taken = next.assign(1023);
+				assertThat(taken.highWaterMarkMillis())
+					.as("released by uid, written by nobody since: its final report is the mark, no Leaf window")
+					.isEqualTo(finalReport);
+				next.release(0, WorkerAssignment.NO_MARK);
+				try (DefaultUidGenerator second = generator(assigner(otherProcess, leafName, "10.0.0.7", 8080))) {
+					assertThat(second.status().worker().id()).isZero();
+					assertThat(Duplicates.count(firstIds, take(second, 5_000))).isZero();
+				}
+			}
+			finally {
+				first.close();
+			}
+		}
+	}
+
+	@Test
+	void aLeafServerStillReportingOnTheNodeIsDetectedAndTheClaimRefused() throws Exception {
+		String leafName = TestRedis.uniqueNamespace("leaf-live");
+		try (LeafSnowflakeServer running = LeafSnowflakeServer.start(this.client, leafName, "10.0.0.8", 8080)) {
+			Thread.sleep(1_200);
+			assertThatExceptionOfType(LeafNodeException.class)
+				.isThrownBy(() -> assigner(this.client, leafName, "10.0.0.8", 8080).assign(1023))
+				.withMessageContaining("A Leaf server still writes its node")
+				.withMessageContaining("Stop the Leaf server on 10.0.0.8:8080 first");
+		}
+	}
+
+	@Test
+	void aLeafServerStartedOnTheNodeWhileUidIssuesEndsTheLease() throws Exception {
+		String leafName = TestRedis.uniqueNamespace("leaf-intruder");
+		LeafSnowflakeServer.leaveNode(this.client, leafName, "10.0.0.10", 8080, System.currentTimeMillis() - 10_000);
+		try (DefaultUidGenerator uid = generator(assigner(this.client, leafName, "10.0.0.10", 8080))) {
+			take(uid, 1_000);
+			try (LeafSnowflakeServer intruder = LeafSnowflakeServer.start(this.client, leafName, "10.0.0.10", 8080)) {
+				assertThat(intruder.workerId()).isEqualTo(uid.status().worker().id());
+				long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+				while (!(uid.status().failure() instanceof WorkerLeaseLostException) && System.nanoTime() < deadline) {
+					Thread.sleep(50);
+				}
+				assertThat(uid.status().failure()).isInstanceOf(WorkerLeaseLostException.class)
+					.hasMessageContaining("rewritten by another process")
+					.hasMessageContaining("most likely a Leaf server started on 10.0.0.10:8080");
+				assertThatExceptionOfType(WorkerLeaseLostException.class).isThrownBy(uid::getUID);
+			}
+		}
+	}
+
+	@Test
+	void aRenewalWhoseAnswerWasLostCarriesOn() throws Exception {
+		String leafName = TestRedis.uniqueNamespace("leaf-lost-reply");
+		LeafSnowflakeServer.leaveNode(this.client, leafName, "10.0.0.11", 8080, System.currentTimeMillis() - 10_000);
+		try (ReplyLosingProxy proxy = ReplyLosingProxy.start(this.zooKeeper.port());
+				CuratorFramework throughProxy = this.zooKeeper.newClientWithoutRetriesThrough(proxy,
+						Duration.ofSeconds(10))) {
+			LeafNodeWorkerIdAssigner assigner = assigner(throughProxy, leafName, "10.0.0.11", 8080);
+			long workerId = assigner.assign(1023).workerId();
+			assigner.renew(workerId, System.currentTimeMillis());
+			proxy.loseRepliesTo(ZooDefs.OpCode.multi, 1);
+			long lostMark = System.currentTimeMillis() + 60_000;
+			assertThatExceptionOfType(RuntimeException.class).isThrownBy(() -> assigner.renew(workerId, lostMark))
+				.withMessageContaining("ConnectionLoss");
+			assertThat(proxy.lostReplyErrors()).as("applied by the server").containsExactly(0);
+			long nextMark = lostMark + 1_000;
+			assigner.renew(workerId, nextMark);
+			assertThat(reportedTimestamp(leafName, "10.0.0.11", 8080, workerId)).as("carried on")
+				.isEqualTo(nextMark - 3_000);
+			assigner.release(workerId, nextMark);
+		}
+	}
+
+	@Test
+	void aClaimWhoseWriteWasAppliedButWhoseAnswerWasLostIsNotTakenForALeafServer() throws Exception {
+		String leafName = TestRedis.uniqueNamespace("leaf-lost-claim");
+		long workerId = LeafSnowflakeServer.leaveNode(this.client, leafName, "10.0.0.12", 8080,
+				System.currentTimeMillis() - 10_000);
+		try (ReplyLosingProxy proxy = ReplyLosingProxy.start(this.zooKeeper.port());
+				CuratorFramework throughProxy = this.zooKeeper.newClientThrough(proxy, Duration.ofSeconds(10))) {
+			// Curator retries the lost write, and the retry finds the version moved on by the write itself.
+			proxy.loseRepliesTo(ZooDefs.OpCode.setData, 1);
+			LeafNodeWorkerIdAssigner assigner = assigner(throughProxy, leafName, "10.0.0.12", 8080);
+			assertThat(assigner.assign(1023).workerId()).isEqualTo(workerId);
+			assertThat(proxy.lostReplyErrors()).as("applied by the server").containsExactly(0);
+			assigner.renew(workerId, System.currentTimeMillis());
+			assigner.release(workerId, System.currentTimeMillis());
+		}
+	}
+
+	private static long[] take(UidGenerator generator, int count) {
+		long[] ids = new long[count];
+		for (int i = 0; i < count; i++) {
+			ids[i] = generator.getUID();
+		}
+		return ids;
+	}
+
+}

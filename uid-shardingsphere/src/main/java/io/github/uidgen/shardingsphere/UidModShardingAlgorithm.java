@@ -1,0 +1,149 @@
+package io.github.uidgen.shardingsphere;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Properties;
+import java.util.Set;
+
+import io.github.uidgen.UidLayout;
+import org.apache.shardingsphere.infra.algorithm.core.exception.AlgorithmExecuteException;
+import org.apache.shardingsphere.sharding.api.sharding.standard.PreciseShardingValue;
+import org.apache.shardingsphere.sharding.api.sharding.standard.RangeShardingValue;
+import org.apache.shardingsphere.sharding.api.sharding.standard.StandardShardingAlgorithm;
+
+/**
+ * The standard sharding algorithm of type {@code UID_MOD}: spreads rows keyed by uid IDs evenly over
+ * {@code sharding-count} databases or tables, the target whose name ends with the number
+ * {@code (mix(id) / stride) mod sharding-count}.
+ *
+ * <p>{@code id % n} is not even on Snowflake IDs: at low traffic the default generator's sequence is 0 in most time
+ * units, so the low bits hold only the worker (and data-center) ID, and with {@code n} a power of two every row of
+ * an instance lands in one table; periodic inserts skew any {@code n}. Mixing all the ID's bits — time, worker,
+ * sequence — with a 64-bit finalizer first spreads every traffic pattern evenly, and an ID still always routes to
+ * the same target. With databases and tables both by {@code UID_MOD}, give the table algorithm the database count
+ * as {@code stride}, so the two choices are independent (without it, database 0 of 2 would only get even tables).
+ *
+ * <pre>
+ * shardingAlgorithms:
+ *   order-db:
+ *     type: UID_MOD
+ *     props:
+ *       sharding-count: 2
+ *   order-table:
+ *     type: UID_MOD
+ *     props:
+ *       sharding-count: 4
+ *       stride: 2
+ * </pre>
+ *
+ * A range of IDs ({@code BETWEEN}, {@code <}, {@code >}) routes to every target. An ID that does not fit the
+ * application's layout is refused, never routed to some table.
+ */
+public final class UidModShardingAlgorithm implements StandardShardingAlgorithm<Comparable<?>>, BindableAlgorithm {
+
+	/** The type to write in the YAML. */
+	public static final String TYPE = "UID_MOD";
+
+	/** The number of targets, required. */
+	public static final String SHARDING_COUNT = "sharding-count";
+
+	/** The divisor applied before the modulo, 1 by default: the target count of the level above. */
+	public static final String STRIDE = "stride";
+
+	private final BindingSlot slot = new BindingSlot(TYPE);
+
+	private int shardingCount;
+
+	private int stride;
+
+	private volatile UidLayout layout;
+
+	@Override
+	public void init(Properties props) {
+		AlgorithmProperties properties = new AlgorithmProperties(this, props, Set.of(SHARDING_COUNT, STRIDE));
+		this.shardingCount = properties.positiveInt(SHARDING_COUNT, 0, true);
+		this.stride = properties.positiveInt(STRIDE, 1, false);
+	}
+
+	@Override
+	public String doSharding(Collection<String> availableTargetNames, PreciseShardingValue<Comparable<?>> value) {
+		UidLayout layout = layout();
+		long id = UidIds.toLong(this, value.getValue());
+		UidIds.decode(this, layout, id);
+		long index = indexOf(id);
+		for (String target : availableTargetNames) {
+			if (trailingNumber(target) == index) {
+				return target;
+			}
+		}
+		throw new AlgorithmExecuteException(this, "%s", "ID " + id + " routes to number " + index + " of "
+				+ this.shardingCount + ", and none of " + availableTargetNames + " ends with " + index + "; name the "
+				+ "targets with the numbers 0 to " + (this.shardingCount - 1) + ", or set sharding-count to their count");
+	}
+
+	/** A range of IDs may hold every mix, so it goes to every target. */
+	@Override
+	public Collection<String> doSharding(Collection<String> availableTargetNames,
+			RangeShardingValue<Comparable<?>> value) {
+		layout();
+		return new ArrayList<>(availableTargetNames);
+	}
+
+	/**
+	 * Returns the number of the target an ID goes to.
+	 * @param id the ID
+	 * @return 0 to {@code sharding-count - 1}
+	 */
+	long indexOf(long id) {
+		return Long.remainderUnsigned(Long.divideUnsigned(mix(id), this.stride), this.shardingCount);
+	}
+
+	/** The 64-bit finalizer of MurmurHash3: every input bit flips each output bit with probability about 1/2. */
+	static long mix(long value) {
+		long z = value;
+		z = (z ^ (z >>> 33)) * 0xff51afd7ed558ccdL;
+		z = (z ^ (z >>> 33)) * 0xc4ceb9fe1a85ec53L;
+		return z ^ (z >>> 33);
+	}
+
+	/** The number a target name ends with ({@code ds_1} → 1, {@code t_order_03} → 3), or -1. */
+	static long trailingNumber(String target) {
+		int end = target.length();
+		int start = end;
+		while (start > 0 && Character.isDigit(target.charAt(start - 1))) {
+			start--;
+		}
+		if (start == end || end - start > 9) {
+			return -1;
+		}
+		return Long.parseLong(target.substring(start, end));
+	}
+
+	private UidLayout layout() {
+		this.slot.require("route IDs", "");
+		UidLayout current = this.layout;
+		if (current == null) {
+			throw new IllegalStateException("The ShardingSphere sharding algorithm " + this.slot.name()
+					+ " is being bound; route after the application has started");
+		}
+		return current;
+	}
+
+	@Override
+	public void bind(UidSource source, String name) {
+		UidLayout bound = UidIds.layoutOf(source, name, TYPE);
+		this.slot.bind(source, name);
+		this.layout = bound;
+	}
+
+	@Override
+	public void unbind(UidSource source) {
+		this.slot.unbind(source);
+	}
+
+	@Override
+	public String getType() {
+		return TYPE;
+	}
+
+}

@@ -1,0 +1,118 @@
+package io.github.uidgen.shardingsphere;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.github.uidgen.testsupport.TestDatabases;
+import io.github.uidgen.testsupport.TestDatabases.Database;
+
+/**
+ * Two MariaDB databases of the test's own, standing for ShardingSphere's {@code ds_0} and {@code ds_1}, with the
+ * tables of the test YAML in each, and that YAML written out with their names so each test gets its own
+ * ShardingSphere data source (its driver keeps one per URL for the whole JVM). Dropped on close.
+ */
+final class ShardedDatabases implements AutoCloseable {
+
+	static final List<String> ORDER_MONTHS = List.of("202601", "202602", "202603", "202604", "202605", "202606",
+			"202607", "202608", "202609", "202610", "202611", "202612");
+
+	private final HikariDataSource server = Database.MARIADB.open();
+
+	private final String[] names = new String[2];
+
+	private final Map<String, HikariDataSource> direct = new HashMap<>();
+
+	ShardedDatabases() {
+		String run = UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+		for (int i = 0; i < 2; i++) {
+			this.names[i] = "uid_ss_" + run + "_ds_" + i;
+			TestDatabases.execute(this.server, "CREATE DATABASE " + this.names[i]);
+			for (String month : ORDER_MONTHS) {
+				TestDatabases.execute(this.server, "CREATE TABLE " + this.names[i] + ".t_order_" + month
+						+ " (id BIGINT PRIMARY KEY, item VARCHAR(64) NOT NULL)");
+			}
+			for (int t = 0; t < 2; t++) {
+				TestDatabases.execute(this.server, "CREATE TABLE " + this.names[i] + ".t_item_" + t
+						+ " (id BIGINT PRIMARY KEY, name VARCHAR(64) NOT NULL)");
+			}
+		}
+	}
+
+	/**
+	 * Writes a YAML of the test resources with this pair's database names and returns its driver URL.
+	 * @param resource the YAML template, with {@code @ds_0@} and {@code @ds_1@} for the database names
+	 * @return a {@code jdbc:shardingsphere:absolutepath:} URL
+	 */
+	String url(String resource) {
+		try (InputStream in = ShardedDatabases.class.getResourceAsStream("/" + resource)) {
+			String yaml = new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("@ds_0@", this.names[0])
+				.replace("@ds_1@", this.names[1]);
+			Path file = Files.createDirectories(Path.of("target", "sharding")).resolve(this.names[0] + "-" + resource);
+			Files.writeString(file, yaml);
+			return "jdbc:shardingsphere:absolutepath:" + file.toAbsolutePath();
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(resource, ex);
+		}
+	}
+
+	/**
+	 * Returns the IDs in one actual table, read from MariaDB directly.
+	 * @param dataSource {@code ds_0} or {@code ds_1}
+	 * @param table the actual table
+	 * @return its IDs
+	 */
+	List<Long> idsIn(String dataSource, String table) {
+		List<Long> ids = new ArrayList<>();
+		String database = this.names[Integer.parseInt(dataSource.substring(3))];
+		for (List<Object> row : TestDatabases.query(this.server, "SELECT id FROM " + database + "." + table)) {
+			ids.add(((Number) row.get(0)).longValue());
+		}
+		return ids;
+	}
+
+	/**
+	 * Returns every row's location: ID to {@code ds.table}, over the actual tables of a logic table.
+	 * @param tables the actual table names
+	 * @return where each ID sits
+	 */
+	Map<Long, String> locations(List<String> tables) {
+		Map<Long, String> where = new HashMap<>();
+		for (String dataSource : List.of("ds_0", "ds_1")) {
+			for (String table : tables) {
+				for (long id : idsIn(dataSource, table)) {
+					String previous = where.put(id, dataSource + "." + table);
+					if (previous != null) {
+						throw new AssertionError("ID " + id + " sits in " + previous + " and " + dataSource + "." + table);
+					}
+				}
+			}
+		}
+		return where;
+	}
+
+	@Override
+	public void close() {
+		try {
+			for (String name : this.names) {
+				if (name != null) {
+					TestDatabases.execute(this.server, "DROP DATABASE IF EXISTS " + name);
+				}
+			}
+		}
+		finally {
+			this.direct.values().forEach(HikariDataSource::close);
+			this.server.close();
+		}
+	}
+
+}

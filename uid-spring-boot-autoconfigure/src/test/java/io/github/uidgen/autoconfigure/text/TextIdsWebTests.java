@@ -1,0 +1,110 @@
+package io.github.uidgen.autoconfigure.text;
+
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.github.uidgen.UidGenerator;
+import io.github.uidgen.text.UidFormats;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * IDs as text over HTTP with {@code uid.text.*} set: JSON in the default form (fixed-width radix 62) and the opaque
+ * form, path variables and request parameters in their forms, 400 with the reason for text that is not of the form,
+ * and {@code /actuator/uid/parse} reading any configured form.
+ */
+@SpringBootTest(classes = TextIdsTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "uid.worker.assigner=static", "uid.worker.id=11",
+				"uid.worker.static.state-file=target/uid-state/text-ids-11.state", "uid.text.form=radix62",
+				"uid.text.fixed-width=true", "uid.text.opaque.key=q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA=",
+				"management.endpoints.web.exposure.include=uid" })
+class TextIdsWebTests {
+
+	private static final Pattern ORDER = Pattern
+		.compile("\\{\"id\":\"([0-9A-Za-z]{11})\",\"number\":\"ORD_([0-9A-Za-z]{11})\"}");
+
+	private final HttpClient http = HttpClient.newHttpClient();
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	UidGenerator generator;
+
+	@Autowired
+	UidFormats formats;
+
+	@Test
+	void jsonIdsAreInTheirFormsAndReadBackThroughPathAndParameter() throws Exception {
+		HttpResponse<String> created = get("/orders/new");
+		assertThat(created.statusCode()).isEqualTo(200);
+		Matcher order = ORDER.matcher(created.body());
+		assertThat(order.matches()).as(created.body()).isTrue();
+		long id = this.formats.form(UidFormats.RADIX62).parse(order.group(1));
+		assertThat(this.generator.decode(id).workerId()).isEqualTo(11);
+		assertThat(get("/orders/ORD_" + order.group(2)).body()).isEqualTo(Long.toString(id));
+		assertThat(get("/orders?id=" + order.group(1)).body()).isEqualTo(Long.toString(id));
+	}
+
+	@Test
+	void textThatIsNotOfTheFormAnswers400WithTheReason() throws Exception {
+		HttpResponse<String> wrongPrefix = get("/orders/INV_4fR9x2KpQ0b");
+		assertThat(wrongPrefix.statusCode()).isEqualTo(400);
+		assertThat(wrongPrefix.headers().firstValue("Content-Type")).hasValueSatisfying(
+				(type) -> assertThat(type).startsWith("application/problem+json"));
+		assertThat(wrongPrefix.body()).contains("\"status\":400")
+			.contains("\"parameter\":\"number\"")
+			.contains("does not start with 'ORD_'");
+		HttpResponse<String> plainNumber = get("/orders/ORD_" + this.generator.getUID());
+		assertThat(plainNumber.statusCode()).isEqualTo(400);
+		assertThat(plainNumber.body()).contains("characters long; opaque IDs have 11");
+		HttpResponse<String> badCharacter = get("/orders?id=" + URLEncoder.encode("0000000000!", StandardCharsets.UTF_8));
+		assertThat(badCharacter.statusCode()).isEqualTo(400);
+		assertThat(badCharacter.body()).contains("\"parameter\":\"id\"")
+			.contains("'!' at position 11 is not one of its digits");
+		HttpResponse<String> shortText = get("/orders?id=abc");
+		assertThat(shortText.statusCode()).isEqualTo(400);
+		assertThat(shortText.body()).contains("every ID of this form has 11");
+	}
+
+	@Test
+	void theEndpointParsesEveryConfiguredForm() throws Exception {
+		long id = this.generator.getUID();
+		for (String form : this.formats.names()) {
+			String text = this.formats.form(form).format(id);
+			HttpResponse<String> parsed = get("/actuator/uid/parse?form=" + form + "&uid="
+					+ URLEncoder.encode(text, StandardCharsets.UTF_8));
+			assertThat(parsed.statusCode()).as(form).isEqualTo(200);
+			assertThat(parsed.body()).as(form)
+				.startsWith("{\"uid\":\"" + id + "\",")
+				.contains("\"workerId\":11,")
+				.contains("\"form\":\"" + this.formats.form(form).name() + "\"");
+		}
+		String defaultForm = this.formats.defaultForm().format(id);
+		assertThat(get("/actuator/uid/parse?uid=" + defaultForm).body()).contains("\"uid\":\"" + id + "\"")
+			.contains("\"form\":\"radix62-fixed\"");
+		assertThat(get("/actuator/uid/parse?uid=" + id).body()).contains("\"form\":\"decimal\"");
+		HttpResponse<String> unknown = get("/actuator/uid/parse?form=base64&uid=x");
+		assertThat(unknown.statusCode()).isEqualTo(400);
+		assertThat(unknown.body()).contains("There is no text form 'base64'; the forms are decimal, radix62, "
+				+ "radix36, readable, opaque");
+	}
+
+	private HttpResponse<String> get(String path) throws Exception {
+		return this.http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path)).GET().build(),
+				HttpResponse.BodyHandlers.ofString());
+	}
+
+}

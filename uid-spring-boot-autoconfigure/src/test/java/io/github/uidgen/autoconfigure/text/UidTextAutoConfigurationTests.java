@@ -1,0 +1,89 @@
+package io.github.uidgen.autoconfigure.text;
+
+import io.github.uidgen.autoconfigure.UidGeneratorAutoConfiguration;
+import io.github.uidgen.jackson.UidTextModule;
+import io.github.uidgen.text.UidFormats;
+import io.github.uidgen.worker.FixedWorkerIdAssigner;
+import io.github.uidgen.worker.WorkerIdAssigner;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link UidTextAutoConfiguration}: the forms from {@code uid.text.*}, the Jackson module, a user's bean
+ * winning, and keys refused at start without being repeated.
+ */
+class UidTextAutoConfigurationTests {
+
+	private static final String KEY = "q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA=";
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(UidGeneratorAutoConfiguration.class, UidTextAutoConfiguration.class,
+				JacksonAutoConfiguration.class))
+		.withBean(WorkerIdAssigner.class, () -> new FixedWorkerIdAssigner(3));
+
+	@Test
+	void decimalByDefaultWithoutTheOpaqueForm() {
+		this.contextRunner.run((context) -> {
+			UidFormats formats = context.getBean(UidFormats.class);
+			assertThat(formats.defaultForm().name()).isEqualTo("decimal");
+			assertThat(formats.names()).containsExactly("decimal", "radix62", "radix36", "readable");
+			assertThat(context).hasSingleBean(UidTextModule.class);
+		});
+	}
+
+	@Test
+	void theDefaultFormWithItsPrefixAndTheOpaqueFormWithAKey() {
+		this.contextRunner
+			.withPropertyValues("uid.text.form=radix36", "uid.text.prefix=ORD_", "uid.text.opaque.key=" + KEY)
+			.run((context) -> {
+				UidFormats formats = context.getBean(UidFormats.class);
+				assertThat(formats.defaultForm().format(36)).isEqualTo("ORD_10");
+				assertThat(formats.names()).contains("opaque");
+			});
+	}
+
+	@Test
+	void aUsersFormsWin() {
+		UidFormats own = UidFormats.standalone();
+		this.contextRunner.withBean(UidFormats.class, () -> own)
+			.run((context) -> assertThat(context.getBean(UidFormats.class)).isSameAs(own));
+	}
+
+	@Test
+	void theOpaqueFormWithoutAKeyIsRefusedNamingTheKeyProperty() {
+		this.contextRunner.withPropertyValues("uid.text.form=opaque")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.hasMessageContaining("uid.text.opaque.key")
+				.hasMessageContaining("no default key"));
+	}
+
+	@Test
+	void aShortKeyIsRefusedWithoutBeingRepeated() {
+		this.contextRunner.withPropertyValues("uid.text.opaque.key=c2VjcmV0c2VjcmV0")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.hasMessageContaining("uid.text.opaque.key")
+				.hasMessageContaining("12 bytes")
+				.hasMessageNotContaining("c2VjcmV0c2VjcmV0"));
+	}
+
+	@Test
+	void withoutUidJacksonThereIsNoModule() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(UidTextModule.class))
+			.run((context) -> {
+				assertThat(context).hasSingleBean(UidFormats.class);
+				assertThat(context).doesNotHaveBean(UidTextModule.class);
+			});
+	}
+
+}
