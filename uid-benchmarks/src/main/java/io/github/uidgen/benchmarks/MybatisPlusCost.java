@@ -6,7 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -26,10 +28,12 @@ final class MybatisPlusCost {
 	static void run(Path logDir, int rounds, int warmup, int iterations, PrintStream out)
 			throws IOException, RunnerException {
 		Files.createDirectories(logDir);
-		List<Double> getUid = new ArrayList<>();
-		List<Double> nextId = new ArrayList<>();
+		Map<String, List<Double>> scores = new LinkedHashMap<>();
+		for (String method : METHODS.keySet()) {
+			scores.put(method, new ArrayList<>());
+		}
 		for (int round = 0; round < rounds; round++) {
-			for (String method : List.of("getUid", "nextId")) {
+			for (String method : METHODS.keySet()) {
 				Collection<RunResult> results = new Runner(new OptionsBuilder()
 					.include("\\.MybatisPlusIdBenchmark\\." + method + "$")
 					.forks(1)
@@ -41,19 +45,29 @@ final class MybatisPlusCost {
 					.jvmArgsAppend("-Xms1g", "-Xmx1g")
 					.output(logDir.resolve("mybatis-plus-" + method + "-" + round + ".log").toString())
 					.build()).run();
-				double score = results.iterator().next().getPrimaryResult().getScore();
-				(method.equals("getUid") ? getUid : nextId).add(score);
+				scores.get(method).add(results.iterator().next().getPrimaryResult().getScore());
 			}
 		}
 		out.printf("## MyBatis-Plus: UidIdentifierGenerator.nextId against UidGenerator.getUID()%n%n");
-		out.printf("1 thread, the wide cached generator of uid-cached; %d rounds (each one JMH fork of both in turn) "
-				+ "× %d measured iterations of 1 s after %d warm-up iterations; median of the rounds, "
+		out.printf("1 thread, the wide cached generator of uid-cached; %d rounds (each one JMH fork of every call in "
+				+ "turn) × %d measured iterations of 1 s after %d warm-up iterations; median of the rounds, "
 				+ "[lowest, highest].%n%n", rounds, iterations, warmup);
-		new MarkdownTable("call", "calls/s", "range", "nextId / getUID").leftAligned(0)
-			.row("`UidGenerator.getUID()`", MarkdownTable.millions(median(getUid)), range(getUid), "")
-			.row("`UidIdentifierGenerator.nextId(entity)`", MarkdownTable.millions(median(nextId)), range(nextId),
-					MarkdownTable.ratio(median(nextId), median(getUid)))
-			.print(out);
+		double plain = median(scores.get("getUid"));
+		double boxed = median(scores.get("boxedGetUid"));
+		MarkdownTable table = new MarkdownTable("call", "calls/s", "range", "/ getUID()", "/ Long.valueOf(getUID())")
+			.leftAligned(0);
+		scores.forEach((method, values) -> table.row(METHODS.get(method), MarkdownTable.millions(median(values)),
+				range(values), MarkdownTable.ratio(median(values), plain), MarkdownTable.ratio(median(values), boxed)));
+		table.print(out);
+	}
+
+	private static final Map<String, String> METHODS = new LinkedHashMap<>();
+
+	static {
+		METHODS.put("getUid", "`UidGenerator.getUID()`");
+		METHODS.put("boxedGetUid", "`Long.valueOf(getUID())`: the `Number` MyBatis-Plus asks for");
+		METHODS.put("nextId", "`UidIdentifierGenerator.nextId(entity)`");
+		METHODS.put("mybatisPlusOwn", "MyBatis-Plus's own `DefaultIdentifierGenerator.nextId(entity)`");
 	}
 
 	static double median(List<Double> values) {

@@ -2,6 +2,7 @@ package io.github.uidgen.benchmarks;
 
 import java.util.concurrent.TimeUnit;
 
+import com.baomidou.mybatisplus.core.incrementer.DefaultIdentifierGenerator;
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.impl.CachedUidGenerator;
 import io.github.uidgen.impl.DefaultUidGenerator;
@@ -20,8 +21,8 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * What MyBatis-Plus's {@code ASSIGN_ID} costs through uid: {@link UidIdentifierGenerator#nextId(Object)} (the
- * per-class segment-key lookup and the {@code Long} MyBatis-Plus asks for) against the {@code getUID()} it wraps, on
- * the same generator in the same fork.
+ * per-class segment-key lookup and the {@code Long} MyBatis-Plus asks for) against the {@code getUID()} it wraps and
+ * against that {@code getUID()} boxed, on the same generator, and MyBatis-Plus's own Snowflake for comparison.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -37,6 +38,8 @@ public class MybatisPlusIdBenchmark {
 	private UidIdentifierGenerator identifierGenerator;
 
 	private final Object entity = new Entity();
+
+	private final DefaultIdentifierGenerator mybatisPlusOwn = new DefaultIdentifierGenerator(1, 1);
 
 	@Setup(Level.Trial)
 	public void start() {
@@ -63,9 +66,21 @@ public class MybatisPlusIdBenchmark {
 		return this.uids.getUID();
 	}
 
+	/** The floor of any {@code IdentifierGenerator}: MyBatis-Plus asks for a {@code Number}, one {@code Long}. */
+	@Benchmark
+	public Number boxedGetUid() {
+		return Long.valueOf(this.uids.getUID());
+	}
+
 	@Benchmark
 	public Number nextId() {
 		return this.identifierGenerator.nextId(this.entity);
+	}
+
+	/** What {@code ASSIGN_ID} costs without uid: MyBatis-Plus's own Snowflake. */
+	@Benchmark
+	public Number mybatisPlusOwn() {
+		return this.mybatisPlusOwn.nextId(this.entity);
 	}
 
 	/** An entity class without {@code @UidSegmentKey}, as most are. */

@@ -52,15 +52,20 @@ final class ShardingSphereInserts {
 			try (UidShardingSphere.Binding uidBinding = UidShardingSphere.bind(uid, generator, null, "the benchmark");
 					UidShardingSphere.Binding snowflakeBinding = UidShardingSphere.bind(snowflake, generator, null,
 							"the benchmark")) {
-				insertFor(uid, threads, 1);
-				insertFor(snowflake, threads, 1);
+				// Warm-up: both share ShardingSphere's code, which the JIT compiles on the first inserts.
+				insertFor(uid, threads, 3);
+				insertFor(snowflake, threads, 3);
 				List<Double> uidRates = new ArrayList<>();
 				List<Double> snowflakeRates = new ArrayList<>();
 				for (int round = 0; round < rounds; round++) {
+					// Who goes first alternates, so a trend in the machine's load favours neither.
+					boolean uidFirst = round % 2 == 0;
 					truncate(serverUrl, databases);
-					uidRates.add(measure(uid, serverUrl, databases, threads, seconds));
+					(uidFirst ? uidRates : snowflakeRates)
+						.add(measure(uidFirst ? uid : snowflake, serverUrl, databases, threads, seconds));
 					truncate(serverUrl, databases);
-					snowflakeRates.add(measure(snowflake, serverUrl, databases, threads, seconds));
+					(uidFirst ? snowflakeRates : uidRates)
+						.add(measure(uidFirst ? snowflake : uid, serverUrl, databases, threads, seconds));
 				}
 				print(out, threads, seconds, rounds, uidRates, snowflakeRates);
 			}
@@ -124,9 +129,10 @@ final class ShardingSphereInserts {
 			List<Double> snowflake) {
 		out.printf("## Inserts through ShardingSphere-JDBC 5.5.2: key generator UID against SNOWFLAKE%n%n");
 		out.printf("MariaDB on 127.0.0.1, 2 databases × 2 tables by UID_MOD, %d threads, multi-row INSERTs of %d rows "
-				+ "without the key column, autocommit; %d rounds of %d s per key generator, taking turns, tables "
-				+ "emptied before each; UID on the default generator at default settings (ms 41/10/12), SNOWFLAKE at "
-				+ "its defaults. Median of the rounds, [lowest, highest]; every inserted row counted back.%n%n",
+				+ "without the key column, autocommit; %d rounds of %d s per key generator after 3 s of each, "
+				+ "taking turns (who goes first alternates), tables emptied before each; UID on the default "
+				+ "generator at default settings (ms 41/10/12), SNOWFLAKE at its defaults. Median of the rounds, "
+				+ "[lowest, highest]; every inserted row counted back.%n%n",
 				threads, ROWS_PER_INSERT, rounds, seconds);
 		new MarkdownTable("key generator", "rows/s", "range", "UID / SNOWFLAKE").leftAligned(0)
 			.row("`UID` (uid)", String.format("%,.0f", MybatisPlusCost.median(uid)), range(uid),
