@@ -41,6 +41,8 @@ public final class BenchmarkMain {
 			  idle         CPU used by started generators left idle for --seconds (60) (--contenders)
 			  claims       claim time of each assigner at 0 to 1,000 live leases in its store (--stores,
 			               --levels, --claims, --mariadb-url, --postgresql-url, --redis)
+			  virtual      1,000 and 10,000 virtual threads against platform threads doing the same work: saturation
+			               runs (--contenders, --threads, --ids, --repeats) and JMH (--jmh-contenders); Java 21+
 			  mybatis-plus JMH: MyBatis-Plus's nextId through uid against getUID (--rounds, --warmup, --iterations)
 			  sharding-inserts  inserts through ShardingSphere-JDBC, key generator UID against SNOWFLAKE, on
 			               MariaDB (--threads 4, --seconds 5, --repeats 3, --server-url jdbc:mysql://host:port/?…)
@@ -74,6 +76,13 @@ public final class BenchmarkMain {
 			ShardingSphereInserts.run(options.get("server-url", ShardingSphereInserts.DEFAULT_URL),
 					options.getInt("threads", 4), options.getInt("seconds", 5), options.getInt("repeats", 3),
 					System.out);
+			printPartCpu(System.out, before, loadBefore);
+			System.exit(0);
+		}
+		if (part.equals("virtual")) {
+			CpuSnapshot before = CpuSnapshot.take();
+			String loadBefore = loadAverage();
+			VirtualThreadRuns.main(rest);
 			printPartCpu(System.out, before, loadBefore);
 			System.exit(0);
 		}

@@ -17,12 +17,14 @@ import io.github.uidgen.buffer.WaitingTakeHandler;
  * thread takes a short run of consecutive IDs from the ring at once ({@link ThreadRuns}), so most calls of
  * {@link #getUID()} read and write only the calling thread's memory: no lock, no allocation, no shared write.
  *
- * <p>The ring holds {@code (maxSequence + 1) << boostPower} IDs and is refilled when a take leaves it under
- * {@code paddingFactor} percent full, and on every {@code scheduleInterval}. At least once an interval and once a
- * second, whatever the demand, IDs older than one interval are replaced by current ones and threads drop what is
- * left of their runs, so no ID handed out lies more than {@code scheduleInterval} + 1 s behind the clock. Under demand beyond {@code 2^seqBits} IDs per time unit the filler borrows future
- * time units, never more than {@code maxAhead} past the clock; the worker's high-water mark is recorded before
- * any borrowed unit is used, so a restart on the same worker ID never repeats an ID.
+ * <p>The ring holds {@code (maxSequence + 1) << boostPower} IDs, one slot per run of consecutive IDs, and is
+ * refilled when a take leaves it under {@code paddingFactor} percent full, and on every {@code scheduleInterval}. At
+ * least once an interval and once a second, whatever the demand, IDs older than one interval are replaced by
+ * current ones (put in before the old ones are dropped, so takers never find the ring empty meanwhile) and threads
+ * drop runs that hold such IDs, so no ID handed out lies more than {@code scheduleInterval} + 1 s behind the clock.
+ * Under demand beyond {@code 2^seqBits} IDs per time unit the filler borrows future time units, never more than
+ * {@code maxAhead} past the clock; the worker's high-water mark is recorded before any borrowed unit is used, so a
+ * restart on the same worker ID never repeats an ID.
  */
 public final class CachedUidGenerator extends AbstractUidGenerator {
 
@@ -58,22 +60,21 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 
 	private final Duration scheduleInterval;
 
-	/**
-	 * Takes whose ID has these low bits all zero (one in every 256, or every new time unit with fewer sequence bits)
-	 * check that the lease was renewed recently: a resumed process hands out at most that many IDs before it notices.
-	 */
-	private final long leaseCheckMask;
-
 	private CachedUidGenerator(WorkerSession session, Builder builder, int capacity) {
 		super(session);
-		this.leaseCheckMask = Math.min(this.layout.getMaxSequence(), LEASE_CHECK_INTERVAL - 1);
 		this.boostPower = builder.boostPower;
 		this.paddingFactor = builder.paddingFactor;
 		this.maxAhead = builder.maxAhead;
 		this.scheduleInterval = builder.scheduleInterval;
-		this.ring = new RingBuffer(capacity, builder.paddingFactor, builder.rejectedPutHandler,
+		// A slot per run of consecutive IDs: the filler writes one slot for a thread's whole run.
+		int idsPerSlot = (int) Math.min(ThreadRuns.MAX_RUN, this.layout.getMaxSequence() + 1);
+		this.ring = new RingBuffer(capacity, idsPerSlot, builder.paddingFactor, builder.rejectedPutHandler,
 				builder.rejectedTakeHandler);
-		this.runs = new ThreadRuns(this.ring, ThreadRuns.MAX_RUN);
+		// IDs that are multiples of the interval (one in every 256, or every new time unit with fewer sequence bits)
+		// check that the lease was renewed recently: a resumed process hands out at most that many IDs before it
+		// notices. Each is the first of its run, so the check costs the take from a run nothing.
+		int leaseCheckInterval = (int) Math.min(this.layout.getMaxSequence() + 1, LEASE_CHECK_INTERVAL);
+		this.runs = new ThreadRuns(this.ring, ThreadRuns.MAX_RUN, leaseCheckInterval, this::checkLease);
 		long unitMillis = this.layout.getTimeUnit().toMillis();
 		this.filler = new UidRingFiller(this.ring, session, builder.maxAhead.toMillis() / unitMillis,
 				builder.scheduleInterval.toMillis());
@@ -96,11 +97,13 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 
 	@Override
 	public long getUID() {
-		long uid = this.runs.take();
-		if ((uid & this.leaseCheckMask) == 0 && this.session.isRenewalOverdue()) {
+		return this.runs.take();
+	}
+
+	private void checkLease() {
+		if (this.session.isRenewalOverdue()) {
 			confirmLeaseAfterPause();
 		}
-		return uid;
 	}
 
 	/**
