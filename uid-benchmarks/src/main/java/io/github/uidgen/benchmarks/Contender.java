@@ -137,6 +137,27 @@ public enum Contender {
 		}
 	},
 
+	/** Ours, segment at its defaults, on uid's own table in MariaDB: the reference for {@link #UID_SEGMENT_LEAF}. */
+	UID_SEGMENT_DB("uid-segment-db", "defaults: step 1,000 adaptive to 1M, MariaDB, uid's table",
+			"ours: SegmentUidGenerator at its defaults on JdbcSegmentStore (UID_SEGMENT table, MariaDB, HikariCP)", 0,
+			false) {
+		@Override
+		public IdSource open() {
+			return DatabaseSegments.uidTable();
+		}
+	},
+
+	/** Ours, segment at its defaults, on Meituan Leaf's leaf_alloc table in MariaDB (a row of step 1,000). */
+	UID_SEGMENT_LEAF("uid-segment-leaf", "defaults: step 1,000 adaptive to 1M, MariaDB, Leaf's leaf_alloc",
+			"ours: SegmentUidGenerator at its defaults on LeafAllocSegmentStore (leaf_alloc row of step 1,000, MariaDB, "
+					+ "HikariCP)",
+			0, false) {
+		@Override
+		public IdSource open() {
+			return DatabaseSegments.leafTable();
+		}
+	},
+
 	/** Baidu's cached generator as republished on Maven Central, with a layout that has not run out. */
 	BAIDU_CACHED("baidu-cached", "s 31/20/12, 32K slots",
 			"reference: com.xfvape.uid CachedUidGenerator 0.0.4-RELEASE, seconds since " + Layouts.BAIDU_EPOCH

@@ -18,12 +18,14 @@ import io.github.uidgen.worker.WorkerLeaseLostException;
  * thread takes a short run of consecutive IDs from the ring at once ({@link ThreadRuns}), so most calls of
  * {@link #getUID()} read and write only the calling thread's memory: no lock, no allocation, no shared write.
  *
- * <p>The ring holds {@code (maxSequence + 1) << boostPower} IDs and is refilled when a take leaves it under
- * {@code paddingFactor} percent full, and on every {@code scheduleInterval}. At least once an interval and once a
- * second, whatever the demand, IDs older than one interval are replaced by current ones and threads drop what is
- * left of their runs, so no ID handed out lies more than {@code scheduleInterval} + 1 s behind the clock. Under demand beyond {@code 2^seqBits} IDs per time unit the filler borrows future
- * time units, never more than {@code maxAhead} past the clock; the worker's high-water mark is recorded before
- * any borrowed unit is used, so a restart on the same worker ID never repeats an ID.
+ * <p>The ring holds {@code (maxSequence + 1) << boostPower} IDs, one slot per run of consecutive IDs, and is
+ * refilled when a take leaves it under {@code paddingFactor} percent full, and on every {@code scheduleInterval}. At
+ * least once an interval and once a second, whatever the demand, IDs older than one interval are replaced by
+ * current ones (put in before the old ones are dropped, so takers never find the ring empty meanwhile) and threads
+ * drop runs that hold such IDs, so no ID handed out lies more than {@code scheduleInterval} + 1 s behind the clock.
+ * Under demand beyond {@code 2^seqBits} IDs per time unit the filler borrows future time units, never more than
+ * {@code maxAhead} past the clock; the worker's high-water mark is recorded before any borrowed unit is used, so a
+ * restart on the same worker ID never repeats an ID.
  */
 public final class CachedUidGenerator extends AbstractUidGenerator {
 
@@ -82,15 +84,8 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 
 	private final Duration scheduleInterval;
 
-	/**
-	 * Takes whose ID has these low bits all zero (one in every 256, or every new time unit with fewer sequence bits)
-	 * check that the lease was renewed recently: a resumed process hands out at most that many IDs before it notices.
-	 */
-	private final long leaseCheckMask;
-
 	private CachedUidGenerator(WorkerSession session, Builder builder, int capacity) {
 		super(session, builder);
-		this.leaseCheckMask = Math.min(this.layout.getMaxSequence(), LEASE_CHECK_INTERVAL - 1);
 		this.boostPower = builder.boostPower;
 		this.paddingFactor = builder.paddingFactor;
 		this.maxAhead = builder.maxAhead;
@@ -98,10 +93,24 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 		this.settings = builder;
 		this.capacity = capacity;
 		this.issuing = session;
-		this.ring = new RingBuffer(capacity, builder.paddingFactor, builder.rejectedPutHandler,
-				builder.rejectedTakeHandler);
-		this.runs = new ThreadRuns(this.ring, ThreadRuns.MAX_RUN);
+		this.ring = newRing();
+		this.runs = newRuns(this.ring);
 		this.filler = newFiller(this.ring, session);
+	}
+
+	private RingBuffer newRing() {
+		// A slot per run of consecutive IDs: the filler writes one slot for a thread's whole run.
+		int idsPerSlot = (int) Math.min(ThreadRuns.MAX_RUN, this.layout.getMaxSequence() + 1);
+		return new RingBuffer(this.capacity, idsPerSlot, this.settings.paddingFactor, this.settings.rejectedPutHandler,
+				this.settings.rejectedTakeHandler);
+	}
+
+	private ThreadRuns newRuns(RingBuffer over) {
+		// IDs that are multiples of the interval (one in every 256, or every new time unit with fewer sequence bits)
+		// check that the lease was renewed recently: a resumed process hands out at most that many IDs before it
+		// notices. Each is the first of its run, so the check costs the take from a run nothing.
+		int leaseCheckInterval = (int) Math.min(this.layout.getMaxSequence() + 1, LEASE_CHECK_INTERVAL);
+		return new ThreadRuns(over, ThreadRuns.MAX_RUN, leaseCheckInterval, this::checkLease);
 	}
 
 	private UidRingFiller newFiller(RingBuffer target, WorkerSession on) {
@@ -146,8 +155,7 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 		RingBuffer freshRing;
 		UidRingFiller freshFiller;
 		try {
-			freshRing = new RingBuffer(this.capacity, this.settings.paddingFactor, this.settings.rejectedPutHandler,
-					this.settings.rejectedTakeHandler);
+			freshRing = newRing();
 			freshFiller = newFiller(freshRing, next);
 			watch(next, freshFiller);
 			freshFiller.start();
@@ -174,7 +182,7 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 			this.issuing = next;
 			this.filler = freshFiller;
 			this.ring = freshRing;
-			this.runs = new ThreadRuns(freshRing, ThreadRuns.MAX_RUN);
+			this.runs = newRuns(freshRing);
 			leave(lost);
 			lost.close();
 			return true;
@@ -191,11 +199,13 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 
 	@Override
 	public long getUID() {
-		long uid = this.runs.take();
-		if ((uid & this.leaseCheckMask) == 0 && this.issuing.isRenewalOverdue()) {
+		return this.runs.take();
+	}
+
+	private void checkLease() {
+		if (this.issuing.isRenewalOverdue()) {
 			confirmLeaseAfterPause();
 		}
-		return uid;
 	}
 
 	/**

@@ -278,6 +278,11 @@ final class WorkerSession implements AutoCloseable {
 		this.keeper.cover(unit);
 	}
 
+	/** Whether IDs of the unit may be issued without waiting for a mark to be recorded. */
+	boolean isCovered(long unit) {
+		return unit <= this.keeper.reservedUntil();
+	}
+
 	/** Whether the lease should be confirmed before more IDs are handed out (after a pause). */
 	boolean isRenewalOverdue() {
 		return this.keeper.isRenewalOverdue();

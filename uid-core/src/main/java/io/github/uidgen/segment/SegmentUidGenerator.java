@@ -3,11 +3,11 @@ package io.github.uidgen.segment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Pattern;
 
@@ -29,8 +29,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p><strong>Double buffer.</strong> When the take of the number at {@code prefetchThreshold} percent of the current
  * segment happens, a background thread claims the next segment, so the switch finds it ready. A caller that finds
- * both used up waits for that claim, at most {@code waitTimeout}; only the background thread calls the store, so no
- * caller blocks longer than that, whatever the store does.
+ * both used up waits for that claim, at most {@code waitTimeout}; only background threads call the store (after the
+ * first claim, which {@link Builder#build()} makes), so no caller blocks longer than that, whatever the store does.
+ *
+ * <p><strong>Threads.</strong> The background claims run on a {@link SegmentPrefetcher}: a generator built on its own
+ * has one thread; the generators of a {@link SegmentUidGenerators} share a few ({@link Builder#prefetchThreads(int)},
+ * two by default), however many keys there are. A key holds a thread only while one of its claims runs; one that is
+ * not taken from makes no claims at all.
  *
  * <p><strong>Hot path.</strong> {@link #getUID()} is one volatile read and one atomic fetch-and-add on the current
  * segment's counter (which never fails and never retries, unlike a compare-and-set), then a comparison with the
@@ -93,13 +98,34 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 
 	private static final long RETRY_MAX_NANOS = TimeUnit.SECONDS.toNanos(2);
 
-	private static final long IDLE_PARK_NANOS = TimeUnit.SECONDS.toNanos(1);
+	/** Default number of threads the generators of a {@link SegmentUidGenerators} share for their claims. */
+	public static final int DEFAULT_PREFETCH_THREADS = 2;
+
+	/** The most threads a set of generators may claim on. */
+	public static final int MAX_PREFETCH_THREADS = 64;
+
+	/**
+	 * While callers wait for claims that have not started because every shared thread is in a claim (one that hangs,
+	 * say), the shared threads may grow to this many times their number.
+	 */
+	static final int EXTRA_THREADS_FACTOR = 4;
+
+	/** How long a caller waits for a claim that has not started before it asks for one more thread. */
+	private static final long ASSIST_AFTER_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+	/** How long a key may go without a take before failed background claims stop being retried. */
+	static final Duration DEFAULT_IDLE_AFTER = Duration.ofMinutes(1);
+
+	private static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
 
 	private static final VarHandle CURRENT;
+
+	private static final VarHandle CLAIM_STATE;
 
 	static {
 		try {
 			CURRENT = MethodHandles.lookup().findVarHandle(SegmentUidGenerator.class, "current", Segment.class);
+			CLAIM_STATE = MethodHandles.lookup().findVarHandle(Claimer.class, "state", int.class);
 		}
 		catch (ReflectiveOperationException ex) {
 			throw new ExceptionInInitializerError(ex);
@@ -138,7 +164,15 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	/** How many numbers the segments already left behind held. */
 	private final AtomicLong retiredNumbers = new AtomicLong();
 
-	private final Thread prefetcher;
+	/** The threads this generator's background claims run on. */
+	private final SegmentPrefetcher prefetcher;
+
+	/** Whether the prefetcher is this generator's alone, to close with it. */
+	private final boolean ownsPrefetcher;
+
+	private final Claimer claimer = new Claimer(this);
+
+	private final long idleAfterNanos;
 
 	private final AtomicBoolean closing = new AtomicBoolean();
 
@@ -146,7 +180,8 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 
 	private volatile boolean closed;
 
-	// Claim bookkeeping: written by start(), then only by the prefetch thread, the one thread that claims.
+	// Claim bookkeeping: written by start(), then only by background claims, which the claimer's state lets run one
+	// at a time (each prefetch thread that runs one sees what the one before it wrote).
 
 	private volatile long step;
 
@@ -173,7 +208,15 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 
 	private volatile long retryAtNanos;
 
-	private SegmentUidGenerator(Builder builder) {
+	// What the background claims last saw of the takes, to tell a key still in use from one no longer used.
+
+	private Segment seenSegment;
+
+	private long seenNext;
+
+	private long lastUsedNanos;
+
+	private SegmentUidGenerator(Builder builder, SegmentPrefetcher sharedPrefetcher) {
 		this.key = builder.key;
 		this.store = builder.store;
 		this.storeName = builder.store.name();
@@ -186,11 +229,14 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		this.waitTimeoutNanos = builder.waitTimeout.toNanos();
 		this.step = this.minStep;
 		this.current = Segment.empty();
-		this.prefetcher = new Thread(this::prefetchLoop, "uid-segment-prefetch-" + this.key);
-		this.prefetcher.setDaemon(true);
+		this.idleAfterNanos = builder.idleAfter.toNanos();
+		this.ownsPrefetcher = sharedPrefetcher == null;
+		this.prefetcher = this.ownsPrefetcher
+				? SegmentPrefetcher.single("uid-segment-prefetch-" + this.key, builder.prefetchThreadFactory)
+				: sharedPrefetcher;
 	}
 
-	/** Claims the first segment, then starts the background thread; for {@link Builder#build()}, once. */
+	/** Claims the first segment, then starts the background threads (unless they run already); once. */
 	private void start() {
 		this.current = new Segment(claim(this.minStep, this.clock.currentTimeMillis()), this.prefetchThreshold);
 		this.prefetcher.start();
@@ -217,7 +263,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		long uid = segment.take();
 		if (uid <= segment.last) {
 			if (uid == segment.prefetchAt) {
-				LockSupport.unpark(this.prefetcher);
+				requestClaim();
 			}
 			return uid;
 		}
@@ -242,7 +288,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 				long uid = segment.take();
 				if (uid <= segment.last) {
 					if (uid == segment.prefetchAt) {
-						LockSupport.unpark(this.prefetcher);
+						requestClaim();
 					}
 					return uid;
 				}
@@ -265,7 +311,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	}
 
 	/**
-	 * Waits until the segment has a successor, asking the prefetch thread for it. Fails at once when the store is
+	 * Waits until the segment has a successor, asking for a background claim of it. Fails at once when the store is
 	 * known to fail (a claim failed and the next retry is not due, or a claim has hung for longer than the wait
 	 * timeout), after the first claim that fails while waiting, and at the deadline. Callers never call the store
 	 * themselves, so the wait timeout bounds them whatever the store does.
@@ -291,8 +337,12 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 				if (left <= 0) {
 					throw timedOutException(0);
 				}
-				LockSupport.unpark(this.prefetcher);
-				this.claimed.awaitNanos(left);
+				requestClaim();
+				if (started == 0 && this.claimer.state == Claimer.QUEUED && waitedFor(deadline) > ASSIST_AFTER_NANOS) {
+					// Asked for, not started: every thread is in another key's claim.
+					this.prefetcher.assist();
+				}
+				this.claimed.awaitNanos(Math.min(left, ASSIST_AFTER_NANOS));
 			}
 		}
 		catch (InterruptedException ex) {
@@ -305,19 +355,91 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		}
 	}
 
-	/** Claims the next segment whenever the current one is used up to its prefetch point, or a caller waits. */
-	private void prefetchLoop() {
-		while (!this.closed) {
+	/**
+	 * Asks for a background claim of the next segment, unless one is queued, running or waiting for its retry
+	 * already. On the hot path: one volatile read, and at most one compare-and-set and one lock-free push per segment;
+	 * no allocation, no lock.
+	 */
+	private void requestClaim() {
+		Claimer task = this.claimer;
+		if (task.state == Claimer.IDLE && CLAIM_STATE.compareAndSet(task, Claimer.IDLE, Claimer.QUEUED)) {
+			this.prefetcher.request(task);
+		}
+	}
+
+	/**
+	 * Runs on a prefetch thread, for a request or a due retry: claims the next segment while one is wanted (the
+	 * current segment is used up to its prefetch point and has no successor). A failed claim is retried by time
+	 * while the key is in use; a key no longer used (no take for {@code idleAfter}) stops retrying, and its next
+	 * caller that needs a segment asks again.
+	 */
+	private void runClaims(Claimer task) {
+		boolean retry = task.state == Claimer.RETRY_WAIT;
+		task.state = Claimer.QUEUED;
+		if (retry && !stillInUse()) {
+			task.state = Claimer.IDLE;
+			wakeWaiters();
+			return;
+		}
+		for (;;) {
 			Segment segment = this.current;
-			boolean wanted = segment.successor == null && segment.pastPrefetch() && this.rewound == null;
-			long untilRetry = (this.storeFailure != null) ? this.retryAtNanos - System.nanoTime() : 0;
-			if (wanted && untilRetry <= 0) {
-				claimSuccessor(segment);
+			if (!claimWanted(segment)) {
+				task.state = Claimer.IDLE;
+				// A take at the prefetch point while this claim ran found the claimer busy: look once more.
+				if (claimWanted(this.current) && CLAIM_STATE.compareAndSet(task, Claimer.IDLE, Claimer.QUEUED)) {
+					continue;
+				}
+				return;
 			}
-			else {
-				LockSupport.parkNanos(this, wanted ? untilRetry : IDLE_PARK_NANOS);
+			if (this.storeFailure != null && System.nanoTime() - this.retryAtNanos < 0) {
+				task.state = Claimer.RETRY_WAIT;
+				this.prefetcher.retryAt(task, this.retryAtNanos);
+				return;
+			}
+			claimSuccessor(segment);
+			if (this.storeFailure != null && this.rewound == null) {
+				stillInUse();
+				task.state = Claimer.RETRY_WAIT;
+				this.prefetcher.retryAt(task, this.retryAtNanos);
+				return;
 			}
 		}
+	}
+
+	/** Wakes callers waiting for a segment, so that they look again (and ask again, once a retry was dropped). */
+	private void wakeWaiters() {
+		this.lock.lock();
+		try {
+			this.claimed.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private boolean claimWanted(Segment segment) {
+		return !this.closed && segment.successor == null && segment.pastPrefetch() && this.rewound == null;
+	}
+
+	/**
+	 * Returns whether numbers were asked of this key within {@code idleAfter}: every {@code getUID} moves the current
+	 * segment's counter (even one that finds it used up), so a counter that has not moved since the last look means
+	 * no call since. Called by background claims only.
+	 */
+	private boolean stillInUse() {
+		Segment segment = this.current;
+		long next = segment.peek();
+		long now = System.nanoTime();
+		if (segment != this.seenSegment || next != this.seenNext) {
+			this.seenSegment = segment;
+			this.seenNext = next;
+			this.lastUsedNanos = now;
+		}
+		return now - this.lastUsedNanos < this.idleAfterNanos;
+	}
+
+	private long waitedFor(long deadline) {
+		return this.waitTimeoutNanos - (deadline - System.nanoTime());
 	}
 
 	/** Claims the segment after {@code tail} outside the lock, then links it or records the failure under it. */
@@ -355,7 +477,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 
 	/**
 	 * Claims a range from the store and checks it: above everything claimed before, within {@link #MAX_ID}.
-	 * Called by {@link #start()} and then by the prefetch thread only.
+	 * Called by {@link #start()} and then by background claims only, one at a time.
 	 */
 	private SegmentRange claim(long size, long nowMillis) {
 		SegmentRange range;
@@ -597,32 +719,46 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	}
 
 	/**
-	 * Stops handing out numbers and stops the background thread. The numbers left in memory are never handed out
-	 * (a gap); the store needs no release.
+	 * Stops handing out numbers and makes no claim afterwards: waits (at most 5 seconds) for a claim under way to
+	 * return, and stops the background thread of a generator built on its own. The numbers left in memory are never
+	 * handed out (a gap); the store needs no release.
 	 */
 	@Override
 	public void close() {
+		close(true);
+	}
+
+	/**
+	 * Closes; waits for a claim under way only when asked to. A {@link SegmentUidGenerators} closes its generators
+	 * without waiting, then closes their shared threads, which waits once for all claims under way.
+	 */
+	void close(boolean awaitClaim) {
 		if (!this.closing.compareAndSet(false, true)) {
 			return;
 		}
 		this.closed = true;
 		Segment last = (Segment) CURRENT.getAndSet(this, Segment.empty());
 		this.retiredNumbers.addAndGet(last.taken());
+		long deadline = System.nanoTime() + CLOSE_WAIT_NANOS;
 		this.lock.lock();
 		try {
 			this.claimed.signalAll();
+			while (awaitClaim && this.claimStartedNanos != 0 && !this.ownsPrefetcher) {
+				long left = deadline - System.nanoTime();
+				if (left <= 0) {
+					break;
+				}
+				this.claimed.awaitNanos(left);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 		finally {
 			this.lock.unlock();
 		}
-		LockSupport.unpark(this.prefetcher);
-		if (Thread.currentThread() != this.prefetcher) {
-			try {
-				this.prefetcher.join(TimeUnit.SECONDS.toMillis(5));
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
+		if (this.ownsPrefetcher) {
+			this.prefetcher.close();
 		}
 	}
 
@@ -630,6 +766,39 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	public String toString() {
 		return "SegmentUidGenerator[key=" + this.key + ", store=" + this.storeName + ", segment=" + this.current
 				+ ", step=" + this.step + "]";
+	}
+
+	/**
+	 * The background claims of one generator, as a task of its prefetcher. Its state lets one claim run at a time
+	 * and keeps the task queued at most once: {@code IDLE} (nothing asked), {@code QUEUED} (asked for, or running),
+	 * {@code RETRY_WAIT} (a claim failed; the prefetcher runs it again when the retry is due).
+	 */
+	static final class Claimer extends PrefetchTask {
+
+		static final int IDLE = 0;
+
+		static final int QUEUED = 1;
+
+		static final int RETRY_WAIT = 2;
+
+		private final SegmentUidGenerator generator;
+
+		volatile int state;
+
+		Claimer(SegmentUidGenerator generator) {
+			this.generator = generator;
+		}
+
+		@Override
+		void run() {
+			this.generator.runClaims(this);
+		}
+
+		@Override
+		public String toString() {
+			return "claims of segment key '" + this.generator.key + "'";
+		}
+
 	}
 
 	/**
@@ -654,6 +823,12 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		private Duration waitTimeout = DEFAULT_WAIT_TIMEOUT;
 
 		private UidClock clock = UidClock.SYSTEM;
+
+		private int prefetchThreads = DEFAULT_PREFETCH_THREADS;
+
+		private ThreadFactory prefetchThreadFactory;
+
+		private Duration idleAfter = DEFAULT_IDLE_AFTER;
 
 		private Builder(SegmentStore store) {
 			if (store == null) {
@@ -769,16 +944,72 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		}
 
 		/**
-		 * Claims the first segment and starts the background thread.
+		 * Sets how many threads the generators of a {@link SegmentUidGenerators} share for their background claims,
+		 * whatever the number of keys; {@link #DEFAULT_PREFETCH_THREADS} when not set. Claims of different keys run
+		 * side by side up to this number (a slow claim of one key does not hold up the others); each thread is parked
+		 * while no claim is wanted. A generator built on its own with {@link #build()} has one thread.
+		 * @param prefetchThreads 1 to {@link #MAX_PREFETCH_THREADS}
+		 * @return this builder
+		 */
+		public Builder prefetchThreads(int prefetchThreads) {
+			if (prefetchThreads < 1 || prefetchThreads > MAX_PREFETCH_THREADS) {
+				throw new InvalidSettingException("prefetchThreads", prefetchThreads, "use a number of 1 to "
+						+ MAX_PREFETCH_THREADS + ", such as " + DEFAULT_PREFETCH_THREADS);
+			}
+			this.prefetchThreads = prefetchThreads;
+			return this;
+		}
+
+		/**
+		 * Sets what makes the background threads, for example a factory of virtual threads; daemon platform threads
+		 * when not set. Each thread is named {@code uid-segment-prefetch-<key>} (a generator built on its own) or
+		 * {@code uid-segment-prefetch#<n>} (the shared threads of a {@link SegmentUidGenerators}).
+		 * @param threadFactory the factory
+		 * @return this builder
+		 */
+		public Builder prefetchThreadFactory(ThreadFactory threadFactory) {
+			if (threadFactory == null) {
+				throw new InvalidSettingException("prefetchThreadFactory", null,
+						"pass a ThreadFactory, or leave it unset for daemon platform threads");
+			}
+			this.prefetchThreadFactory = threadFactory;
+			return this;
+		}
+
+		/**
+		 * Sets how long a key may go without a take before its failed background claims are no longer retried;
+		 * {@link #DEFAULT_IDLE_AFTER} when not set. For tests.
+		 */
+		Builder idleAfter(Duration idleAfter) {
+			this.idleAfter = idleAfter;
+			return this;
+		}
+
+		/**
+		 * Claims the first segment and starts the background thread, one of its own.
 		 * @return the running generator
 		 * @throws InvalidSettingException when {@code maxStep} is smaller than {@code step}
 		 * @throws SegmentStoreException when the first segment cannot be claimed
 		 */
 		public SegmentUidGenerator build() {
+			return build(null);
+		}
+
+		/**
+		 * Claims the first segment and starts the generator on a prefetcher it shares with others, or on one of its
+		 * own.
+		 */
+		SegmentUidGenerator build(SegmentPrefetcher sharedPrefetcher) {
 			validate();
-			SegmentUidGenerator generator = new SegmentUidGenerator(this);
+			SegmentUidGenerator generator = new SegmentUidGenerator(this, sharedPrefetcher);
 			generator.start();
 			return generator;
+		}
+
+		/** Returns the prefetcher a set of generators built from these settings shares, not started. */
+		SegmentPrefetcher sharedPrefetcher() {
+			return SegmentPrefetcher.shared("uid-segment-prefetch#", this.prefetchThreads,
+					EXTRA_THREADS_FACTOR * this.prefetchThreads, this.prefetchThreadFactory);
 		}
 
 		/** Checks the settings that depend on each other. */
@@ -801,6 +1032,9 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 			copy.prefetchThreshold = this.prefetchThreshold;
 			copy.waitTimeout = this.waitTimeout;
 			copy.clock = this.clock;
+			copy.prefetchThreads = this.prefetchThreads;
+			copy.prefetchThreadFactory = this.prefetchThreadFactory;
+			copy.idleAfter = this.idleAfter;
 			return copy;
 		}
 

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
@@ -18,13 +20,21 @@ import java.util.function.Consumer;
  * long invoiceNumber = generators.forKey("invoice").getUID();
  * }</pre>
  *
- * Closing it closes every generator it created.
+ * The generators share a few background threads for their claims ({@link SegmentUidGenerator.Builder#prefetchThreads
+ * (int)}, two by default), however many keys come into use; a key costs memory (well under a kilobyte while idle),
+ * not a thread. The first claims of different keys run side by side, each on the thread that first asks for its
+ * key. Closing it closes every generator it created and stops the threads.
  */
 public final class SegmentUidGenerators implements AutoCloseable {
 
 	private final SegmentUidGenerator.Builder settings;
 
 	private final Map<String, SegmentUidGenerator> generators = new ConcurrentHashMap<>();
+
+	/** Keys whose first segment is being claimed, and the generator they will get; for callers that ask meanwhile. */
+	private final Map<String, CompletableFuture<SegmentUidGenerator>> creating = new ConcurrentHashMap<>();
+
+	private final SegmentPrefetcher prefetcher;
 
 	/** Guarded by {@code generators}: read and extended only while holding its lock. */
 	private final List<Consumer<? super SegmentUidGenerator>> creationListeners = new ArrayList<>();
@@ -39,6 +49,7 @@ public final class SegmentUidGenerators implements AutoCloseable {
 	public SegmentUidGenerators(SegmentUidGenerator.Builder settings) {
 		settings.validate();
 		this.settings = settings.copy();
+		this.prefetcher = this.settings.sharedPrefetcher();
 	}
 
 	/**
@@ -58,18 +69,54 @@ public final class SegmentUidGenerators implements AutoCloseable {
 			return generator;
 		}
 		SegmentUidGenerator.Builder.requireKey(key);
-		synchronized (this.generators) {
-			if (this.closed) {
-				throw closedException(key);
-			}
+		CompletableFuture<SegmentUidGenerator> mine = new CompletableFuture<>();
+		CompletableFuture<SegmentUidGenerator> theirs = this.creating.putIfAbsent(key, mine);
+		if (theirs != null) {
+			return awaitCreation(theirs);
+		}
+		try {
+			// Published before its creation entry is removed, so a caller that won the entry after that finds it.
 			SegmentUidGenerator existing = this.generators.get(key);
-			if (existing != null) {
-				return existing;
-			}
-			SegmentUidGenerator created = this.settings.copy().key(key).build();
-			this.generators.put(key, created);
-			this.creationListeners.forEach((listener) -> listener.accept(created));
+			SegmentUidGenerator created = (existing != null) ? existing : create(key);
+			mine.complete(created);
 			return created;
+		}
+		catch (RuntimeException | Error ex) {
+			mine.completeExceptionally(ex);
+			throw ex;
+		}
+		finally {
+			this.creating.remove(key, mine);
+		}
+	}
+
+	/** Claims the first segment of a new key outside any lock, then publishes the generator to the listeners. */
+	private SegmentUidGenerator create(String key) {
+		SegmentUidGenerator created = this.settings.copy().key(key).build(this.prefetcher);
+		synchronized (this.generators) {
+			if (!this.closed) {
+				this.generators.put(key, created);
+				this.creationListeners.forEach((listener) -> listener.accept(created));
+				return created;
+			}
+		}
+		created.close();
+		throw closedException(key);
+	}
+
+	/** Waits for another caller's creation of a key, and fails as it did. */
+	private static SegmentUidGenerator awaitCreation(CompletableFuture<SegmentUidGenerator> creation) {
+		try {
+			return creation.join();
+		}
+		catch (CompletionException ex) {
+			if (ex.getCause() instanceof RuntimeException failure) {
+				throw failure;
+			}
+			if (ex.getCause() instanceof Error error) {
+				throw error;
+			}
+			throw ex;
 		}
 	}
 
@@ -101,14 +148,16 @@ public final class SegmentUidGenerators implements AutoCloseable {
 	}
 
 	/**
-	 * Closes every generator created so far; {@link #forKey(String)} fails afterwards.
+	 * Closes every generator created so far and stops the background threads; {@link #forKey(String)} fails
+	 * afterwards.
 	 */
 	@Override
 	public void close() {
 		synchronized (this.generators) {
 			this.closed = true;
 		}
-		this.generators.values().forEach(SegmentUidGenerator::close);
+		this.generators.values().forEach((generator) -> generator.close(false));
+		this.prefetcher.close();
 	}
 
 }

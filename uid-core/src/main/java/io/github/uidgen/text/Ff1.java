@@ -30,11 +30,11 @@ final class Ff1 {
 	/** Bytes that hold NUM(B): ceil(v / 8). */
 	private final int b;
 
-	/** The CBC-MAC state after P and every block of Q but the last. */
-	private final byte[] chain;
-
-	/** The last block of Q with zeros where the round number and NUM(B) go. */
-	private final byte[] lastBlock;
+	/**
+	 * The CBC-MAC state after P and every block of Q but the last, XORed with the last block of Q: what AES
+	 * encrypts in a round, before the round number and NUM(B) are XORed into its last bytes.
+	 */
+	private final byte[] base;
 
 	private final ThreadLocal<Aes> aes;
 
@@ -72,9 +72,10 @@ final class Ff1 {
 			}
 			state = cipher.encrypt(block);
 		}
-		this.chain = state;
-		this.lastBlock = new byte[16];
-		System.arraycopy(q, qLength - 16, this.lastBlock, 0, 16);
+		this.base = new byte[16];
+		for (int i = 0; i < 16; i++) {
+			this.base[i] = (byte) (state[i] ^ q[qLength - 16 + i]);
+		}
 	}
 
 	int bits() {
@@ -120,21 +121,15 @@ final class Ff1 {
 	/** NUM(S): the first 8 bytes (d = 8 for b <= 4) of PRF(P || Q) with Q ending in [i] || [NUM(B)]^b. */
 	private long prf(Aes cipher, int round, long half) {
 		byte[] block = cipher.in;
-		for (int i = 0; i < 16 - 1 - this.b; i++) {
-			block[i] = (byte) (this.chain[i] ^ this.lastBlock[i]);
-		}
+		System.arraycopy(this.base, 0, block, 0, 16);
 		int at = 16 - 1 - this.b;
-		block[at] = (byte) (this.chain[at] ^ round);
+		block[at] ^= (byte) round;
 		for (int i = 0; i < this.b; i++) {
-			int index = at + 1 + i;
-			block[index] = (byte) (this.chain[index] ^ (half >>> (8 * (this.b - 1 - i))));
+			block[at + 1 + i] ^= (byte) (half >>> (8 * (this.b - 1 - i)));
 		}
 		byte[] r = cipher.encryptInPlace();
-		long y = 0;
-		for (int i = 0; i < 8; i++) {
-			y = (y << 8) | (r[i] & 0xff);
-		}
-		return y;
+		return ((r[0] & 0xffL) << 56) | ((r[1] & 0xffL) << 48) | ((r[2] & 0xffL) << 40) | ((r[3] & 0xffL) << 32)
+				| ((r[4] & 0xffL) << 24) | ((r[5] & 0xffL) << 16) | ((r[6] & 0xffL) << 8) | (r[7] & 0xffL);
 	}
 
 	private static long mask(int bits) {
@@ -167,7 +162,8 @@ final class Ff1 {
 
 		byte[] encryptInPlace() {
 			try {
-				this.cipher.doFinal(this.in, 0, 16, this.out, 0);
+				// ECB without padding keeps no state between blocks: update encrypts the block, without doFinal's reset.
+				this.cipher.update(this.in, 0, 16, this.out, 0);
 			}
 			catch (GeneralSecurityException ex) {
 				throw new IllegalStateException("AES failed on one block", ex);

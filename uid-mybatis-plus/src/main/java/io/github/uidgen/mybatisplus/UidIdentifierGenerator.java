@@ -34,6 +34,8 @@ public final class UidIdentifierGenerator implements IdentifierGenerator {
 
 	private final SegmentUidGenerators segmentGenerators;
 
+	private volatile LastType lastType;
+
 	/**
 	 * Creates a generator that gives every entity an ID of the given generator.
 	 * @param uidGenerator the application's generator
@@ -66,11 +68,29 @@ public final class UidIdentifierGenerator implements IdentifierGenerator {
 
 	@Override
 	public Long nextId(Object entity) {
-		String key = (entity != null) ? SEGMENT_KEYS.get(entity.getClass()) : "";
+		String key = (entity != null) ? segmentKey(entity.getClass()) : "";
 		if (key.isEmpty()) {
 			return this.uidGenerator.getUID();
 		}
 		return segmentGenerator(key, entity.getClass()).getUID();
+	}
+
+	/**
+	 * The segment key of an entity class. Inserts mostly repeat one entity class, so the last answer is kept in one
+	 * immutable holder read with one volatile read; other classes go to the {@code ClassValue}.
+	 */
+	private String segmentKey(Class<?> type) {
+		LastType last = this.lastType;
+		if (last != null && last.type == type) {
+			return last.key;
+		}
+		String key = SEGMENT_KEYS.get(type);
+		this.lastType = new LastType(type, key);
+		return key;
+	}
+
+	/** An entity class and its segment key, replaced whole so a reader never pairs a class with another's key. */
+	private record LastType(Class<?> type, String key) {
 	}
 
 	private UidGenerator segmentGenerator(String key, Class<?> entityType) {

@@ -1,6 +1,8 @@
 package io.github.uidgen.samples;
 
 import io.github.uidgen.UidGenerator;
+import io.github.uidgen.text.UidFormat;
+import io.github.uidgen.text.UidFormats;
 
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -11,7 +13,8 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * Serves IDs over HTTP so that services in any language can use this application as their ID source.
  *
- * <p>IDs go out as decimal strings in JSON because a JavaScript number cannot hold every 64-bit value.
+ * <p>IDs go out as decimal strings in JSON because a JavaScript number cannot hold every 64-bit value, or in any text
+ * form of {@code uid.text.*} with {@code ?format=} ({@code radix62}, {@code readable}, {@code opaque}, ...).
  */
 @RestController
 @RequestMapping("/uid")
@@ -25,25 +28,43 @@ class UidController {
 
 	private final UidGenerator uidGenerator;
 
-	UidController(UidGenerator uidGenerator) {
+	private final UidFormats formats;
+
+	UidController(UidGenerator uidGenerator, UidFormats formats) {
 		this.uidGenerator = uidGenerator;
+		this.formats = formats;
 	}
 
 	@GetMapping(produces = MediaType.TEXT_PLAIN_VALUE)
-	String uid() {
-		return Long.toString(this.uidGenerator.getUID());
+	String uid(@RequestParam(name = "format", required = false) String format) {
+		UidFormat form = form(format);
+		return form.format(this.uidGenerator.getUID());
 	}
 
 	@GetMapping(path = "/batch", produces = MediaType.APPLICATION_JSON_VALUE)
-	String[] batch(@RequestParam("size") int size) {
+	String[] batch(@RequestParam("size") int size, @RequestParam(name = "format", required = false) String format) {
 		if (size < MIN_BATCH_SIZE || size > MAX_BATCH_SIZE) {
 			throw new BatchSizeOutOfRangeException(size, MIN_BATCH_SIZE, MAX_BATCH_SIZE);
 		}
+		UidFormat form = form(format);
 		String[] uids = new String[size];
 		for (int i = 0; i < size; i++) {
-			uids[i] = Long.toString(this.uidGenerator.getUID());
+			uids[i] = form.format(this.uidGenerator.getUID());
 		}
 		return uids;
+	}
+
+	/** The form asked for, or decimal; chosen before any ID is taken, so a bad name costs none. */
+	private UidFormat form(String format) {
+		if (format == null) {
+			return this.formats.form(UidFormats.DECIMAL);
+		}
+		try {
+			return this.formats.form(format.strip());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new UnknownTextFormException(format, ex.getMessage(), this.formats.names());
+		}
 	}
 
 }

@@ -11,7 +11,7 @@ import org.springframework.web.method.annotation.MethodArgumentTypeMismatchExcep
 
 /**
  * Turns bad requests to the ID endpoints into 400 answers that name the parameter, the value and the allowed
- * range, and a generator that cannot issue IDs into 503, so that a client never sees a bare 500.
+ * range (or forms), and a generator that cannot issue IDs into 503, so that a client never sees a bare 500.
  */
 @RestControllerAdvice(assignableTypes = UidController.class)
 class UidRequestErrors {
@@ -37,6 +37,17 @@ class UidRequestErrors {
 		String value = String.valueOf(ex.getValue());
 		return badSize("Parameter '" + ex.getName() + "' must be a whole number between " + UidController.MIN_BATCH_SIZE
 				+ " and " + UidController.MAX_BATCH_SIZE + ", but was '" + value + "'.", value);
+	}
+
+	@ExceptionHandler
+	ProblemDetail unknownTextForm(UnknownTextFormException ex) {
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
+				"Parameter 'format': " + ex.getMessage() + ".");
+		problem.setTitle("Unknown ID format");
+		problem.setProperty("parameter", "format");
+		problem.setProperty("allowed", String.join(", ", ex.getAvailable()));
+		problem.setProperty("value", ex.getFormat());
+		return problem;
 	}
 
 	@ExceptionHandler

@@ -26,9 +26,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The HTTP contract of the sample in one running application (default profile, state file in a temp directory):
- * IDs as text and as JSON strings, 400 with a message for every bad batch size, the actuator endpoints exposed.
+ * IDs as text and as JSON strings, in every text form, 400 with a message for every bad batch size and unknown
+ * form, the actuator endpoints exposed.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = "uid.text.opaque.key=q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA=")
 class UidControllerTests {
 
 	private static final JsonMapper json = JsonMapper.builder().build();
@@ -59,6 +61,36 @@ class UidControllerTests {
 				(type) -> assertThat(type).startsWith("text/plain"));
 		assertThat(response.body()).matches("[1-9][0-9]*");
 		assertThat(Long.parseLong(response.body())).isPositive();
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "decimal", "radix62", "radix36", "readable", "opaque" })
+	void uidInEachTextFormReadsBackThroughTheEndpoint(String format) throws Exception {
+		HttpResponse<String> response = get("/uid?format=" + format);
+		assertThat(response.statusCode()).isEqualTo(200);
+		String text = response.body();
+		switch (format) {
+			case "radix62" -> assertThat(text).matches("[0-9A-Za-z]{1,11}");
+			case "radix36" -> assertThat(text).matches("[0-9a-z]{1,13}");
+			case "readable" -> assertThat(text).matches("\\d{8}T\\d{6}\\.\\d{3}-1-\\d+");
+			case "opaque" -> assertThat(text).matches("[0-9A-Za-z]{11}");
+			default -> assertThat(text).matches("[1-9][0-9]*");
+		}
+		HttpResponse<String> parsed = get("/actuator/uid/parse?form=" + format + "&uid=" + text);
+		assertThat(parsed.statusCode()).as(parsed.body()).isEqualTo(200);
+		assertThat(json.readTree(parsed.body()).get("workerId").asLong()).isEqualTo(1);
+		HttpResponse<String> batch = get("/uid/batch?size=2&format=" + format);
+		assertThat(json.readTree(batch.body()).size()).isEqualTo(2);
+	}
+
+	@Test
+	void anUnknownFormatAnswers400NamingTheForms() throws Exception {
+		HttpResponse<String> response = get("/uid?format=base64");
+		assertThat(response.statusCode()).isEqualTo(400);
+		JsonNode problem = json.readTree(response.body());
+		assertThat(problem.get("detail").asString()).contains("There is no text form 'base64'");
+		assertThat(problem.get("parameter").asString()).isEqualTo("format");
+		assertThat(problem.get("allowed").asString()).isEqualTo("decimal, radix62, radix36, readable, opaque");
 	}
 
 	@Test

@@ -3,6 +3,7 @@ package io.github.uidgen.samples;
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.UidLayout;
 import io.github.uidgen.UidUnavailableException;
+import io.github.uidgen.text.UidFormats;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.test.web.servlet.MockMvc;
@@ -17,7 +18,8 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  */
 class UidRequestErrorsTests {
 
-	private final MockMvc mvc = MockMvcBuilders.standaloneSetup(new UidController(new UnavailableGenerator()))
+	private final MockMvc mvc = MockMvcBuilders.standaloneSetup(new UidController(new UnavailableGenerator(),
+			UidFormats.standalone()))
 		.setControllerAdvice(new UidRequestErrors())
 		.build();
 

@@ -40,23 +40,28 @@ final class BindingSlot {
 	/**
 	 * Returns the live source, or explains why there is none.
 	 * @param use what the algorithm was asked to do, for the message
+	 * @param on what it was asked to do it on, for the message
 	 * @return the source
 	 */
-	UidSource require(String use) {
+	UidSource require(String use, String on) {
 		UidSource current = this.source;
+		if (current == null || current.isClosed()) {
+			throw unavailable(current, use + on);
+		}
+		return current;
+	}
+
+	private IllegalStateException unavailable(UidSource current, String use) {
 		if (current == null) {
-			throw new IllegalStateException("The ShardingSphere algorithm of type " + this.type + " cannot " + use
+			return new IllegalStateException("The ShardingSphere algorithm of type " + this.type + " cannot " + use
 					+ ": it is not bound to a UidGenerator. ShardingSphere creates it, so the application binds it: "
 					+ "with Spring Boot, uid-shardingsphere does so when the application context starts, for every "
 					+ "DataSource bean that is a ShardingSphere data source (is yours a bean of the context, and is "
 					+ "this before the context has started?); without Spring, call UidShardingSphere.bind(dataSource, "
 					+ "uidGenerator).");
 		}
-		if (current.isClosed()) {
-			throw new IllegalStateException("The ShardingSphere algorithm '" + this.name + "' (type " + this.type
-					+ ") cannot " + use + ": " + current.name() + ", whose UidGenerator it was bound to, has stopped.");
-		}
-		return current;
+		return new IllegalStateException("The ShardingSphere algorithm '" + this.name + "' (type " + this.type
+				+ ") cannot " + use + ": " + current.name() + ", whose UidGenerator it was bound to, has stopped.");
 	}
 
 	String name() {

@@ -291,7 +291,7 @@ public final class UidIntervalShardingAlgorithm implements StandardShardingAlgor
 	}
 
 	private UidLayout layout() {
-		this.slot.require("route IDs");
+		this.slot.require("route IDs", "");
 		UidLayout current = this.layout;
 		if (current == null) {
 			throw new IllegalStateException("The ShardingSphere sharding algorithm " + this.slot.name()

@@ -38,8 +38,8 @@ public final class UidKeyGenerateAlgorithm implements KeyGenerateAlgorithm, Bind
 
 	@Override
 	public Collection<Long> generateKeys(AlgorithmSQLContext context, int keyGenerateCount) {
-		UidGenerator generator = this.slot.require("generate keys for " + context.getTableName() + "."
-				+ context.getColumnName()).uidGenerator();
+		UidGenerator generator = this.slot.require("generate keys for ", context.getTableName())
+			.uidGenerator();
 		List<Long> keys = new ArrayList<>(keyGenerateCount);
 		for (int i = 0; i < keyGenerateCount; i++) {
 			keys.add(generator.getUID());

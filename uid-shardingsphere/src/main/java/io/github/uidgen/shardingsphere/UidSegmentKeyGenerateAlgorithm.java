@@ -52,8 +52,7 @@ public final class UidSegmentKeyGenerateAlgorithm implements KeyGenerateAlgorith
 
 	@Override
 	public Collection<Long> generateKeys(AlgorithmSQLContext context, int keyGenerateCount) {
-		UidSource source = this.slot.require("generate keys for " + context.getTableName() + "."
-				+ context.getColumnName());
+		UidSource source = this.slot.require("generate keys for ", context.getTableName());
 		SegmentUidGenerator numbers = this.generator;
 		if (numbers == null) {
 			numbers = source.segmentGenerators().forKey(this.key);

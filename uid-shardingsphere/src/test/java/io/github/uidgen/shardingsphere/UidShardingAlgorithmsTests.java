@@ -204,7 +204,7 @@ class UidShardingAlgorithmsTests {
 		assertThatIllegalStateException().isThrownBy(() -> keys.generateKeys(
 				new org.apache.shardingsphere.infra.algorithm.core.context.AlgorithmSQLContext("db", "db", "t_order",
 						"id"), 1))
-			.withMessageContaining("cannot generate keys for t_order.id: it is not bound to a UidGenerator");
+			.withMessageContaining("cannot generate keys for t_order: it is not bound to a UidGenerator");
 	}
 
 	@Test

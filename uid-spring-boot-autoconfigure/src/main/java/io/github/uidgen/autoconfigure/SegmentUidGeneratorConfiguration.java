@@ -8,11 +8,14 @@ import io.github.uidgen.segment.SegmentUidGenerators;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Lazy;
+import org.springframework.core.env.Environment;
+import org.springframework.core.task.VirtualThreadTaskExecutor;
 import org.springframework.util.ClassUtils;
 
 import static io.github.uidgen.autoconfigure.UidPropertyMapper.map;
@@ -21,10 +24,12 @@ import static io.github.uidgen.autoconfigure.UidPropertyMapper.map;
  * The segment generator: dense numbers per key from segments claimed from the application's database, Redis or
  * Leaf's {@code leaf_alloc} table ({@code uid.segment.store}); it needs no worker-ID assigner. The
  * {@link UidGenerator} bean hands out the numbers of {@code uid.segment.key}; the {@link SegmentUidGenerators} bean
- * gives the generators of other keys, on the same store with the same settings. A {@link SegmentStore} bean of the application replaces the configured store;
- * {@link SegmentUidGeneratorCustomizer} beans adjust the settings. With {@code uid.segment.enabled=true} beside a
- * default or cached generator, only the {@link SegmentUidGenerators} bean is added: Snowflake IDs and segment numbers
- * from one service, as a Leaf server offers both.
+ * gives the generators of other keys, on the same store with the same settings, sharing a few background threads for
+ * their claims (virtual threads when {@code spring.threads.virtual.enabled} is set on Java 21 or later). A
+ * {@link SegmentStore} bean of the application replaces the configured store; {@link SegmentUidGeneratorCustomizer}
+ * beans adjust the settings (for example the number of shared threads: {@code builder.prefetchThreads(4)}). With
+ * {@code uid.segment.enabled=true} beside a default or cached generator, only the {@link SegmentUidGenerators} bean
+ * is added: Snowflake IDs and segment numbers from one service, as a Leaf server offers both.
  */
 @Configuration(proxyBeanMethods = false)
 @Conditional(OnSegmentGeneratorsCondition.class)
@@ -35,7 +40,7 @@ class SegmentUidGeneratorConfiguration {
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
 	SegmentUidGenerators segmentUidGenerators(UidProperties properties, ObjectProvider<SegmentStore> store,
-			ObjectProvider<SegmentUidGeneratorCustomizer> customizers) {
+			ObjectProvider<SegmentUidGeneratorCustomizer> customizers, Environment environment) {
 		UidProperties.Segment segment = properties.getSegment();
 		if (properties.getDatacenterId() != 0) {
 			throw new UidPropertyException("uid.datacenter-id", properties.getDatacenterId(),
@@ -57,6 +62,12 @@ class SegmentUidGeneratorConfiguration {
 		map("uid.segment.target-interval", segment.getTargetInterval(), builder::targetInterval);
 		map("uid.segment.prefetch-threshold", segment.getPrefetchThreshold(), builder::prefetchThreshold);
 		map("uid.segment.wait-timeout", segment.getWaitTimeout(), builder::waitTimeout);
+		if (Threading.VIRTUAL.isActive(environment)) {
+			// As Boot's own executors do with spring.threads.virtual.enabled: the background claims run on virtual
+			// threads, so the segment generators start no platform thread at all.
+			builder.prefetchThreadFactory(new VirtualThreadTaskExecutor("uid-segment-prefetch-")
+				.getVirtualThreadFactory());
+		}
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return new SegmentUidGenerators(builder);
 	}

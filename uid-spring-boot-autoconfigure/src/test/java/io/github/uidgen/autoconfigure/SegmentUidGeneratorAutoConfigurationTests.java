@@ -1,9 +1,12 @@
 package io.github.uidgen.autoconfigure;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
 import java.util.UUID;
 
 import io.github.uidgen.UidGenerator;
@@ -293,6 +296,56 @@ class SegmentUidGeneratorAutoConfigurationTests {
 				}
 				assertThat(generator.getStep()).as("doubled within the target interval").isEqualTo(20);
 			});
+	}
+
+	@Test
+	void everyKeySharesAFewBackgroundThreadsWhoseNumberACustomizerSets() {
+		// Counted as a difference: contexts that other test classes keep cached may have prefetch threads too.
+		List<Thread> before = prefetchThreads();
+		this.onRedis.withPropertyValues("uid.segment.key=shared")
+			.withBean(SegmentUidGeneratorCustomizer.class, () -> (builder) -> builder.prefetchThreads(3))
+			.run((context) -> {
+				SegmentUidGenerators generators = context.getBean(SegmentUidGenerators.class);
+				for (int i = 0; i < 100; i++) {
+					assertThat(generators.forKey("shared-" + i).getUID()).isOne();
+				}
+				List<Thread> started = prefetchThreads();
+				started.removeAll(before);
+				assertThat(started).as("platform threads of the shared prefetcher, for 101 keys")
+					.hasSize(3)
+					.allSatisfy((thread) -> assertThat(thread.isDaemon()).isTrue());
+			});
+		assertThat(prefetchThreads()).as("stopped with the context").containsExactlyInAnyOrderElementsOf(before);
+	}
+
+	@Test
+	void theBackgroundThreadsAreVirtualWhenTheApplicationsThreadsAre() {
+		List<Thread> before = prefetchThreads();
+		this.onRedis
+			.withPropertyValues("spring.threads.virtual.enabled=true", "uid.segment.key=virtual", "uid.segment.step=10",
+					"uid.segment.prefetch-threshold=50")
+			.run((context) -> {
+				SegmentUidGenerator generator = context.getBean(SegmentUidGenerator.class);
+				for (int i = 0; i < 6; i++) {
+					generator.getUID();
+				}
+				awaitTrue(() -> generator.getSegmentsFetched() == 2, "the background claim");
+				// Virtual threads are not listed among the platform threads; before Java 21, Boot runs on platform
+				// threads and so do the claims.
+				List<Thread> started = prefetchThreads();
+				started.removeAll(before);
+				assertThat(started).as("platform threads of the shared prefetcher on Java %s",
+						Runtime.version().feature())
+					.hasSize((Runtime.version().feature() >= 21) ? 0 : SegmentUidGenerator.DEFAULT_PREFETCH_THREADS);
+			});
+	}
+
+	private static List<Thread> prefetchThreads() {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((thread) -> thread.getName().startsWith("uid-segment-prefetch#") && thread.isAlive())
+			.collect(Collectors.toCollection(ArrayList::new));
 	}
 
 	@Test

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
@@ -42,10 +43,12 @@ import org.slf4j.LoggerFactory;
  * <li>takes this ip:port's node, or creates one as a Leaf server would; a tree that does not exist, data that is not
  * Leaf's JSON, a timestamp ahead of this host's clock (Leaf only logs that one), a second node for the same ip:port
  * and a worker ID past the layout's bits (Leaf refuses 1024 and above) are refused with {@link LeafNodeException};</li>
- * <li>writes its own report over the version read, waits until Leaf's report interval (3 s) and a margin have passed
- * since the node's timestamp, and reads the node again: a Leaf server still running there would have rewritten it,
+ * <li>writes its own report over the version read, waits until twice Leaf's report interval (6 s) has passed since
+ * the node's timestamp, and reads the node again: a Leaf server still running there would have rewritten it,
  * and the claim is refused. The worker's mark is the node's timestamp plus 3 s, so no ID is issued inside the window
- * in which the last Leaf server there may have issued.</li>
+ * in which the last Leaf server there may have issued. A node that a uid instance released and nobody wrote since
+ * (the version recorded under {@code uid-released/<ip>:<port>} at the release) needs neither wait: its timestamp
+ * covers every ID that instance issued.</li>
  * </ol>
  *
  * <p>Renewals (every 3 s, or more often as the mark requires) rewrite the node over the version last written, while
@@ -63,10 +66,11 @@ public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 	public static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(10);
 
 	/**
-	 * How long past a node's next report is due before a claim concludes that no Leaf server writes it: Leaf reports
-	 * with a fixed delay after each write, so its reports come a little later than every 3 s.
+	 * How long past a node's next report is due before a claim concludes that no Leaf server writes it: a whole
+	 * report interval, so a Leaf server still running would have to miss two reports in a row (a long pause) to go
+	 * unseen. Leaf reports with a fixed delay after each write, so its reports come a little later than every 3 s.
 	 */
-	private static final Duration LIVE_CHECK_MARGIN = Duration.ofSeconds(1);
+	private static final Duration LIVE_CHECK_MARGIN = LEAF_REPORT_INTERVAL;
 
 	private static final Logger logger = LoggerFactory.getLogger(LeafNodeWorkerIdAssigner.class);
 
@@ -238,6 +242,9 @@ public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 					+ "times still to come here. Start again once the clock has passed it, or fix the clock that is "
 					+ "wrong.", null);
 		}
+		// Released by a uid instance and written by nobody since: its final report covers every ID it issued, and no
+		// Leaf server can be running there.
+		boolean releasedByUid = !created && this.nodes.releasedVersion(this.ipPort) == read.version();
 		long timestamp = Math.max(now, previous.timestamp());
 		byte[] report = endpoint(timestamp).toJson();
 		int version;
@@ -245,9 +252,14 @@ public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 			version = this.nodes.write(child, report, read.version());
 		}
 		catch (Conflict ex) {
-			throw liveLeafServer(path, ex);
+			LeafNodes.Read written = this.nodes.read(child);
+			if (written == null || !Arrays.equals(written.data(), report)) {
+				throw liveLeafServer(path, ex);
+			}
+			// This write was applied, but its answer was lost and the client retried it.
+			version = written.version();
 		}
-		if (!created) {
+		if (!created && !releasedByUid) {
 			awaitQuiet(previous.timestamp() + LEAF_REPORT_INTERVAL.toMillis() + LIVE_CHECK_MARGIN.toMillis());
 			LeafNodes.Read again = this.nodes.read(child);
 			if (again == null || again.version() != version) {
@@ -256,7 +268,7 @@ public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 		}
 		this.held = new Held(workerId, child, token, version, timestamp, this.nodes.sessionId(), List.of());
 		long mark = created ? WorkerAssignment.NO_MARK
-				: previous.timestamp() + LEAF_REPORT_INTERVAL.toMillis();
+				: releasedByUid ? previous.timestamp() : previous.timestamp() + LEAF_REPORT_INTERVAL.toMillis();
 		logger.info("uid worker ID {} taken from Leaf's node {} for instance '{}' ({})", workerId, path,
 				this.instanceId, created ? "a new node" : "Leaf's last report " + Instant.ofEpochMilli(
 						previous.timestamp()) + ", no ID before " + Instant.ofEpochMilli(mark + 1));
@@ -361,7 +373,8 @@ public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 		long timestamp = (highWaterMarkMillis == WorkerAssignment.NO_MARK) ? lease.timestamp()
 				: Math.max(lease.timestamp(), highWaterMarkMillis);
 		try {
-			write(lease, timestamp, true);
+			Held released = write(lease, timestamp, true);
+			this.nodes.recordRelease(this.ipPort, released.version());
 			logger.info("uid worker ID {} released: Leaf's node {} reports {}", workerId,
 					this.nodes.nodePath(lease.child()), Instant.ofEpochMilli(timestamp));
 		}

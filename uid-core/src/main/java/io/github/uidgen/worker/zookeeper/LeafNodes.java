@@ -1,5 +1,6 @@
 package io.github.uidgen.worker.zookeeper;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -19,7 +20,8 @@ import org.apache.zookeeper.data.Stat;
 /**
  * The ZooKeeper side of {@link LeafNodeWorkerIdAssigner}: Leaf's tree {@code /snowflake/<leaf.name>/forever} with one
  * persistent sequential node per {@code ip:port}, and uid's ephemeral holder znodes beside it under
- * {@code /snowflake/<leaf.name>/uid-holders/<ip:port>}, which Leaf servers never look at. ZooKeeper failures become the
+ * {@code /snowflake/<leaf.name>/uid-holders/<ip:port>} and the node version each uid release left under
+ * {@code uid-released/<ip:port>}, which Leaf servers never look at. ZooKeeper failures become the
  * assigner's exceptions; a version or existence that is not as expected becomes a {@link Conflict}.
  */
 final class LeafNodes {
@@ -40,11 +42,14 @@ final class LeafNodes {
 
 	private final String holdersPath;
 
+	private final String releasedPath;
+
 	LeafNodes(CuratorFramework client, String leafName) {
 		this.client = client;
 		this.basePath = ZKPaths.makePath("/snowflake", leafName);
 		this.foreverPath = ZKPaths.makePath(this.basePath, "forever");
 		this.holdersPath = ZKPaths.makePath(this.basePath, "uid-holders");
+		this.releasedPath = ZKPaths.makePath(this.basePath, "uid-released");
 	}
 
 	String foreverPath() {
@@ -149,6 +154,32 @@ final class LeafNodes {
 		}
 		catch (Conflict ex) {
 			// Gone already.
+		}
+	}
+
+	/**
+	 * Returns the version a uid instance left the ip:port's node at when it released it.
+	 * @return the version, or -1 when no release is recorded
+	 */
+	int releasedVersion(String ipPort) {
+		try {
+			byte[] data = call(() -> this.client.getData().forPath(ZKPaths.makePath(this.releasedPath, ipPort)));
+			return Integer.parseInt(new String(data, StandardCharsets.UTF_8).strip());
+		}
+		catch (Conflict | NumberFormatException ex) {
+			return -1;
+		}
+	}
+
+	/** Records the version a release left the ip:port's node at, so the next uid claim knows nobody wrote since. */
+	void recordRelease(String ipPort, int version) {
+		String path = ZKPaths.makePath(this.releasedPath, ipPort);
+		byte[] data = Integer.toString(version).getBytes(StandardCharsets.UTF_8);
+		try {
+			call(() -> this.client.setData().forPath(path, data));
+		}
+		catch (Conflict ex) {
+			call(() -> this.client.create().creatingParentsIfNeeded().forPath(path, data));
 		}
 	}
 

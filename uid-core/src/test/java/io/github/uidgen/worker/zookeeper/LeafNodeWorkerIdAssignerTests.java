@@ -11,6 +11,7 @@ import io.github.uidgen.testsupport.Duplicates;
 import io.github.uidgen.testsupport.ReplyLosingProxy;
 import io.github.uidgen.testsupport.TestRedis;
 import io.github.uidgen.testsupport.ThrowawayZooKeeper;
+import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerLeaseLostException;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
@@ -103,8 +104,11 @@ class LeafNodeWorkerIdAssignerTests {
 						.isGreaterThan(stoppedAt + 3_000);
 				}
 				assertThat(Duplicates.count(uidIds, leafIds)).isZero();
-				assertThat(reportedTimestamp(leafName, "10.0.0.2", 8080, workerId)).as("uid's report")
-					.isGreaterThan(stoppedAt);
+				long firstReport = reportedTimestamp(leafName, "10.0.0.2", 8080, workerId);
+				assertThat(firstReport).as("uid's report").isGreaterThan(stoppedAt);
+				Thread.sleep(3_500);
+				assertThat(reportedTimestamp(leafName, "10.0.0.2", 8080, workerId)).as("reported again within 3 s")
+					.isGreaterThanOrEqualTo(firstReport + 2_000);
 			}
 			long released = reportedTimestamp(leafName, "10.0.0.2", 8080, workerId);
 			assertThat(released).as("the final report covers the IDs issued")
@@ -182,6 +186,13 @@ class LeafNodeWorkerIdAssignerTests {
 					.satisfies((ex) -> assertThat(ex.getSetting()).isEqualTo("port"));
 				long[] firstIds = take(first, 5_000);
 				first.close();
+				long finalReport = reportedTimestamp(leafName, "10.0.0.7", 8080, 0);
+				LeafNodeWorkerIdAssigner next = assigner(otherProcess, leafName, "10.0.0.7", 8080);
+				WorkerAssignment taken = next.assign(1023);
+				assertThat(taken.highWaterMarkMillis())
+					.as("released by uid, written by nobody since: its final report is the mark, no Leaf window")
+					.isEqualTo(finalReport);
+				next.release(0, WorkerAssignment.NO_MARK);
 				try (DefaultUidGenerator second = generator(assigner(otherProcess, leafName, "10.0.0.7", 8080))) {
 					assertThat(second.status().worker().id()).isZero();
 					assertThat(Duplicates.count(firstIds, take(second, 5_000))).isZero();
@@ -245,6 +256,23 @@ class LeafNodeWorkerIdAssignerTests {
 			assertThat(reportedTimestamp(leafName, "10.0.0.11", 8080, workerId)).as("carried on")
 				.isEqualTo(nextMark - 3_000);
 			assigner.release(workerId, nextMark);
+		}
+	}
+
+	@Test
+	void aClaimWhoseWriteWasAppliedButWhoseAnswerWasLostIsNotTakenForALeafServer() throws Exception {
+		String leafName = TestRedis.uniqueNamespace("leaf-lost-claim");
+		long workerId = LeafSnowflakeServer.leaveNode(this.client, leafName, "10.0.0.12", 8080,
+				System.currentTimeMillis() - 10_000);
+		try (ReplyLosingProxy proxy = ReplyLosingProxy.start(this.zooKeeper.port());
+				CuratorFramework throughProxy = this.zooKeeper.newClientThrough(proxy, Duration.ofSeconds(10))) {
+			// Curator retries the lost write, and the retry finds the version moved on by the write itself.
+			proxy.loseRepliesTo(ZooDefs.OpCode.setData, 1);
+			LeafNodeWorkerIdAssigner assigner = assigner(throughProxy, leafName, "10.0.0.12", 8080);
+			assertThat(assigner.assign(1023).workerId()).isEqualTo(workerId);
+			assertThat(proxy.lostReplyErrors()).as("applied by the server").containsExactly(0);
+			assigner.renew(workerId, System.currentTimeMillis());
+			assigner.release(workerId, System.currentTimeMillis());
 		}
 	}
 

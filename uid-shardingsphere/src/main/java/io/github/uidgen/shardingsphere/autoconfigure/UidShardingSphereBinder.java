@@ -32,7 +32,14 @@ public final class UidShardingSphereBinder implements SmartInitializingSingleton
 
 	private final List<UidShardingSphere.Binding> bindings = new ArrayList<>();
 
-	UidShardingSphereBinder(ApplicationContext context, ObjectProvider<DataSource> dataSources,
+	/**
+	 * Creates the binder of a context.
+	 * @param context the context, named in messages
+	 * @param dataSources its data sources; only ShardingSphere's are bound
+	 * @param uidGenerator its generator, if any
+	 * @param segmentGenerators its segment generators, if any
+	 */
+	public UidShardingSphereBinder(ApplicationContext context, ObjectProvider<DataSource> dataSources,
 			ObjectProvider<UidGenerator> uidGenerator, ObjectProvider<SegmentUidGenerators> segmentGenerators) {
 		this.context = context;
 		this.dataSources = dataSources;

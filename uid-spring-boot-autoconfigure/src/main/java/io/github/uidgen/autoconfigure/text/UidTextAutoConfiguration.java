@@ -17,12 +17,13 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.format.FormatterRegistry;
+import org.springframework.web.reactive.config.WebFluxConfigurer;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
  * Auto-configures the text forms of the generator's IDs from {@code uid.text.*}: the {@link UidFormats} bean, the
- * forms of {@code @UidAsString} in the application's JSON, and in Spring MVC path variables and request parameters
- * (with 400 and the reason for text that is not of the form).
+ * forms of {@code @UidAsString} in the application's JSON, and in Spring MVC and WebFlux path variables and request
+ * parameters (with 400 and the reason for text that is not of the form).
  */
 @AutoConfiguration(after = UidGeneratorAutoConfiguration.class,
 		beforeName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
@@ -70,6 +71,31 @@ public final class UidTextAutoConfiguration {
 		@ConditionalOnMissingBean
 		UidTextExceptionResolver uidTextExceptionResolver(UidFormats formats) {
 			return new UidTextExceptionResolver(formats);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+	@ConditionalOnClass({ WebFluxConfigurer.class, UidAsString.class })
+	static class WebFluxConfiguration {
+
+		@Bean
+		WebFluxConfigurer uidTextWebFluxConfigurer(UidFormats formats) {
+			return new WebFluxConfigurer() {
+
+				@Override
+				public void addFormatters(FormatterRegistry registry) {
+					registry.addFormatterForFieldAnnotation(new UidAsStringFormatterFactory(formats));
+				}
+
+			};
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		UidTextWebExceptionHandler uidTextWebExceptionHandler(UidFormats formats) {
+			return new UidTextWebExceptionHandler(formats);
 		}
 
 	}
