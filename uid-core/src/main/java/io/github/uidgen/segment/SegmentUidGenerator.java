@@ -338,8 +338,8 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 					throw timedOutException(0);
 				}
 				requestClaim();
-				if (started == 0 && this.claimer.state == Claimer.QUEUED && waitedFor(deadline) > ASSIST_AFTER_NANOS) {
-					// Asked for, not started: every thread is in another key's claim.
+				if (started == 0 && this.claimer.state != Claimer.IDLE && waitedFor(deadline) > ASSIST_AFTER_NANOS) {
+					// Asked for (or its retry due), not started: every thread is in another key's claim.
 					this.prefetcher.assist();
 				}
 				this.claimed.awaitNanos(Math.min(left, ASSIST_AFTER_NANOS));
@@ -830,6 +830,8 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 
 		private Duration idleAfter = DEFAULT_IDLE_AFTER;
 
+		private Duration extraThreadKeepAlive = SegmentPrefetcher.EXTRA_KEEP_ALIVE;
+
 		private Builder(SegmentStore store) {
 			if (store == null) {
 				throw new InvalidSettingException("store", null, "pass the SegmentStore segments come from, such as "
@@ -986,6 +988,15 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		}
 
 		/**
+		 * Sets how long a shared thread added while claims hung stays without work before it ends;
+		 * {@link SegmentPrefetcher#EXTRA_KEEP_ALIVE} when not set. For tests.
+		 */
+		Builder extraThreadKeepAlive(Duration keepAlive) {
+			this.extraThreadKeepAlive = keepAlive;
+			return this;
+		}
+
+		/**
 		 * Claims the first segment and starts the background thread, one of its own.
 		 * @return the running generator
 		 * @throws InvalidSettingException when {@code maxStep} is smaller than {@code step}
@@ -1009,7 +1020,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		/** Returns the prefetcher a set of generators built from these settings shares, not started. */
 		SegmentPrefetcher sharedPrefetcher() {
 			return SegmentPrefetcher.shared("uid-segment-prefetch#", this.prefetchThreads,
-					EXTRA_THREADS_FACTOR * this.prefetchThreads, this.prefetchThreadFactory);
+					EXTRA_THREADS_FACTOR * this.prefetchThreads, this.extraThreadKeepAlive, this.prefetchThreadFactory);
 		}
 
 		/** Checks the settings that depend on each other. */
@@ -1035,6 +1046,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 			copy.prefetchThreads = this.prefetchThreads;
 			copy.prefetchThreadFactory = this.prefetchThreadFactory;
 			copy.idleAfter = this.idleAfter;
+			copy.extraThreadKeepAlive = this.extraThreadKeepAlive;
 			return copy;
 		}
 
