@@ -454,6 +454,11 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		catch (SegmentStoreException ex) {
 			failure = ex;
 		}
+		catch (RuntimeException | Error ex) {
+			// A failed claim like any other, recorded and retried: left to the prefetcher, it would leave this key
+			// with a claim that seems to run for ever, and no claim again.
+			failure = claimFailed(ex);
+		}
 		this.lock.lock();
 		try {
 			if (successor != null) {
@@ -488,8 +493,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 			throw ex;
 		}
 		catch (RuntimeException ex) {
-			throw new SegmentStoreException("The " + this.storeName + " segment store failed to hand out a segment of "
-					+ "key '" + this.key + "': " + ex, ex);
+			throw claimFailed(ex);
 		}
 		if (range == null) {
 			throw new SegmentStoreException("The " + this.storeName + " segment store handed out no range for key '"
@@ -517,6 +521,11 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 			logger.debug("uid segment {} of key '{}' claimed from {} (step {})", range, this.key, this.storeName, size);
 		}
 		return range;
+	}
+
+	private SegmentStoreException claimFailed(Throwable ex) {
+		return new SegmentStoreException("The " + this.storeName + " segment store failed to hand out a segment of key '"
+				+ this.key + "': " + ex, ex);
 	}
 
 	/** Doubles the step when the last segment went faster than the target, halves it when it lasted over twice. */
