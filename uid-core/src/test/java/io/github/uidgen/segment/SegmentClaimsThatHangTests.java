@@ -7,8 +7,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.uidgen.segment.jdbc.JdbcSegmentStore;
@@ -231,27 +229,6 @@ class SegmentClaimsThatHangTests {
 		catch (SQLException ex) {
 			// already gone: its locks went with it
 		}
-	}
-
-	/** Makes daemon threads and keeps them, so a test can count the threads a prefetcher started. */
-	private static final class CountingThreadFactory implements ThreadFactory {
-
-		private final List<Thread> threads = new CopyOnWriteArrayList<>();
-
-		private final AtomicInteger count = new AtomicInteger();
-
-		@Override
-		public Thread newThread(Runnable work) {
-			Thread thread = new Thread(work, "counted-" + this.count.incrementAndGet());
-			thread.setDaemon(true);
-			this.threads.add(thread);
-			return thread;
-		}
-
-		List<Thread> created() {
-			return this.threads;
-		}
-
 	}
 
 }
