@@ -161,6 +161,16 @@ public final class LeafAllocSegmentStore implements SegmentStore {
 	}
 
 	/**
+	 * Checks now, rather than at the first claim, that the table exists with Leaf's columns: an application that
+	 * claims no segment at start (segment numbers beside a Snowflake generator) still refuses a wrong table then.
+	 * @throws LeafAllocTableException when the table is missing or not shaped like Leaf's
+	 * @throws SegmentStoreException when the database cannot be asked; the check is made again at the first claim
+	 */
+	public void verifyTable() {
+		checkTable();
+	}
+
+	/**
 	 * Checks once that the table exists with Leaf's columns; again at the next claim when it did not, so a table
 	 * created while the application runs is picked up.
 	 */
