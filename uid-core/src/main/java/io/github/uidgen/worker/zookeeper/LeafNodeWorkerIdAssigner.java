@@ -47,7 +47,7 @@ import org.slf4j.LoggerFactory;
  * the node's timestamp, and reads the node again: a Leaf server still running there would have rewritten it,
  * and the claim is refused. The worker's mark is the node's timestamp plus 3 s, so no ID is issued inside the window
  * in which the last Leaf server there may have issued. A node that a uid instance released and nobody wrote since
- * (the version recorded under {@code uid-released/<ip>:<port>} at the release) needs neither wait: its timestamp
+ * (the version recorded under {@code uid-released/<ip>:<port>-<sequence>} at the release) needs neither wait: its timestamp
  * covers every ID that instance issued.</li>
  * </ol>
  *
@@ -244,7 +244,7 @@ public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 		}
 		// Released by a uid instance and written by nobody since: its final report covers every ID it issued, and no
 		// Leaf server can be running there.
-		boolean releasedByUid = !created && this.nodes.releasedVersion(this.ipPort) == read.version();
+		boolean releasedByUid = !created && this.nodes.releasedVersion(child) == read.version();
 		long timestamp = Math.max(now, previous.timestamp());
 		byte[] report = endpoint(timestamp).toJson();
 		int version;
@@ -374,7 +374,7 @@ public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 				: Math.max(lease.timestamp(), highWaterMarkMillis);
 		try {
 			Held released = write(lease, timestamp, true);
-			this.nodes.recordRelease(this.ipPort, released.version());
+			this.nodes.recordRelease(lease.child(), released.version());
 			logger.info("uid worker ID {} released: Leaf's node {} reports {}", workerId,
 					this.nodes.nodePath(lease.child()), Instant.ofEpochMilli(timestamp));
 		}

@@ -21,7 +21,7 @@ import org.apache.zookeeper.data.Stat;
  * The ZooKeeper side of {@link LeafNodeWorkerIdAssigner}: Leaf's tree {@code /snowflake/<leaf.name>/forever} with one
  * persistent sequential node per {@code ip:port}, and uid's ephemeral holder znodes beside it under
  * {@code /snowflake/<leaf.name>/uid-holders/<ip:port>} and the node version each uid release left under
- * {@code uid-released/<ip:port>}, which Leaf servers never look at. ZooKeeper failures become the
+ * {@code uid-released/<ip:port>-<sequence>}, which Leaf servers never look at. ZooKeeper failures become the
  * assigner's exceptions; a version or existence that is not as expected becomes a {@link Conflict}.
  */
 final class LeafNodes {
@@ -158,12 +158,14 @@ final class LeafNodes {
 	}
 
 	/**
-	 * Returns the version a uid instance left the ip:port's node at when it released it.
+	 * Returns the version a uid instance left a node at when it released it. Kept per node, not per ip:port: a node
+	 * deleted and made again by a Leaf server may reach the same version.
+	 * @param child the node's name, {@code <ip:port>-<sequence>}
 	 * @return the version, or -1 when no release is recorded
 	 */
-	int releasedVersion(String ipPort) {
+	int releasedVersion(String child) {
 		try {
-			byte[] data = call(() -> this.client.getData().forPath(ZKPaths.makePath(this.releasedPath, ipPort)));
+			byte[] data = call(() -> this.client.getData().forPath(ZKPaths.makePath(this.releasedPath, child)));
 			return Integer.parseInt(new String(data, StandardCharsets.UTF_8).strip());
 		}
 		catch (Conflict | NumberFormatException ex) {
@@ -171,9 +173,9 @@ final class LeafNodes {
 		}
 	}
 
-	/** Records the version a release left the ip:port's node at, so the next uid claim knows nobody wrote since. */
-	void recordRelease(String ipPort, int version) {
-		String path = ZKPaths.makePath(this.releasedPath, ipPort);
+	/** Records the version a release left a node at, so the next uid claim knows nobody wrote since. */
+	void recordRelease(String child, int version) {
+		String path = ZKPaths.makePath(this.releasedPath, child);
 		byte[] data = Integer.toString(version).getBytes(StandardCharsets.UTF_8);
 		try {
 			call(() -> this.client.setData().forPath(path, data));
