@@ -2,7 +2,9 @@ package io.github.uidgen.worker.zookeeper;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.zookeeper.CuratorCalls.Conflict;
@@ -21,6 +23,8 @@ import org.apache.zookeeper.data.Stat;
  * assigner's exceptions; a version or existence that is not as expected becomes a {@link Conflict}.
  */
 final class LeafNodes {
+
+	private static final Pattern SEQUENCE = Pattern.compile("[0-9]{10}");
 
 	/** A node's data and version as read. */
 	record Read(byte[] data, int version) {
@@ -80,8 +84,30 @@ final class LeafNodes {
 		return this.calls.call(() -> this.client.checkExists().forPath(this.foreverPath)) != null;
 	}
 
-	List<String> children() {
-		return this.calls.call(() -> this.client.getChildren().forPath(this.foreverPath));
+	/**
+	 * Returns the nodes of the forever tree named after an ip:port, as Leaf names them: {@code <ip:port>-<10 digits>}.
+	 * @param ipPort the ip:port
+	 * @return the node names, one unless the tree was edited by hand
+	 */
+	List<String> nodesOf(String ipPort) {
+		List<String> nodes = new ArrayList<>();
+		for (String child : this.calls.call(() -> this.client.getChildren().forPath(this.foreverPath))) {
+			int dash = child.lastIndexOf('-');
+			if (dash > 0 && child.substring(0, dash).equals(ipPort)
+					&& SEQUENCE.matcher(child.substring(dash + 1)).matches()) {
+				nodes.add(child);
+			}
+		}
+		return nodes;
+	}
+
+	/**
+	 * Returns the worker ID Leaf reads from a node's name: its sequence.
+	 * @param child a name from {@link #nodesOf(String)}
+	 * @return the worker ID
+	 */
+	static long workerIdOf(String child) {
+		return Long.parseLong(child.substring(child.lastIndexOf('-') + 1));
 	}
 
 	/** Reads a node of the forever tree; {@code null} when it is gone. */
