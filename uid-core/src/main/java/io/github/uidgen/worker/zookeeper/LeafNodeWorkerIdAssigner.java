@@ -41,8 +41,8 @@ import org.slf4j.LoggerFactory;
  * the node's timestamp, and reads the node again: a Leaf server still running there would have rewritten it,
  * and the claim is refused. The worker's mark is the node's timestamp plus 3 s, so no ID is issued inside the window
  * in which the last Leaf server there may have issued. A node that a uid instance released and nobody wrote since
- * (the version recorded under {@code uid-released/<ip>:<port>-<sequence>} at the release) needs neither wait: its timestamp
- * covers every ID that instance issued.</li>
+ * (the version recorded under {@code uid-released/<ip>:<port>-<sequence>} at the release) needs neither wait: its
+ * timestamp covers every ID that instance issued.</li>
  * </ol>
  *
  * <p>Renewals (every 3 s, or more often as the mark requires) rewrite the node over the version last written, while
@@ -232,8 +232,8 @@ public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 		long mark = created ? WorkerAssignment.NO_MARK
 				: releasedByUid ? previous.timestamp() : previous.timestamp() + LEAF_REPORT_INTERVAL.toMillis();
 		logger.info("uid worker ID {} taken from Leaf's node {} for instance '{}' ({})", workerId, path,
-				this.instanceId, created ? "a new node" : "Leaf's last report " + Instant.ofEpochMilli(
-						previous.timestamp()) + ", no ID before " + Instant.ofEpochMilli(mark + 1));
+				this.instanceId, created ? "a new node" : (releasedByUid ? "released by uid at " : "Leaf's last report ")
+						+ Instant.ofEpochMilli(previous.timestamp()) + ", no ID before " + Instant.ofEpochMilli(mark + 1));
 		return new WorkerAssignment(workerId, mark);
 	}
 
