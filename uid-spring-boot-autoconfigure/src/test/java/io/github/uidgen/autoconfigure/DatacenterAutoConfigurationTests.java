@@ -180,6 +180,20 @@ class DatacenterAutoConfigurationTests {
 	}
 
 	@Test
+	void aNegativeOrMissingStaticWorkerIdIsToldTheRangeTheDataCenterLeaves() {
+		assertFailure(this.contextRunner, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.worker.id").contains("Value: -3");
+			assertThat(analysis.getAction()).isEqualTo("Set uid.worker.id to a worker ID from 0 to 255 (the "
+					+ "uid.worker-bits less uid.datacenter-bits hold).");
+		}, "uid.datacenter-bits=2", "uid.datacenter-id=1", "uid.worker.id=-3");
+		assertFailure(this.contextRunner, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.worker.id").contains("Value: (not set)");
+			assertThat(analysis.getAction()).startsWith("Set uid.worker.id to a worker ID unique to this instance in "
+					+ "its data center, from 0 to 255 (the uid.worker-bits less uid.datacenter-bits hold), or ");
+		}, "uid.datacenter-bits=2", "uid.datacenter-id=1", "uid.worker.assigner=static");
+	}
+
+	@Test
 	void aDataCenterIdWithTheSegmentGenerator() {
 		assertFailure(this.onRedis, (analysis) -> {
 			assertThat(analysis.getDescription()).contains("Segment numbers have no data-center part")
