@@ -41,9 +41,13 @@ public final class BenchmarkMain {
 			  idle         CPU used by started generators left idle for --seconds (60) (--contenders)
 			  claims       claim time of each assigner at 0 to 1,000 live leases in its store (--stores,
 			               --levels, --claims, --mariadb-url, --postgresql-url, --redis)
+			  virtual      1,000 and 10,000 virtual threads against platform threads doing the same work: saturation
+			               runs (--contenders, --threads, --ids, --repeats) and JMH (--jmh-contenders); Java 21+
 			  mybatis-plus JMH: MyBatis-Plus's nextId through uid against getUID (--rounds, --warmup, --iterations)
 			  sharding-inserts  inserts through ShardingSphere-JDBC, key generator UID against SNOWFLAKE, on
 			               MariaDB (--threads 4, --seconds 5, --repeats 3, --server-url jdbc:mysql://host:port/?…)
+			  segment-keys 10,000 segment keys on Redis: threads, RSS, heap per key, first numbers, steady rate
+			               (--keys, --threads, --seconds, --redis, --virtual)
 			  jmh          hands the remaining arguments to JMH's own command line (org.openjdk.jmh.Main)
 			JMH options: --rounds (3: each round is one fork of every generator in turn) --warmup (2)
 			  --iterations (3, of 1 s each) --log-dir (benchmark-logs)
@@ -75,17 +79,26 @@ public final class BenchmarkMain {
 			printPartCpu(System.out, before, loadBefore);
 			System.exit(0);
 		}
+		if (part.equals("virtual")) {
+			CpuSnapshot before = CpuSnapshot.take();
+			String loadBefore = loadAverage();
+			VirtualThreadRuns.main(rest);
+			printPartCpu(System.out, before, loadBefore);
+			System.exit(0);
+		}
 		if (part.equals("memory")) {
 			MemoryFootprint.main(rest);
 			return;
 		}
-		if (part.equals("saturation") || part.equals("sustained") || part.equals("idle") || part.equals("claims")) {
+		if (part.equals("saturation") || part.equals("sustained") || part.equals("idle") || part.equals("claims")
+				|| part.equals("segment-keys")) {
 			CpuSnapshot before = CpuSnapshot.take();
 			String loadBefore = loadAverage();
 			switch (part) {
 				case "saturation" -> SaturationRunner.main(rest);
 				case "sustained" -> SustainedRate.main(rest);
 				case "idle" -> IdleCpu.main(rest);
+				case "segment-keys" -> SegmentKeys.main(rest);
 				default -> ClaimTime.main(rest);
 			}
 			printPartCpu(System.out, before, loadBefore);
@@ -177,6 +190,9 @@ public final class BenchmarkMain {
 				arguments.getInt("warmup", 2), arguments.getInt("iterations", 3), out);
 		part = printCpu(out, part);
 		ShardingSphereInserts.run(ShardingSphereInserts.DEFAULT_URL, 4, 5, 3, out);
+		part = printCpu(out, part);
+		SegmentKeys.run(SegmentKeys.DEFAULT_KEYS, arguments.getInts("threads", SegmentKeys.DEFAULT_THREADS), 4,
+				arguments.get("redis", "127.0.0.1:6379"), false, out);
 		printCpu(out, part);
 		out.printf("Load average (1/5/15 min) before: %s, after: %s. CPU over the whole run (ours included): %s. "
 				+ "Total time %s.%n", loadBefore, loadAverage(), CpuSnapshot.take().since(cpuAtStart),

@@ -199,6 +199,58 @@ final class JmhSuite {
 	}
 
 	/**
+	 * Throughput of every contender with many benchmark threads, platform and virtual ones (JMH's
+	 * {@code -Djmh.executor=VIRTUAL}, Java 21 and later), then virtual ÷ platform.
+	 */
+	void threadKinds(List<Contender> contenders, List<Integer> threadCounts) throws Exception {
+		Map<String, List<Double>> scores = new LinkedHashMap<>();
+		Map<String, Double> threw = new LinkedHashMap<>();
+		for (int round = 1; round <= this.rounds; round++) {
+			for (int threads : threadCounts) {
+				for (ThreadKind kind : ThreadKind.values()) {
+					progress("throughput, " + kind.name().toLowerCase() + " threads, round " + round + " of "
+							+ this.rounds + ", " + threads + " threads");
+					ChainedOptionsBuilder options = options(GET_UID, "threads-" + kind.name().toLowerCase() + "-"
+							+ threads + "t-round" + round + ".log", this.iterations);
+					if (kind == ThreadKind.VIRTUAL) {
+						options.jvmArgsAppend("-Xms1g", "-Xmx1g", "-Djmh.executor=VIRTUAL");
+					}
+					Collection<RunResult> results = new Runner(options.param("contender", names(contenders))
+						.threads(threads)
+						.mode(Mode.Throughput)
+						.timeUnit(TimeUnit.SECONDS)
+						.build()).run();
+					for (RunResult result : results) {
+						String key = contender(result.getParams()).name() + "@" + threads + "@" + kind;
+						scores.computeIfAbsent(key, (k) -> new ArrayList<>()).addAll(iterationScores(result));
+						threw.merge(key, secondarySum(result, "threw"), Double::sum);
+					}
+				}
+			}
+		}
+		this.out.printf("## Virtual threads against platform threads: getUID throughput, IDs per second (JMH)%n%n");
+		this.out.printf("%s, for each kind of thread in turn; each cell is the median of its %d iterations. Virtual "
+				+ "benchmark threads run on the default carrier pool (JMH's -Djmh.executor=VIRTUAL).%n%n",
+				describeRepetition(this.iterations), this.rounds * this.iterations);
+		MarkdownTable table = new MarkdownTable("generator", "settings", "threads", "platform threads", "spread",
+				"virtual threads", "spread", "virtual ÷ platform", "calls that threw").leftAligned(1);
+		for (int threads : threadCounts) {
+			for (Contender contender : contenders) {
+				String key = contender.name() + "@" + threads + "@";
+				Samples platform = new Samples(scores.get(key + ThreadKind.PLATFORM));
+				Samples virtual = new Samples(scores.get(key + ThreadKind.VIRTUAL));
+				table.row(contender.label(), contender.settings(), String.format("%,d", threads),
+						MarkdownTable.millions(platform.median()), String.format("%.0f%%", platform.spreadPercent()),
+						MarkdownTable.millions(virtual.median()), String.format("%.0f%%", virtual.spreadPercent()),
+						MarkdownTable.ratio(virtual.median(), platform.median()),
+						String.format("%,.0f",
+								threw.get(key + ThreadKind.PLATFORM) + threw.get(key + ThreadKind.VIRTUAL)));
+			}
+		}
+		table.print(this.out);
+	}
+
+	/**
 	 * Latency percentiles of single getUID calls (JMH sample mode).
 	 */
 	void latency(List<Contender> contenders, int threads) throws Exception {

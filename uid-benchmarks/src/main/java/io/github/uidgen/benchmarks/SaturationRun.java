@@ -15,16 +15,26 @@ final class SaturationRun {
 
 	private static final long DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(120);
 
+	/** Up to this many threads' IDs are merged array by array; beyond it, all are sorted together. */
+	private static final int MERGE_LIMIT = 64;
+
 	private final Contender contender;
 
 	private final int threads;
 
 	private final int idsPerThread;
 
+	private final ThreadKind kind;
+
 	SaturationRun(Contender contender, int threads, int idsPerThread) {
+		this(contender, threads, idsPerThread, ThreadKind.PLATFORM);
+	}
+
+	SaturationRun(Contender contender, int threads, int idsPerThread, ThreadKind kind) {
 		this.contender = contender;
 		this.threads = threads;
 		this.idsPerThread = idsPerThread;
+		this.kind = kind;
 	}
 
 	/**
@@ -44,7 +54,7 @@ final class SaturationRun {
 		try (IdSource source = this.contender.open()) {
 			for (int t = 0; t < this.threads; t++) {
 				int index = t;
-				workers[t] = new Thread(() -> {
+				workers[t] = this.kind.newThread(() -> {
 					ready.countDown();
 					try {
 						go.await();
@@ -102,6 +112,9 @@ final class SaturationRun {
 	 */
 	static Check check(long[][] ids, int[] taken) {
 		int k = ids.length;
+		if (k > MERGE_LIMIT) {
+			return checkAll(ids, taken);
+		}
 		int[] position = new int[k];
 		long negatives = 0;
 		for (int t = 0; t < k; t++) {
@@ -132,6 +145,35 @@ final class SaturationRun {
 			first = false;
 			previous = smallest;
 		}
+	}
+
+	/**
+	 * With thousands of threads, merging their arrays one ID at a time would scan every array per ID: all IDs go into
+	 * one array instead, sorted and compared with their neighbours.
+	 */
+	private static Check checkAll(long[][] ids, int[] taken) {
+		long total = 0;
+		for (int t = 0; t < ids.length; t++) {
+			total += taken[t];
+		}
+		long[] all = new long[Math.toIntExact(total)];
+		int at = 0;
+		for (int t = 0; t < ids.length; t++) {
+			System.arraycopy(ids[t], 0, all, at, taken[t]);
+			at += taken[t];
+		}
+		Arrays.parallelSort(all);
+		long negatives = 0;
+		long duplicates = 0;
+		for (int i = 0; i < all.length; i++) {
+			if (all[i] < 0) {
+				negatives++;
+			}
+			if (i > 0 && all[i] == all[i - 1]) {
+				duplicates++;
+			}
+		}
+		return new Check(duplicates, negatives);
 	}
 
 	record Check(long duplicates, long negatives) {

@@ -7,13 +7,21 @@ import io.github.uidgen.UidException;
 /**
  * A fixed ring of IDs with one filler and any number of takers.
  *
- * <p>Two ever-growing cursors describe it: {@code head}, the next position to put (everything below it is
- * published), and {@code tail}, the next position to take. A taker reads the slot at {@code tail} and then claims
- * it by advancing {@code tail} with compare-and-set, so two takers can never both get one slot, and a slot is
- * only overwritten once {@code tail} has moved past it, which makes a stale read lose its compare-and-set.
- * Taking allocates nothing and takes no lock. The only per-slot state is the ID itself: 8 bytes a slot.
+ * <p>Two ever-growing cursors, counted in IDs, describe it: {@code head}, the next position to put (everything below
+ * it is published), and {@code tail}, the next position to take. A taker reads the ID at {@code tail} and then
+ * claims it by advancing {@code tail} with compare-and-set, so two takers can never both get one ID, and a slot is
+ * only overwritten once {@code tail} has moved past it, which makes a stale read lose its compare-and-set. Taking
+ * allocates nothing and takes no lock.
  *
- * <p>When a take leaves fewer than {@code paddingFactor} percent of the slots filled, the ring asks its
+ * <p>Each slot holds a run of {@code idsPerSlot} consecutive IDs as its first ID (one long, 8 bytes), so the filler
+ * writes one slot per run and a thread that claims a whole run into its {@link ThreadRuns} reads one slot. With one
+ * ID per slot it is a plain ring of IDs. IDs go in strictly increasing order.
+ *
+ * <p>The slots hold twice the capacity, so that stale IDs can be {@linkplain #startReplacement() replaced} by fresh
+ * ones without the ring ever looking empty to a taker: the fresh ones go in behind the stale ones first, then the
+ * stale ones are dropped.
+ *
+ * <p>When a take leaves fewer than {@code paddingFactor} percent of the capacity filled, the ring asks its
  * {@link RingFiller} for an asynchronous refill. Full and empty rings are handed to the
  * {@link RejectedPutHandler} and {@link RejectedTakeHandler}.
  */
@@ -43,9 +51,20 @@ public final class RingBuffer {
 
 	};
 
+	/** Used by {@link #startReplacement()}'s counterpart while no replacement is under way. */
+	private static final long NOT_REPLACING = Long.MIN_VALUE;
+
+	/** The first ID of each run of {@code idsPerSlot}, for twice the capacity. */
 	private final long[] slots;
 
-	private final int mask;
+	private final int slotMask;
+
+	/** log2 of the IDs per slot: a position's slot is {@code position >>> slotShift}. */
+	private final int slotShift;
+
+	private final int idsPerSlot;
+
+	private final int capacity;
 
 	private final int paddingThreshold;
 
@@ -71,18 +90,41 @@ public final class RingBuffer {
 	/** The last ID put, touched by the filler thread only: IDs must go in in increasing order, which runs rely on. */
 	private long lastPut = -1;
 
+	/** Where the IDs being replaced end, {@link #NOT_REPLACING} otherwise; touched by the filler thread only. */
+	private long replacingBelow = NOT_REPLACING;
+
+	/** The runs threads take from this ring, made to drop what they hold when the ring is withdrawn. */
+	private volatile ThreadRuns runs;
+
 	/**
-	 * Creates an empty ring.
-	 * @param capacity number of slots, a power of two of at least 2
+	 * Creates an empty ring of one ID per slot.
+	 * @param capacity number of IDs, a power of two of at least 2
 	 * @param paddingFactor fill percentage (1 to 99) under which a take asks for a refill
 	 * @param putHandler what to do when a put finds the ring full
 	 * @param takeHandler what to do when a take finds the ring empty
 	 */
 	public RingBuffer(int capacity, int paddingFactor, RejectedPutHandler putHandler,
 			RejectedTakeHandler takeHandler) {
-		if (capacity < 2 || Integer.bitCount(capacity) != 1) {
-			throw new IllegalArgumentException("The ring capacity must be a power of two of at least 2, was "
+		this(capacity, 1, paddingFactor, putHandler, takeHandler);
+	}
+
+	/**
+	 * Creates an empty ring whose slots each hold a run of consecutive IDs.
+	 * @param capacity number of IDs, a power of two of at least 2
+	 * @param idsPerSlot consecutive IDs per slot, a power of two up to the capacity; every put is of whole slots
+	 * @param paddingFactor fill percentage (1 to 99) under which a take asks for a refill
+	 * @param putHandler what to do when a put finds the ring full
+	 * @param takeHandler what to do when a take finds the ring empty
+	 */
+	public RingBuffer(int capacity, int idsPerSlot, int paddingFactor, RejectedPutHandler putHandler,
+			RejectedTakeHandler takeHandler) {
+		if (capacity < 2 || Integer.bitCount(capacity) != 1 || capacity > (1 << 29)) {
+			throw new IllegalArgumentException("The ring capacity must be a power of two from 2 to 2^29, was "
 					+ capacity);
+		}
+		if (idsPerSlot < 1 || Integer.bitCount(idsPerSlot) != 1 || idsPerSlot > capacity) {
+			throw new IllegalArgumentException("The IDs per slot must be a power of two up to the capacity (" + capacity
+					+ "), was " + idsPerSlot);
 		}
 		if (paddingFactor < 1 || paddingFactor > 99) {
 			throw new IllegalArgumentException("The padding factor must be a percentage from 1 to 99, was "
@@ -91,8 +133,11 @@ public final class RingBuffer {
 		if (putHandler == null || takeHandler == null) {
 			throw new IllegalArgumentException("Both a put handler and a take handler are required");
 		}
-		this.slots = new long[capacity];
-		this.mask = capacity - 1;
+		this.capacity = capacity;
+		this.idsPerSlot = idsPerSlot;
+		this.slotShift = Integer.numberOfTrailingZeros(idsPerSlot);
+		this.slots = new long[2 * (capacity / idsPerSlot)];
+		this.slotMask = this.slots.length - 1;
 		this.paddingThreshold = (int) ((long) capacity * paddingFactor / 100);
 		this.putHandler = putHandler;
 		this.takeHandler = takeHandler;
@@ -104,6 +149,19 @@ public final class RingBuffer {
 	 */
 	public void setFiller(RingFiller filler) {
 		this.filler = (filler != null) ? filler : NO_FILLER;
+	}
+
+	/** Connects the runs threads take from this ring; one set of runs per ring. */
+	void attach(ThreadRuns threadRuns) {
+		if (this.runs != null) {
+			throw new IllegalStateException("This ring already serves runs");
+		}
+		this.runs = threadRuns;
+	}
+
+	/** The ID at a position that lies between the take and the put cursor. */
+	private long idAt(long position) {
+		return this.slots[(int) (position >>> this.slotShift) & this.slotMask] + (position & (this.idsPerSlot - 1));
 	}
 
 	/**
@@ -119,7 +177,7 @@ public final class RingBuffer {
 				this.takeRejections.incrementAndGet();
 				return this.takeHandler.rejectTakeBuffer(this);
 			}
-			long uid = this.slots[(int) taken & this.mask];
+			long uid = idAt(taken);
 			if (this.tail.compareAndSet(taken, taken + 1)) {
 				if (published - taken <= this.paddingThreshold) {
 					this.filler.requestFill();
@@ -134,21 +192,27 @@ public final class RingBuffer {
 	 * thread's run; never waits. The run holds exactly the IDs the ring held at those positions.
 	 * @param run the run to set
 	 * @param maxCount how many IDs at most
+	 * @param boundary a power of two: the run ends before the next ID that is a multiple of it, so that only a run's
+	 * first ID can be one; 0 for no such limit
 	 * @return whether at least one ID was claimed
 	 */
-	boolean tryTakeRun(Run run, int maxCount) {
+	boolean tryTakeRun(Run run, int maxCount, int boundary) {
 		for (;;) {
 			long taken = this.tail.get();
 			long published = this.head.getAcquire();
 			if (taken >= published) {
 				return false;
 			}
-			long first = this.slots[(int) taken & this.mask];
+			long first = idAt(taken);
 			int count = (int) Math.min(maxCount, published - taken);
-			// IDs go in strictly increasing (putRange refuses anything else), so the slots from here hold consecutive
-			// numbers exactly when the last of them holds first + count - 1: two reads, not one per ID, which matters
-			// as every slot read is a cache line the filler wrote on another core.
-			while (count > 1 && this.slots[(int) (taken + count - 1) & this.mask] != first + count - 1) {
+			if (boundary > 0) {
+				count = (int) Math.min(count, boundary - (first & (boundary - 1)));
+			}
+			// IDs go in strictly increasing (putRange refuses anything else), so the positions from here hold
+			// consecutive numbers exactly when the last of them holds first + count - 1: two reads, not one per ID,
+			// which matters as every slot read is a cache line the filler wrote on another core. Within one slot's run
+			// both reads are of the same slot.
+			while (count > 1 && idAt(taken + count - 1) != first + count - 1) {
 				count >>>= 1;
 			}
 			// Slots at or past the take cursor are never overwritten, so the reads above hold if the claim succeeds.
@@ -168,11 +232,27 @@ public final class RingBuffer {
 	}
 
 	/**
-	 * Makes every thread drop the IDs left in its run (the filler does this on each scheduled wake-up, so runs age
-	 * no more than the ring's own IDs do).
+	 * Makes every thread drop the IDs left in its run: what a withdrawal of the ring's IDs does, so that IDs claimed
+	 * into runs before it stay withdrawn too.
 	 */
 	public void expireRuns() {
 		this.runGeneration.getAndIncrement();
+		ThreadRuns threadRuns = this.runs;
+		if (threadRuns != null) {
+			threadRuns.dropAll();
+		}
+	}
+
+	/**
+	 * Makes every thread whose run holds an ID below {@code uid} drop that run (the filler does this on each
+	 * maintenance, with the oldest ID it still lets out, so runs age no more than the ring's own IDs do).
+	 * @param uid the lowest ID a run may still hand out
+	 */
+	public void expireRunsBelow(long uid) {
+		ThreadRuns threadRuns = this.runs;
+		if (threadRuns != null) {
+			threadRuns.dropBelow(uid);
+		}
 	}
 
 	/**
@@ -186,7 +266,7 @@ public final class RingBuffer {
 			if (taken >= published) {
 				return EMPTY;
 			}
-			long uid = this.slots[(int) taken & this.mask];
+			long uid = idAt(taken);
 			if (this.tail.compareAndSet(taken, taken + 1)) {
 				return uid;
 			}
@@ -200,11 +280,11 @@ public final class RingBuffer {
 	public long peek() {
 		long taken = this.tail.get();
 		long published = this.head.getAcquire();
-		return (taken < published) ? this.slots[(int) taken & this.mask] : EMPTY;
+		return (taken < published) ? idAt(taken) : EMPTY;
 	}
 
 	/**
-	 * Puts one ID; only the filler thread may call this.
+	 * Puts one ID, in a ring of one ID per slot; only the filler thread may call this.
 	 * @param uid the ID
 	 * @return whether it fit; when not, the {@link RejectedPutHandler} was told
 	 */
@@ -214,33 +294,44 @@ public final class RingBuffer {
 
 	/**
 	 * Puts consecutive IDs {@code firstUid, firstUid + 1, ...} and publishes them at once; only the filler thread
-	 * may call this, and each put must start above the last ID put before. Publishing once per range keeps the takers' view of {@code head} in their caches.
+	 * may call this, and each put must start above the last ID put before. Publishing once per range keeps the
+	 * takers' view of {@code head} in their caches.
 	 * @param firstUid the first ID
-	 * @param count how many
-	 * @return how many fit; when fewer than {@code count}, the {@link RejectedPutHandler} was told
+	 * @param count how many, a multiple of the IDs per slot
+	 * @return how many fit, a multiple of the IDs per slot; when fewer than {@code count}, the
+	 * {@link RejectedPutHandler} was told
 	 */
 	public int putRange(long firstUid, int count) {
 		if (firstUid <= this.lastPut) {
 			throw new IllegalArgumentException("IDs go into the ring in increasing order, but " + firstUid
 					+ " came after " + this.lastPut);
 		}
+		if ((count & (this.idsPerSlot - 1)) != 0) {
+			throw new IllegalArgumentException("IDs go into the ring in whole slots of " + this.idsPerSlot + ", but "
+					+ count + " came");
+		}
 		long published = this.head.get();
 		if (published == SEALED) {
 			return 0;
 		}
-		long free = this.slots.length - (published - this.tail.get());
-		int fitting = (int) Math.min(count, free);
+		// While IDs are being replaced, room is counted as if they were gone already: they still fit in the
+		// slots' second half.
+		long free = this.capacity - (published - Math.max(this.tail.get(), this.replacingBelow));
+		int fitting = (int) (Math.min(count, free) & -this.idsPerSlot);
 		// Two plain runs (up to the end of the array, then from its start) instead of masking every index: the
 		// compiler unrolls them without bounds checks, which makes a fill two to three times faster. The filler
 		// shares the CPU with the takers, so its speed bounds theirs.
-		int start = (int) published & this.mask;
-		int beforeWrap = Math.min(fitting, this.slots.length - start);
+		int slotCount = fitting >>> this.slotShift;
+		int start = (int) (published >>> this.slotShift) & this.slotMask;
+		int beforeWrap = Math.min(slotCount, this.slots.length - start);
 		long uid = firstUid;
 		for (int i = start, end = start + beforeWrap; i < end; i++) {
-			this.slots[i] = uid++;
+			this.slots[i] = uid;
+			uid += this.idsPerSlot;
 		}
-		for (int i = 0, end = fitting - beforeWrap; i < end; i++) {
-			this.slots[i] = uid++;
+		for (int i = 0, end = slotCount - beforeWrap; i < end; i++) {
+			this.slots[i] = uid;
+			uid += this.idsPerSlot;
 		}
 		// Only the filler moves the put cursor forward, so this fails only when the ring was sealed meanwhile.
 		if (fitting > 0 && !this.head.compareAndSet(published, published + fitting)) {
@@ -254,6 +345,40 @@ public final class RingBuffer {
 			this.putHandler.rejectPutBuffer(this, firstUid + fitting);
 		}
 		return fitting;
+	}
+
+	/**
+	 * Starts replacing every ID the ring holds now, all stale: until {@link #completeReplacement()}, puts find room
+	 * as if they were gone, while takers still get them. Only the filler thread may call this.
+	 */
+	public void startReplacement() {
+		long published = this.head.get();
+		this.replacingBelow = (published == SEALED) ? NOT_REPLACING : published;
+	}
+
+	/**
+	 * Drops the IDs {@link #startReplacement()} marked that takers have not taken yet, and makes threads drop what is
+	 * left of their runs; takers go straight on to what was put since. Only the filler thread may call this.
+	 * @return how many were dropped
+	 */
+	public long completeReplacement() {
+		long below = this.replacingBelow;
+		this.replacingBelow = NOT_REPLACING;
+		long dropped = 0;
+		for (;;) {
+			long taken = this.tail.get();
+			if (below == NOT_REPLACING || taken >= below) {
+				break;
+			}
+			this.discarded.addAndGet(below - taken);
+			if (this.tail.compareAndSet(taken, below)) {
+				dropped = below - taken;
+				break;
+			}
+			this.discarded.addAndGet(taken - below);
+		}
+		expireRuns();
+		return dropped;
 	}
 
 	/**
@@ -331,7 +456,7 @@ public final class RingBuffer {
 	public int size() {
 		long taken = this.tail.get();
 		long published = this.head.get();
-		return (int) Math.max(0, Math.min(this.slots.length, published - taken));
+		return (int) Math.max(0, Math.min(this.capacity, published - taken));
 	}
 
 	/**
@@ -339,15 +464,23 @@ public final class RingBuffer {
 	 * @return 0 to {@link #capacity()}
 	 */
 	public int free() {
-		return this.slots.length - size();
+		return this.capacity - size();
 	}
 
 	/**
-	 * Returns the number of slots.
+	 * Returns how many IDs the ring holds when full.
 	 * @return a power of two
 	 */
 	public int capacity() {
-		return this.slots.length;
+		return this.capacity;
+	}
+
+	/**
+	 * Returns how many consecutive IDs each slot holds.
+	 * @return a power of two
+	 */
+	public int idsPerSlot() {
+		return this.idsPerSlot;
 	}
 
 	/**

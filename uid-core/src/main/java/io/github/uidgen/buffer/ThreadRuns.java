@@ -1,34 +1,55 @@
 package io.github.uidgen.buffer;
 
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 import io.github.uidgen.UidException;
 
 /**
  * Takes IDs from a {@link RingBuffer} a run at a time: a thread claims a short run of consecutive IDs with one
  * compare-and-set on the ring's take cursor and hands out the rest of the run from memory only it writes. Most
- * takes then touch no shared state, so takers on different cores stop fighting over one cursor.
+ * takes then touch no shared state and cost a field increment and a comparison, so takers on different cores stop
+ * fighting over one cursor.
  *
- * <p>Runs live in a small table indexed by thread ID, each slot owned by one thread at a time: a thread whose slot
- * another live thread owns takes from the ring directly, as every thread did before. (A {@code ThreadLocal} would
- * cost more than the take it saves.) A slot whose owner has ended is taken over, and its run dropped.
+ * <p>Platform threads own runs in a small table indexed by thread ID, each slot owned by one thread for as long as
+ * it lives (a {@code ThreadLocal} would cost more than the take it saves); a slot whose owner has ended is taken
+ * over, and its run dropped. Virtual threads (Java 21 and later), and threads whose slot another live thread owns,
+ * take from a second table of shared runs, each held by one thread for the length of one take (a compare-and-set
+ * per ID, on a line no other core is likely to want), so many short-lived threads share runs instead of each
+ * claiming its own. A thread waits for a shared run another thread is taking from rather than take from the ring
+ * meanwhile: the ring's next ID lies above what the run still holds, and a thread's IDs must keep increasing.
  *
- * <p>A run is only as good as the ring it came from: {@link RingBuffer#discardAll()}, {@link RingBuffer#seal()}
- * and {@link RingBuffer#expireRuns()} move the ring's run generation on, and a run of an older generation is
- * dropped, never handed out from, so withdrawn, stale and sealed IDs stay withdrawn. The IDs a dropped run still
- * held are skipped: gaps, never repeats. Each thread's IDs keep increasing, as its runs are claimed in ring order.
+ * <p>A run is only as good as the ring it came from. When the ring's IDs are withdrawn
+ * ({@link RingBuffer#discardAll()}, {@link RingBuffer#seal()}, a replacement of stale IDs), every run is stopped,
+ * and a claim that raced with the withdrawal sees the ring's run generation moved on and stops its own run:
+ * withdrawn, stale and sealed IDs stay withdrawn. The filler also stops runs that still hold IDs it has retired
+ * from the ring for their age ({@link #dropBelow(long)}). What a stopped run still held is skipped: gaps, never
+ * repeats. Each thread's IDs keep increasing, as its runs are claimed in ring order.
  *
- * <p>Runs start at one ID and double each time one is used up, up to {@value #MAX_RUN}; a run dropped unused
- * starts the thread over at one, so a thread that asks rarely holds and wastes little. Virtual threads (Java 21
- * and later) take from the ring directly: each would claim a run for a single call.
+ * <p>Runs start small and double each time one is used up, up to {@value #MAX_RUN}; a run dropped unused starts
+ * over at one, so a thread that asks rarely holds and wastes little.
+ *
+ * <p>A {@link Checkpoint} sees every ID that is a multiple of its interval before it is handed out (the cached
+ * generator checks there that its lease was renewed recently): runs end before such an ID, so it is always the first
+ * of its run and the check costs the take from a run nothing.
  */
 public final class ThreadRuns {
 
 	/** The longest run a thread claims at once. */
-	public static final int MAX_RUN = 64;
+	public static final int MAX_RUN = 256;
 
-	/** Slots in the table of runs: threads whose IDs differ by a multiple of this share a slot. */
+	/** Slots in each table of runs: threads whose IDs differ by a multiple of this share a slot. */
 	static final int SLOTS = 64;
+
+	/** How often a thread spins, then yields, for a shared run another thread is taking from, before it parks. */
+	private static final int SPINS = 100;
+
+	private static final int YIELDS = 100;
+
+	private static final long PARK_NANOS = 10_000;
+
+	/** What a claim returns when the ring had nothing to claim, or its IDs were withdrawn meanwhile. */
+	private static final long NOTHING = -1L;
 
 	private static final Class<?> VIRTUAL_THREAD = virtualThreadClass();
 
@@ -36,9 +57,18 @@ public final class ThreadRuns {
 
 	private final int maxRun;
 
-	private final Run[] runs = new Run[SLOTS];
+	/** A power of two: IDs that are multiples of it pass the checkpoint; 0 for none. */
+	private final int checkInterval;
 
-	/** The ring's run generation, held here so that a take reads nothing of the ring itself. */
+	private final Checkpoint checkpoint;
+
+	/** Runs owned by one platform thread each, for its lifetime. */
+	private final Run[] owned = new Run[SLOTS];
+
+	/** Runs held by one thread at a time, for one take. */
+	private final Run[] shared = new Run[SLOTS];
+
+	/** The ring's run generation, moved on by every withdrawal; read by claims only. */
 	private final PaddedCursor generation;
 
 	/** IDs claimed into runs and dropped before they were handed out. */
@@ -48,20 +78,42 @@ public final class ThreadRuns {
 	private final AtomicLong reportedTaken = new AtomicLong();
 
 	/**
-	 * Creates runs over a ring.
+	 * Creates runs over a ring; a ring serves one set of runs.
 	 * @param ring the ring to claim runs from
 	 * @param maxRun the longest run, 1 to {@value #MAX_RUN}; 1 takes every ID from the ring on its own
 	 */
 	public ThreadRuns(RingBuffer ring, int maxRun) {
+		this(ring, maxRun, 0, null);
+	}
+
+	/**
+	 * Creates runs over a ring whose IDs pass a checkpoint every so often; a ring serves one set of runs.
+	 * @param ring the ring to claim runs from
+	 * @param maxRun the longest run, 1 to {@value #MAX_RUN}; 1 takes every ID from the ring on its own
+	 * @param checkInterval a power of two: every ID that is a multiple of it passes the checkpoint before it is
+	 * handed out; 0 for none
+	 * @param checkpoint what such an ID passes, or {@code null} for none
+	 */
+	public ThreadRuns(RingBuffer ring, int maxRun, int checkInterval, Checkpoint checkpoint) {
 		if (maxRun < 1 || maxRun > MAX_RUN) {
 			throw new IllegalArgumentException("A run must be 1 to " + MAX_RUN + " IDs long, was " + maxRun);
 		}
+		if (checkInterval < 0 || Integer.bitCount(checkInterval) > 1 || (checkInterval == 0) != (checkpoint == null)) {
+			throw new IllegalArgumentException("A checkpoint needs an interval that is a power of two, was "
+					+ checkInterval);
+		}
 		this.ring = ring;
 		this.maxRun = maxRun;
+		this.checkInterval = checkInterval;
+		this.checkpoint = checkpoint;
 		this.generation = ring.runGenerationCursor();
 		for (int i = 0; i < SLOTS; i++) {
-			this.runs[i] = new Run();
+			// An owned run's first claim already doubles (a thread that asks once usually asks again); a shared
+			// run's first claim is of one ID, as the next taker may well be another short-lived thread.
+			this.owned[i] = new Run(1);
+			this.shared[i] = new Run(0);
 		}
+		ring.attach(this);
 	}
 
 	/**
@@ -71,34 +123,102 @@ public final class ThreadRuns {
 	 * @throws UidException when the take handler gives up
 	 */
 	public long take() {
-		Thread thread = Thread.currentThread();
-		Run run = this.runs[(int) thread.getId() & (SLOTS - 1)];
-		if (run.owner == thread) {
+		long threadId = Thread.currentThread().getId();
+		Run run = this.owned[(int) threadId & (SLOTS - 1)];
+		if (run.ownerId == threadId) {
 			long next = run.next;
-			if (next < run.end && run.generation == this.generation.get()) {
+			if (next < run.stop) {
 				run.next = next + 1;
 				return next;
 			}
-			return claim(run);
+			return claimOrTakeFromRing(run);
 		}
-		return takeOver(run, thread);
+		return takeOver(run);
 	}
 
 	/** The calling thread does not own its slot: takes the slot if it is free or its owner has ended. */
-	private long takeOver(Run run, Thread thread) {
-		if (this.maxRun == 1 || thread.getClass() == VIRTUAL_THREAD) {
-			return this.ring.take();
+	private long takeOver(Run run) {
+		if (this.maxRun == 1) {
+			return takeFromRing();
 		}
-		Thread owner = run.owner;
-		// An owner that has ended made its last writes visible to whoever sees it ended; what it left in its run is
-		// dropped by the claim.
-		if ((owner == null || !owner.isAlive()) && run.tryOwn(owner, thread)) {
-			run.length = 1;
-			return claim(run);
+		Thread thread = Thread.currentThread();
+		if (thread.getClass() != VIRTUAL_THREAD) {
+			Thread owner = run.owner;
+			// An owner that has ended made its last writes visible to whoever sees it ended; what it left in its run
+			// is dropped by the claim.
+			if ((owner == null || !owner.isAlive()) && run.tryOwn(owner, thread)) {
+				run.ownerId = thread.getId();
+				run.stop = Run.DROPPED;
+				run.length = 1;
+				return claimOrTakeFromRing(run);
+			}
 		}
-		return this.ring.take();
+		return takeShared(thread);
 	}
 
+	private long claimOrTakeFromRing(Run run) {
+		long uid = claim(run);
+		return (uid != NOTHING) ? passed(uid) : takeFromRing();
+	}
+
+	private long takeFromRing() {
+		return passed(this.ring.take());
+	}
+
+	/** Lets an ID that is a multiple of the check interval pass the checkpoint first. */
+	private long passed(long uid) {
+		if (this.checkpoint != null && (uid & (this.checkInterval - 1)) == 0) {
+			try {
+				this.checkpoint.check();
+			}
+			catch (RuntimeException | Error ex) {
+				// Taken, but never handed out.
+				this.dropped.incrementAndGet();
+				throw ex;
+			}
+		}
+		return uid;
+	}
+
+	private long takeShared(Thread thread) {
+		Run run = this.shared[(int) thread.getId() & (SLOTS - 1)];
+		// Another thread is taking from it this very moment: wait for it (a take is a few nanoseconds) rather than
+		// take from the ring, whose next ID lies above what the run still holds, which this thread may get next.
+		for (int round = 0; !run.tryOwn(null, thread); round++) {
+			if (round < SPINS) {
+				Thread.onSpinWait();
+			}
+			else if (round < SPINS + YIELDS) {
+				Thread.yield();
+			}
+			else {
+				LockSupport.parkNanos(PARK_NANOS);
+			}
+		}
+		long uid;
+		try {
+			long next = run.next;
+			if (next < run.stop) {
+				run.next = next + 1;
+				return next;
+			}
+			uid = claim(run);
+			if (uid == NOTHING) {
+				// Still holding the run, so that no other thread claims the run from lower in the ring meanwhile:
+				// this thread's next ID from it lies above this one.
+				uid = this.ring.take();
+			}
+		}
+		finally {
+			run.release();
+		}
+		return passed(uid);
+	}
+
+	/**
+	 * Claims a new run for a run the calling thread holds and hands out its first ID.
+	 * @return the ID, or {@link #NOTHING} when there was nothing to claim or the claim raced with a withdrawal
+	 */
 	private long claim(Run run) {
 		long left = run.end - run.next;
 		if (left > 0) {
@@ -107,16 +227,50 @@ public final class ThreadRuns {
 			run.length = 1;
 		}
 		else if (run.length < this.maxRun) {
-			run.length <<= 1;
+			run.length = Math.max(1, run.length << 1);
 		}
-		// Read before the claim: a withdrawal after this read moves the generation past the run's.
+		// Read before the claim: a withdrawal after this read moves the generation past it.
 		long generation = this.generation.get();
-		if (!this.ring.tryTakeRun(run, run.length)) {
+		if (!this.ring.tryTakeRun(run, run.length, this.checkInterval)) {
 			run.end = run.next;
-			return this.ring.take();
+			run.stop = Run.DROPPED;
+			return NOTHING;
 		}
-		run.generation = generation;
+		run.stop = run.end;
+		// A withdrawal that moved the generation before the run was good may have stopped the runs before this
+		// one's stop was written: the claimed IDs may be withdrawn ones, so stop it again. One that moves it later
+		// stops this run itself.
+		if (this.generation.get() != generation) {
+			run.stop = Run.DROPPED;
+			return NOTHING;
+		}
 		return run.next++;
+	}
+
+	/** Stops every run: the ring's IDs were withdrawn. */
+	void dropAll() {
+		for (int i = 0; i < SLOTS; i++) {
+			this.owned[i].stop = Run.DROPPED;
+			this.shared[i].stop = Run.DROPPED;
+		}
+	}
+
+	/**
+	 * Stops every run that may still hand out an ID below {@code uid}.
+	 * @param uid the lowest ID a run may still hand out
+	 */
+	void dropBelow(long uid) {
+		for (int i = 0; i < SLOTS; i++) {
+			dropIfBelow(this.owned[i], uid);
+			dropIfBelow(this.shared[i], uid);
+		}
+	}
+
+	private static void dropIfBelow(Run run, long uid) {
+		// A run its owner replaces meanwhile may be stopped too: a gap, never a stale ID.
+		if (run.holdsBelow(uid)) {
+			run.stop = Run.DROPPED;
+		}
 	}
 
 	/**
@@ -129,8 +283,8 @@ public final class ThreadRuns {
 		// run after the dropped count): a claim under way makes the count low, never high.
 		long taken = this.ring.takenCount();
 		long waiting = 0;
-		for (Run run : this.runs) {
-			waiting += run.waiting();
+		for (int i = 0; i < SLOTS; i++) {
+			waiting += this.owned[i].waiting() + this.shared[i].waiting();
 		}
 		long count = taken - waiting - this.dropped.get();
 		return this.reportedTaken.accumulateAndGet(count, Math::max);
@@ -143,6 +297,20 @@ public final class ThreadRuns {
 		catch (ClassNotFoundException ex) {
 			return null;
 		}
+	}
+
+	/**
+	 * What an ID that is a multiple of the check interval passes before it is handed out.
+	 */
+	@FunctionalInterface
+	public interface Checkpoint {
+
+		/**
+		 * Checks before the ID is handed out; throws to refuse it.
+		 * @throws UidException when no more IDs may be handed out
+		 */
+		void check();
+
 	}
 
 }

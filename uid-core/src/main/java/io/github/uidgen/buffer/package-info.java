@@ -1,5 +1,5 @@
 /**
- * The lock-free ring buffer the cached generator hands IDs out of, and the pluggable policies for a full ring on
- * put and an empty ring on take.
+ * The lock-free ring buffer of runs of IDs the cached generator hands IDs out of, the runs threads take from it, and
+ * the pluggable policies for a full ring on put and an empty ring on take.
  */
 package io.github.uidgen.buffer;

@@ -157,7 +157,7 @@ final class UidRingFiller implements RingFiller {
 			boolean requested = this.fillRequested;
 			this.fillRequested = false;
 			try {
-				maintainIfDue();
+				maintainIfDue(true);
 				if (requested || this.scheduleNanos > 0) {
 					fill(true);
 				}
@@ -192,9 +192,18 @@ final class UidRingFiller implements RingFiller {
 	 * @param mayWait whether to wait for the clock when the next unit lies too far ahead of it
 	 */
 	void fill(boolean mayWait) {
+		fill(mayWait, false);
+	}
+
+	/**
+	 * Puts IDs until the ring is full or no further unit may be used yet.
+	 * @param mayWait whether to wait for the clock when the next unit lies too far ahead of it
+	 * @param coveredOnly whether to stop at a unit whose mark is not recorded yet instead of waiting for it
+	 */
+	private void fill(boolean mayWait, boolean coveredOnly) {
 		while (!this.closed && this.failure == null) {
-			maintainIfDue();
-			if (!advance(mayWait)) {
+			maintainIfDue(!coveredOnly);
+			if (!advance(mayWait, coveredOnly)) {
 				return;
 			}
 			long first = (this.fillUnit << this.timeShift) | this.shiftedWorkerId | this.nextSequence;
@@ -223,7 +232,7 @@ final class UidRingFiller implements RingFiller {
 	 * further ahead of the clock than allowed; records the mark for a new unit before it is used.
 	 * @return whether IDs may be put at the position now
 	 */
-	private boolean advance(boolean mayWait) {
+	private boolean advance(boolean mayWait, boolean coveredOnly) {
 		readClock();
 		long unit = this.fillUnit;
 		long sequence = this.nextSequence;
@@ -251,7 +260,10 @@ final class UidRingFiller implements RingFiller {
 			LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(Math.max(1, Math.min(waitMillis, 100))));
 			readClock();
 			// Demand beyond the layout's rate keeps the filler here for as long as it lasts; runs still age.
-			maintainIfDue();
+			maintainIfDue(false);
+		}
+		if (coveredOnly && !this.session.isCovered(unit)) {
+			return false;
 		}
 		this.session.cover(unit);
 		this.fillUnit = unit;
@@ -281,24 +293,51 @@ final class UidRingFiller implements RingFiller {
 	}
 
 	/**
-	 * Once a maintenance interval, whether the filler woke for demand or on its schedule: drops the ring's IDs when
+	 * Once a maintenance interval, whether the filler woke for demand or on its schedule: replaces the ring's IDs when
 	 * the oldest of them is more than one schedule interval behind the clock, so callers get current times after a
-	 * quiet spell, and makes threads drop what is left of their runs, which would otherwise keep old IDs for as long
-	 * as their threads sit idle. An ID the ring held at one maintenance and a thread hands out before the next is
-	 * then at most a schedule interval and one maintenance interval old.
+	 * quiet spell, and makes threads drop runs that still hold IDs that old, which would otherwise keep them for as
+	 * long as their threads sit idle. An ID the ring held at one maintenance and a thread hands out before the next
+	 * is then at most a schedule interval and one maintenance interval old.
+	 * @param mayReplace whether a fill may start from here (not while one waits halfway); when not, a stale ring
+	 * stays due for the next call
 	 */
-	private void maintainIfDue() {
+	private void maintainIfDue(boolean mayReplace) {
 		if (this.maintenanceNanos == 0 || System.nanoTime() - this.maintainedNanos < this.maintenanceNanos) {
 			return;
 		}
-		this.maintainedNanos = System.nanoTime();
 		readClock();
+		// The smallest ID of the oldest unit still current: every ID below it is stale, whatever its worker and sequence.
+		long staleBelow = (this.highestClockUnit - this.staleUnits) << this.timeShift;
 		long oldest = this.ring.peek();
-		if (oldest != RingBuffer.EMPTY && (oldest >>> this.timeShift) < this.highestClockUnit - this.staleUnits) {
-			this.ring.discardAll();
+		boolean staleRing = oldest != RingBuffer.EMPTY && oldest < staleBelow;
+		if (staleRing && !mayReplace) {
+			this.ring.expireRunsBelow(staleBelow);
+			return;
 		}
-		else {
-			this.ring.expireRuns();
+		this.maintainedNanos = System.nanoTime();
+		if (staleRing) {
+			replaceStale();
+		}
+		this.ring.expireRunsBelow(staleBelow);
+	}
+
+	/**
+	 * Puts current IDs behind the stale ones first and only then drops the stale ones, so that no taker finds the
+	 * ring empty meanwhile: a take rejected means the ring was empty, not that it was being refreshed. When the
+	 * current unit still needs its high-water mark recorded (a store round trip, or a wait while the store is out of
+	 * reach), the stale IDs are dropped at once instead and takers wait for the mark, as they would for any fill.
+	 */
+	private void replaceStale() {
+		if (!this.session.isCovered(this.highestClockUnit)) {
+			this.ring.discardAll();
+			return;
+		}
+		this.ring.startReplacement();
+		try {
+			fill(false, true);
+		}
+		finally {
+			this.ring.completeReplacement();
 		}
 	}
 

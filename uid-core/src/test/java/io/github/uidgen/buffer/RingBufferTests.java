@@ -85,6 +85,139 @@ class RingBufferTests {
 		assertThat(ring.takenCount()).isEqualTo(VALUES);
 	}
 
+	/**
+	 * As above through a ring whose slots each hold a run of 8 consecutive IDs: the filler writes one slot per run,
+	 * takers take single IDs and runs of up to 8, and every value still comes out exactly once, in increasing order
+	 * for each taker.
+	 */
+	@Test
+	void everyValueComesOutExactlyOnceThroughATinyRingOfRuns() throws Exception {
+		RingBuffer ring = new RingBuffer(64, 8, 50, RejectedPutHandler.KEEP_FOR_NEXT_FILL, new WaitingTakeHandler());
+		int takers = 4;
+		int perTaker = VALUES / 4 / takers;
+		int values = perTaker * takers;
+		Thread filler = new Thread(() -> {
+			long next = 0;
+			while (next < values) {
+				next += ring.putRange(next, 16);
+			}
+		}, "test-filler");
+		long[][] taken = new long[takers][perTaker];
+		AtomicReference<Throwable> failure = new AtomicReference<>();
+		List<Thread> threads = new ArrayList<>();
+		for (int t = 0; t < takers; t++) {
+			long[] mine = taken[t];
+			boolean inRuns = t % 2 == 0;
+			Thread taker = new Thread(() -> {
+				try {
+					Run run = new Run(0);
+					int i = 0;
+					while (i < perTaker) {
+						if (inRuns && ring.tryTakeRun(run, Math.min(8, perTaker - i), 0)) {
+							for (long uid = run.next; uid < run.end; uid++) {
+								mine[i++] = uid;
+							}
+						}
+						else if (!inRuns) {
+							mine[i++] = ring.take();
+						}
+						else {
+							Thread.onSpinWait();
+						}
+					}
+				}
+				catch (Throwable ex) {
+					failure.compareAndSet(null, ex);
+				}
+			});
+			threads.add(taker);
+			taker.start();
+		}
+		filler.start();
+		for (Thread thread : threads) {
+			thread.join();
+		}
+		filler.join();
+		assertThat(failure.get()).isNull();
+		long[] all = new long[values];
+		for (int t = 0; t < takers; t++) {
+			System.arraycopy(taken[t], 0, all, t * perTaker, perTaker);
+			for (int i = 1; i < perTaker; i++) {
+				assertThat(taken[t][i]).isGreaterThan(taken[t][i - 1]);
+			}
+		}
+		Arrays.parallelSort(all);
+		for (int i = 0; i < values; i++) {
+			if (all[i] != i) {
+				throw new AssertionError("Value " + i + " came out " + ((all[i] < i) ? "twice" : "never"));
+			}
+		}
+		assertThat(ring.takenCount()).isEqualTo(values);
+		assertThat(ring.putRejections()).isPositive();
+	}
+
+	@Test
+	void aRingOfRunsTakesWholeSlotsAndHandsOutTheIdsOfEachSlotInOrder() {
+		RingBuffer ring = new RingBuffer(16, 4, 50, RejectedPutHandler.KEEP_FOR_NEXT_FILL, new FailFastTakeHandler());
+		assertThatIllegalArgumentException().isThrownBy(() -> ring.putRange(0, 6))
+			.withMessage("IDs go into the ring in whole slots of 4, but 6 came");
+		assertThat(ring.putRange(100, 8)).isEqualTo(8);
+		assertThat(ring.putRange(200, 12)).as("two slots of three fit").isEqualTo(8);
+		assertThat(ring.size()).isEqualTo(16);
+		assertThat(ring.putRejections()).isEqualTo(1);
+		long[] taken = new long[16];
+		for (int i = 0; i < taken.length; i++) {
+			taken[i] = ring.take();
+		}
+		assertThat(taken).containsExactly(100, 101, 102, 103, 104, 105, 106, 107, 200, 201, 202, 203, 204, 205, 206,
+				207);
+		assertThat(ring.capacity()).isEqualTo(16);
+		assertThat(ring.idsPerSlot()).isEqualTo(4);
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new RingBuffer(16, 32, 50, RejectedPutHandler.KEEP_FOR_NEXT_FILL,
+					new FailFastTakeHandler()))
+			.withMessageContaining("power of two up to the capacity");
+	}
+
+	@Test
+	void aRunEndsBeforeTheNextMultipleOfItsBoundary() {
+		RingBuffer ring = new RingBuffer(64, 8, 50, RejectedPutHandler.KEEP_FOR_NEXT_FILL, new FailFastTakeHandler());
+		ring.putRange(40, 24);
+		Run run = new Run(0);
+		assertThat(ring.take()).isEqualTo(40);
+		assertThat(ring.tryTakeRun(run, 64, 16)).isTrue();
+		assertThat(run.next).isEqualTo(41);
+		assertThat(run.end).as("48 is a multiple of 16: it starts the next run").isEqualTo(48);
+		assertThat(ring.tryTakeRun(run, 64, 16)).isTrue();
+		assertThat(run.next).isEqualTo(48);
+		assertThat(run.end).isEqualTo(64);
+	}
+
+	/**
+	 * Stale IDs replaced by fresh ones: until the replacement completes, takers still get the stale ones, so the ring
+	 * never looks empty, and the fresh ones go in as if the stale ones were gone; then the rest of the stale ones are
+	 * dropped and counted as discarded.
+	 */
+	@Test
+	void replacingStaleIdsNeverLeavesTheRingEmpty() {
+		RingBuffer ring = new RingBuffer(16, 4, 50, RejectedPutHandler.KEEP_FOR_NEXT_FILL, new FailFastTakeHandler());
+		ThreadRuns runs = new ThreadRuns(ring, ThreadRuns.MAX_RUN);
+		assertThat(ring.putRange(0, 16)).isEqualTo(16);
+		assertThat(runs.take()).isEqualTo(0);
+		ring.startReplacement();
+		assertThat(ring.take()).isEqualTo(2);
+		assertThat(ring.putRange(1000, 16)).as("room as if the stale IDs were gone").isEqualTo(16);
+		assertThat(ring.take()).as("still a stale one, until the replacement completes").isEqualTo(3);
+		assertThat(ring.size()).isEqualTo(16);
+		assertThat(ring.completeReplacement()).isEqualTo(12);
+		assertThat(ring.discardedCount()).isEqualTo(12);
+		assertThat(ring.size()).isEqualTo(16);
+		assertThat(runs.take()).as("1 dropped with the run it was in").isEqualTo(1000);
+		assertThat(ring.take()).isEqualTo(1001);
+		assertThat(ring.takeRejections()).isZero();
+		assertThat(ring.putRange(2000, 4)).as("back to the plain capacity").isZero();
+	}
+
 	@Test
 	void asksForARefillOnlyOnceUnderThePaddingThreshold() {
 		AtomicLong requests = new AtomicLong();

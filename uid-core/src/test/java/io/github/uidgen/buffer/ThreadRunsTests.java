@@ -1,6 +1,8 @@
 package io.github.uidgen.buffer;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -8,6 +10,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.uidgen.UidUnavailableException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -122,6 +126,85 @@ class ThreadRunsTests {
 		assertThat(this.ring.takenCount()).as("a run of its own once the owner ended").isEqualTo(5);
 	}
 
+	/**
+	 * Threads whose slot a live thread owns take from a shared run, one take at a time: a later thread goes on
+	 * with the run an earlier one left, so short-lived threads neither claim a run each nor waste what they leave.
+	 */
+	@Test
+	void threadsThatOwnNoSlotShareARunOneTakeAtATime() throws Exception {
+		this.ring.putRange(1000, 64);
+		CountDownLatch owning = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		Thread owner = new Thread(() -> {
+			this.runs.take();
+			owning.countDown();
+			awaitQuietly(release);
+		});
+		owner.start();
+		assertThat(owning.await(10, TimeUnit.SECONDS)).isTrue();
+		long[][] took = new long[3][3];
+		for (long[] mine : took) {
+			Thread sharer = sameSlotAs(owner, () -> {
+				for (int i = 0; i < mine.length; i++) {
+					mine[i] = this.runs.take();
+				}
+			});
+			sharer.start();
+			sharer.join(10_000);
+		}
+		release.countDown();
+		owner.join(10_000);
+		// The shared run: 1 ID, then 2, 4 and 8, whoever takes.
+		assertThat(took[0]).containsExactly(1002, 1003, 1004);
+		assertThat(took[1]).containsExactly(1005, 1006, 1007);
+		assertThat(took[2]).as("goes on with the run the thread before left").containsExactly(1008, 1009, 1010);
+		assertThat(this.ring.takenCount()).isEqualTo(2 + 1 + 2 + 4 + 8);
+		assertThat(this.runs.takenCount()).isEqualTo(10);
+	}
+
+	@Test
+	void runsThatHoldIdsBelowTheLimitAreDroppedAndOthersKept() {
+		this.ring.putRange(1000, 64);
+		assertThat(this.runs.take()).isEqualTo(1000);
+		this.ring.expireRunsBelow(1001);
+		assertThat(this.runs.take()).as("the run held nothing below 1001").isEqualTo(1001);
+		assertThat(this.runs.take()).isEqualTo(1002);
+		this.ring.expireRunsBelow(1004);
+		assertThat(this.runs.take()).as("1003 to 1005 dropped with their run").isEqualTo(1006);
+		assertThat(this.runs.takenCount()).isEqualTo(4);
+	}
+
+	@Test
+	void idsThatAreMultiplesOfTheCheckIntervalPassTheCheckpointFirst() {
+		RingBuffer ring = new RingBuffer(64, 50, RejectedPutHandler.KEEP_FOR_NEXT_FILL, new FailFastTakeHandler());
+		List<Long> checked = new ArrayList<>();
+		long[] refused = { 48 };
+		long[] lastTaken = { -1 };
+		ThreadRuns runs = new ThreadRuns(ring, ThreadRuns.MAX_RUN, 16, () -> {
+			checked.add(lastTaken[0] + 1);
+			if (lastTaken[0] + 1 == refused[0]) {
+				throw new UidUnavailableException("refused by the test");
+			}
+		});
+		ring.putRange(0, 64);
+		for (int i = 0; i < 48; i++) {
+			lastTaken[0] = runs.take();
+			assertThat(lastTaken[0]).isEqualTo(i);
+		}
+		assertThat(checked).containsExactly(0L, 16L, 32L);
+		assertThatExceptionOfType(UidUnavailableException.class).isThrownBy(runs::take).withMessage("refused by the test");
+		assertThat(runs.take()).as("the refused ID is a gap").isEqualTo(49);
+		assertThat(runs.takenCount()).isEqualTo(49);
+	}
+
+	@Test
+	void aCheckpointNeedsAnIntervalThatIsAPowerOfTwo() {
+		assertThatIllegalArgumentException().isThrownBy(() -> new ThreadRuns(this.ring, 8, 12, () -> {
+		})).withMessageContaining("power of two");
+		assertThatIllegalArgumentException().isThrownBy(() -> new ThreadRuns(this.ring, 8, 0, () -> {
+		}));
+	}
+
 	private Thread sameSlotAs(Thread thread) {
 		return sameSlotAs(thread, this.runs::take);
 	}
@@ -152,15 +235,15 @@ class ThreadRunsTests {
 	}
 
 	/**
-	 * Eight takers on a 64-slot ring while one thread fills it with 0, 1, 2, ... and another keeps discarding it and
-	 * expiring runs: whatever the interleaving, no value comes out twice and each thread's values increase.
+	 * Takers on a 64-slot ring while one thread fills it with 0, 1, 2, ... and another keeps discarding it and
+	 * expiring runs: whatever the interleaving, no value comes out twice and each thread's values increase. With 200
+	 * takers most of them share runs.
 	 */
-	@Test
-	void noValueComesOutTwiceWhileRunsAreClaimedDroppedAndDiscarded() throws Exception {
+	@ParameterizedTest
+	@CsvSource({ "8, 200000", "200, 8000" })
+	void noValueComesOutTwiceWhileRunsAreClaimedDroppedAndDiscarded(int takers, int perTaker) throws Exception {
 		RingBuffer ring = new RingBuffer(64, 50, RejectedPutHandler.KEEP_FOR_NEXT_FILL, new WaitingTakeHandler());
 		ThreadRuns runs = new ThreadRuns(ring, ThreadRuns.MAX_RUN);
-		int takers = 8;
-		int perTaker = 200_000;
 		long[][] taken = new long[takers][perTaker];
 		AtomicBoolean done = new AtomicBoolean();
 		AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -173,11 +256,14 @@ class ThreadRunsTests {
 		}, "test-filler");
 		Thread withdrawer = new Thread(() -> {
 			for (int i = 0; !done.get(); i++) {
-				if (i % 2 == 0) {
+				if (i % 3 == 0) {
 					ring.discardAll();
 				}
-				else {
+				else if (i % 3 == 1) {
 					ring.expireRuns();
+				}
+				else {
+					ring.expireRunsBelow(ring.peek());
 				}
 				try {
 					Thread.sleep(0, 200_000);
@@ -232,6 +318,7 @@ class ThreadRunsTests {
 		}
 		assertThat(duplicates).isZero();
 		assertThat(ring.discardedCount()).as("the withdrawer did discard IDs").isPositive();
+		assertThat(runs.takenCount()).isEqualTo((long) takers * perTaker);
 	}
 
 }
