@@ -59,16 +59,35 @@ public record UidGeneratorStatus(String kind, UidLayout layout, Worker worker, l
 	 * @param highWaterMark the latest time the worker may issue IDs for before recording a new mark, or {@code null}
 	 * once closed or the lease is lost
 	 * @param markFailures how many times recording the mark failed and was retried
-	 * @param leaseLost whether the worker ID's lease was lost (the generator has stopped for good)
+	 * @param leaseLost whether the worker ID's lease was lost (the generator issues nothing until it has claimed a
+	 * worker ID again, or for good when it does not claim again)
 	 * @param switches how often the generator moved to another worker ID because the clock stepped back further
 	 * than it absorbs
 	 * @param previousId the worker ID it issued as before the latest move, while it is still kept (until the clock
 	 * has passed its mark), or {@code null}
 	 * @param datacenterId the data center it issues for, or {@code null} when the layout has no data-center bits;
 	 * {@code id} and {@code previousId} are worker IDs within it
+	 * @param recoveries how often the generator claimed a worker ID again by itself after a lost lease and issued
+	 * again
 	 */
 	public record Worker(long id, String assigner, Instant highWaterMark, long markFailures, boolean leaseLost,
-			long switches, Long previousId, Long datacenterId) {
+			long switches, Long previousId, Long datacenterId, long recoveries) {
+
+		/**
+		 * Describes a worker that never claimed again after a lost lease.
+		 * @param id the worker ID
+		 * @param assigner the name of the assigner it came from
+		 * @param highWaterMark the latest time the worker may issue IDs for, or {@code null}
+		 * @param markFailures how many times recording the mark failed and was retried
+		 * @param leaseLost whether the worker ID's lease was lost
+		 * @param switches how often the generator moved to another worker ID because the clock stepped back
+		 * @param previousId the worker ID it issued as before the latest move, or {@code null}
+		 * @param datacenterId the data center it issues for, or {@code null}
+		 */
+		public Worker(long id, String assigner, Instant highWaterMark, long markFailures, boolean leaseLost,
+				long switches, Long previousId, Long datacenterId) {
+			this(id, assigner, highWaterMark, markFailures, leaseLost, switches, previousId, datacenterId, 0);
+		}
 
 		/**
 		 * Describes a worker of a layout without data-center bits.
@@ -82,7 +101,7 @@ public record UidGeneratorStatus(String kind, UidLayout layout, Worker worker, l
 		 */
 		public Worker(long id, String assigner, Instant highWaterMark, long markFailures, boolean leaseLost,
 				long switches, Long previousId) {
-			this(id, assigner, highWaterMark, markFailures, leaseLost, switches, previousId, null);
+			this(id, assigner, highWaterMark, markFailures, leaseLost, switches, previousId, null, 0);
 		}
 
 		/**
@@ -94,7 +113,7 @@ public record UidGeneratorStatus(String kind, UidLayout layout, Worker worker, l
 		 * @param leaseLost whether the worker ID's lease was lost
 		 */
 		public Worker(long id, String assigner, Instant highWaterMark, long markFailures, boolean leaseLost) {
-			this(id, assigner, highWaterMark, markFailures, leaseLost, 0, null, null);
+			this(id, assigner, highWaterMark, markFailures, leaseLost, 0, null, null, 0);
 		}
 
 	}

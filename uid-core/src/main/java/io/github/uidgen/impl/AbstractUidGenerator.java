@@ -3,6 +3,7 @@ package io.github.uidgen.impl;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.LayoutExhaustedException;
@@ -12,6 +13,7 @@ import io.github.uidgen.UidGenerator;
 import io.github.uidgen.UidGeneratorStatus;
 import io.github.uidgen.UidLayout;
 import io.github.uidgen.worker.WorkerIdAssigner;
+import io.github.uidgen.worker.WorkerLeaseLostException;
 
 /**
  * What both generators share: the layout, the clock and the {@link WorkerSession} their worker ID comes with (opened
@@ -43,8 +45,15 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 
 	final WorkerSession session;
 
-	AbstractUidGenerator(WorkerSession session) {
+	/** What happens after a lost lease: claiming a worker ID again, or staying stopped. */
+	final LeaseRecovery recovery;
+
+	/** Mark failures of sessions the generator no longer issues on, so the count never goes back. */
+	private final AtomicLong earlierMarkFailures = new AtomicLong();
+
+	AbstractUidGenerator(WorkerSession session, Builder<?> builder) {
 		this.session = session;
+		this.recovery = new LeaseRecovery(builder.reclaimLostLease);
 		this.layout = session.layout();
 		this.clock = session.clock();
 		this.workerId = session.workerId();
@@ -62,8 +71,9 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 		WorkerSession issuing = issuingSession();
 		return new UidGeneratorStatus(kind(), this.layout,
 				new UidGeneratorStatus.Worker(issuing.workerId(), issuing.assignerName(), issuing.highWaterMark(),
-						issuing.markFailures(), issuing.isLeaseLost(), workerSwitches(), retiredWorkerId(),
-						(this.layout.getDatacenterBits() > 0) ? issuing.datacenterId() : null),
+						this.earlierMarkFailures.get() + issuing.markFailures(), issuing.isLeaseLost(), workerSwitches(),
+						retiredWorkerId(), (this.layout.getDatacenterBits() > 0) ? issuing.datacenterId() : null,
+						this.recovery.recoveries()),
 				issuedCount(), clockBackwardsCount(), aheadOfClock(), ring(), null, failure());
 	}
 
@@ -112,7 +122,25 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 		if (!this.layout.getExpiry().isAfter(Instant.ofEpochMilli(this.clock.currentTimeMillis()))) {
 			return new LayoutExhaustedException(this.layout.getExpiry());
 		}
-		return issuingSession().failure();
+		UidException lost = this.recovery.failure();
+		return (lost != null) ? lost : issuingSession().failure();
+	}
+
+	/**
+	 * Counts what a session the generator leaves behind recorded, so the generator's figures never go back.
+	 * @param left the session it no longer issues on
+	 */
+	void leave(WorkerSession left) {
+		this.earlierMarkFailures.addAndGet(left.markFailures());
+	}
+
+	/**
+	 * The exception to throw for a lost lease: what the generator does about it (claims again, or stays stopped), if
+	 * it has said so, else what the assigner said.
+	 */
+	WorkerLeaseLostException lostLease(WorkerLeaseLostException reported) {
+		WorkerLeaseLostException told = this.recovery.lost();
+		return (told != null) ? told : reported;
 	}
 
 	/**
@@ -126,6 +154,7 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 	 * and without recording a final mark. A test hook for restart-after-crash tests.
 	 */
 	final void simulateCrash() {
+		this.recovery.close();
 		haltIssuing();
 		haltSessions();
 	}
@@ -159,6 +188,8 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 		private Duration markTimeout = DEFAULT_MARK_TIMEOUT;
 
 		private Duration maxStartupWait = DEFAULT_MAX_STARTUP_WAIT;
+
+		private boolean reclaimLostLease = true;
 
 		protected Builder() {
 		}
@@ -238,6 +269,18 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 		 */
 		public B maxStartupWait(Duration maxStartupWait) {
 			this.maxStartupWait = requireNotNegative(maxStartupWait, "maxStartupWait");
+			return self();
+		}
+
+		/**
+		 * Sets whether a generator whose lease was lost (taken by another instance after a partition outlasted it, or
+		 * lost or rewound by the store) claims a worker ID again by itself, as a newcomer would, and issues again once
+		 * nothing it could issue may collide; on by default. Off, it stays stopped until the instance is restarted.
+		 * @param reclaimLostLease whether to claim again
+		 * @return this builder
+		 */
+		public B reclaimLostLease(boolean reclaimLostLease) {
+			this.reclaimLostLease = reclaimLostLease;
 			return self();
 		}
 

@@ -11,6 +11,7 @@ import io.github.uidgen.buffer.RejectedTakeHandler;
 import io.github.uidgen.buffer.RingBuffer;
 import io.github.uidgen.buffer.ThreadRuns;
 import io.github.uidgen.buffer.WaitingTakeHandler;
+import io.github.uidgen.worker.WorkerLeaseLostException;
 
 /**
  * Hands out IDs produced ahead of demand from a {@link RingBuffer} that a background thread keeps filled. A
@@ -46,11 +47,34 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 	/** The largest ring: 2^28 slots, 2 GiB of IDs. */
 	private static final int MAX_CAPACITY = 1 << 28;
 
-	private final RingBuffer ring;
+	// The ring, the threads' runs over it and its filler belong to one worker session; after a lost lease the
+	// generator issues from new ones on the session it claimed again, so these are replaced (runs last).
+	private volatile RingBuffer ring;
 
-	private final ThreadRuns runs;
+	private volatile ThreadRuns runs;
 
-	private final UidRingFiller filler;
+	private volatile UidRingFiller filler;
+
+	private volatile WorkerSession issuing;
+
+	private final Builder settings;
+
+	private final int capacity;
+
+	/** What earlier rings handed out or counted, so the generator's figures never go back. */
+	private long earlierIssued;
+
+	private long earlierClockBackwards;
+
+	private long earlierPutRejections;
+
+	private long earlierTakeRejections;
+
+	private long earlierFillErrors;
+
+	private final Object lifecycle = new Object();
+
+	private boolean closed;
 
 	private final int boostPower;
 
@@ -61,30 +85,108 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 	private final Duration scheduleInterval;
 
 	private CachedUidGenerator(WorkerSession session, Builder builder, int capacity) {
-		super(session);
+		super(session, builder);
 		this.boostPower = builder.boostPower;
 		this.paddingFactor = builder.paddingFactor;
 		this.maxAhead = builder.maxAhead;
 		this.scheduleInterval = builder.scheduleInterval;
+		this.settings = builder;
+		this.capacity = capacity;
+		this.issuing = session;
+		this.ring = newRing();
+		this.runs = newRuns(this.ring);
+		this.filler = newFiller(this.ring, session);
+	}
+
+	private RingBuffer newRing() {
 		// A slot per run of consecutive IDs: the filler writes one slot for a thread's whole run.
 		int idsPerSlot = (int) Math.min(ThreadRuns.MAX_RUN, this.layout.getMaxSequence() + 1);
-		this.ring = new RingBuffer(capacity, idsPerSlot, builder.paddingFactor, builder.rejectedPutHandler,
-				builder.rejectedTakeHandler);
+		return new RingBuffer(this.capacity, idsPerSlot, this.settings.paddingFactor, this.settings.rejectedPutHandler,
+				this.settings.rejectedTakeHandler);
+	}
+
+	private ThreadRuns newRuns(RingBuffer over) {
 		// IDs that are multiples of the interval (one in every 256, or every new time unit with fewer sequence bits)
 		// check that the lease was renewed recently: a resumed process hands out at most that many IDs before it
 		// notices. Each is the first of its run, so the check costs the take from a run nothing.
 		int leaseCheckInterval = (int) Math.min(this.layout.getMaxSequence() + 1, LEASE_CHECK_INTERVAL);
-		this.runs = new ThreadRuns(this.ring, ThreadRuns.MAX_RUN, leaseCheckInterval, this::checkLease);
+		return new ThreadRuns(over, ThreadRuns.MAX_RUN, leaseCheckInterval, this::checkLease);
+	}
+
+	private UidRingFiller newFiller(RingBuffer target, WorkerSession on) {
 		long unitMillis = this.layout.getTimeUnit().toMillis();
-		this.filler = new UidRingFiller(this.ring, session, builder.maxAhead.toMillis() / unitMillis,
-				builder.scheduleInterval.toMillis());
-		this.ring.setFiller(this.filler);
+		UidRingFiller newFiller = new UidRingFiller(target, on, this.settings.maxAhead.toMillis() / unitMillis,
+				this.settings.scheduleInterval.toMillis());
+		target.setFiller(newFiller);
+		return newFiller;
 	}
 
 	/** Fills the ring as far as the clock allows without waiting, then starts the filler thread. */
 	private void start() {
-		this.session.onLeaseLost(this.filler::leaseLost);
+		watch(this.session, this.filler);
 		this.filler.start();
+	}
+
+	/**
+	 * Watches a session's lease: when it is lost, its ring is sealed at once (callers get why, and what the generator
+	 * does about it), then a worker ID is claimed again unless told not to.
+	 */
+	private void watch(WorkerSession watched, UidRingFiller fillingFor) {
+		watched.onLeaseLost((reason) -> {
+			fillingFor.leaseLost(this.recovery.lost(watched, reason));
+			this.recovery.reclaim(watched, (next) -> resume(watched, next));
+		});
+	}
+
+	/**
+	 * Issues from a new ring, filled from the session claimed after the lost one's lease was lost, unless the generator
+	 * closed meanwhile. The lost session's ring was sealed when its lease was lost: its IDs and the runs taken from it
+	 * are gone, and nothing more goes in.
+	 * @return whether the generator issues on the new session now; when not, the session is closed
+	 */
+	private boolean resume(WorkerSession lost, WorkerSession next) {
+		synchronized (this.lifecycle) {
+			if (this.closed || this.issuing != lost) {
+				next.close();
+				return false;
+			}
+		}
+		// Filled outside the lock, which status readers take: the first fill may wait for the new worker's mark.
+		RingBuffer freshRing;
+		UidRingFiller freshFiller;
+		try {
+			freshRing = newRing();
+			freshFiller = newFiller(freshRing, next);
+			watch(next, freshFiller);
+			freshFiller.start();
+		}
+		catch (RuntimeException ex) {
+			next.close();
+			throw ex;
+		}
+		synchronized (this.lifecycle) {
+			if (this.closed || this.issuing != lost) {
+				freshFiller.close(next.workerId());
+				next.close();
+				return false;
+			}
+			RingBuffer oldRing = this.ring;
+			UidRingFiller oldFiller = this.filler;
+			ThreadRuns oldRuns = this.runs;
+			oldFiller.close(lost.workerId());
+			this.earlierIssued += oldRuns.takenCount();
+			this.earlierClockBackwards += oldFiller.clockBackwardsCount();
+			this.earlierPutRejections += oldRing.putRejections();
+			this.earlierTakeRejections += oldRing.takeRejections();
+			this.earlierFillErrors += oldFiller.fillErrors();
+			this.issuing = next;
+			this.filler = freshFiller;
+			this.ring = freshRing;
+			this.runs = newRuns(freshRing);
+			leave(lost);
+			lost.close();
+			return true;
+		}
 	}
 
 	/**
@@ -101,7 +203,7 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 	}
 
 	private void checkLease() {
-		if (this.session.isRenewalOverdue()) {
+		if (this.issuing.isRenewalOverdue()) {
 			confirmLeaseAfterPause();
 		}
 	}
@@ -112,8 +214,19 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 	 * hands out nothing more until a renewal proves the worker ID is still this generator's.
 	 */
 	private void confirmLeaseAfterPause() {
+		WorkerSession current = this.issuing;
 		this.ring.discardAll();
-		this.session.confirmLease();
+		try {
+			current.confirmLease();
+		}
+		catch (WorkerLeaseLostException ex) {
+			throw lostLease(ex);
+		}
+	}
+
+	@Override
+	WorkerSession issuingSession() {
+		return this.issuing;
 	}
 
 	@Override
@@ -123,7 +236,9 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 
 	@Override
 	long issuedCount() {
-		return this.runs.takenCount();
+		synchronized (this.lifecycle) {
+			return this.earlierIssued + this.runs.takenCount();
+		}
 	}
 
 	@Override
@@ -133,19 +248,30 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 
 	@Override
 	long clockBackwardsCount() {
-		return this.filler.clockBackwardsCount();
+		synchronized (this.lifecycle) {
+			return this.earlierClockBackwards + this.filler.clockBackwardsCount();
+		}
 	}
 
 	@Override
 	UidException failure() {
+		UidException lost = this.recovery.failure();
+		if (lost != null) {
+			return lost;
+		}
 		UidException fillerFailure = this.filler.failure();
 		return (fillerFailure != null) ? fillerFailure : super.failure();
 	}
 
 	@Override
 	UidGeneratorStatus.Ring ring() {
-		return new UidGeneratorStatus.Ring(this.ring.capacity(), this.ring.size(), this.ring.putRejections(),
-				this.ring.takeRejections(), this.filler.fillErrors());
+		synchronized (this.lifecycle) {
+			RingBuffer current = this.ring;
+			return new UidGeneratorStatus.Ring(current.capacity(), current.size(),
+					this.earlierPutRejections + current.putRejections(),
+					this.earlierTakeRejections + current.takeRejections(),
+					this.earlierFillErrors + this.filler.fillErrors());
+		}
 	}
 
 	/** The ring, for tests that look inside. */
@@ -171,13 +297,30 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 
 	@Override
 	public void close() {
-		long latest = this.filler.close(this.workerId);
-		this.session.close(Math.max(latest, this.startUnit - 1));
+		// Before the lock: a claim under way hands its session over under the same lock, and finds the generator closed.
+		this.recovery.close();
+		synchronized (this.lifecycle) {
+			if (this.closed) {
+				return;
+			}
+			this.closed = true;
+			WorkerSession current = this.issuing;
+			long latest = this.filler.close(current.workerId());
+			current.close(Math.max(latest, current.startUnit() - 1));
+		}
 	}
 
 	@Override
 	void haltIssuing() {
-		this.filler.close(this.workerId);
+		synchronized (this.lifecycle) {
+			this.closed = true;
+			this.filler.close(this.issuing.workerId());
+		}
+	}
+
+	@Override
+	void haltSessions() {
+		this.issuing.halt();
 	}
 
 	/**

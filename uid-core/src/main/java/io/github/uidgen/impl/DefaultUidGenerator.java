@@ -13,6 +13,7 @@ import java.util.concurrent.locks.LockSupport;
 import io.github.uidgen.ClockMovedBackwardsException;
 import io.github.uidgen.LayoutExhaustedException;
 import io.github.uidgen.UidUnavailableException;
+import io.github.uidgen.worker.WorkerLeaseLostException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -96,7 +97,7 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 	private boolean switchFailed;
 
 	private DefaultUidGenerator(WorkerSession session, Builder builder) {
-		super(session);
+		super(session, builder);
 		this.issuing = session;
 		this.switchWorker = builder.clockBackwardsSwitchWorker;
 		this.timeShift = this.layout.getWorkerBits() + this.layout.getSeqBits();
@@ -150,7 +151,7 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 				}
 				else if (session.isRenewalOverdue()) {
 					// Resumed after a pause, or the store is out of reach: the lease may be gone.
-					session.confirmLease();
+					confirmLease(session);
 				}
 				next = (now << this.timeShift) | (current & this.workerMask);
 			}
@@ -181,7 +182,61 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 		if (unit > this.maxTime) {
 			throw new LayoutExhaustedException(this.layout.getExpiry());
 		}
-		session.cover(unit);
+		try {
+			session.cover(unit);
+		}
+		catch (WorkerLeaseLostException ex) {
+			throw lostLease(ex);
+		}
+	}
+
+	private void confirmLease(WorkerSession session) {
+		try {
+			session.confirmLease();
+		}
+		catch (WorkerLeaseLostException ex) {
+			throw lostLease(ex);
+		}
+	}
+
+	/** Watches a session's lease: when it is lost, says so to callers and claims again (unless told not to). */
+	private void watch(WorkerSession watched) {
+		watched.onLeaseLost((reason) -> {
+			this.recovery.lost(watched, reason);
+			this.recovery.reclaim(watched, (next) -> resume(watched, next));
+		});
+	}
+
+	/**
+	 * Moves issue to a session claimed after the lost one's lease was lost, unless the generator closed or moved on
+	 * meanwhile. Every thread that still reads the lost session fails its compare-and-set and reads the new state.
+	 * @return whether the generator issues on the new session now; when not, the session is closed
+	 */
+	private boolean resume(WorkerSession lost, WorkerSession next) {
+		synchronized (this.switchLock) {
+			if (this.state == CLOSED || this.issuing != lost) {
+				next.close();
+				return false;
+			}
+			watch(next);
+			this.issuing = next;
+			long start = ((next.startUnit() - 1) << this.timeShift) | next.shiftedWorkerId() | this.maxSequence;
+			long replaced;
+			do {
+				replaced = this.state;
+				if (replaced == CLOSED) {
+					this.issuing = lost;
+					next.close();
+					return false;
+				}
+			}
+			while (!STATE.compareAndSet(this, replaced, start));
+			// The last unit of the lost worker and the fresh start count as the constructor's does.
+			this.issuedInPastUnits.addAndGet((replaced & this.maxSequence) - this.maxSequence);
+			leave(lost);
+			lost.close();
+			return true;
+		}
 	}
 
 	/**
@@ -242,6 +297,7 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 			this.switchFailed = false;
 			this.retired.removeIf(WorkerSession::isClosed);
 			this.retired.add(from);
+			watch(to);
 			this.issuing = to;
 			long start = ((to.startUnit() - 1) << this.timeShift) | to.shiftedWorkerId() | this.maxSequence;
 			long replaced;
@@ -343,6 +399,8 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 	/** Releases the worker ID issued on, with its final mark, and every earlier one still kept. */
 	@Override
 	public void close() {
+		// Before the lock: a claim under way hands its session over under the same lock, and finds the state closed.
+		this.recovery.close();
 		synchronized (this.switchLock) {
 			long current;
 			do {
@@ -416,7 +474,9 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 		 * @return a running generator; close it to release the worker ID
 		 */
 		public DefaultUidGenerator build() {
-			return new DefaultUidGenerator(openSession(Duration.ZERO), this);
+			DefaultUidGenerator generator = new DefaultUidGenerator(openSession(Duration.ZERO), this);
+			generator.watch(generator.session);
+			return generator;
 		}
 
 	}

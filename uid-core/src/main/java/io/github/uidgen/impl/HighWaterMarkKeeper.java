@@ -62,6 +62,9 @@ final class HighWaterMarkKeeper {
 
 	private volatile long reservedUntil;
 
+	/** The last unit reserved before the lease was lost or the keeper closed: nothing was issued past it. */
+	private volatile long lastReserved = Long.MIN_VALUE;
+
 	private volatile long refreshAt;
 
 	private final AtomicLong wanted = new AtomicLong();
@@ -135,6 +138,16 @@ final class HighWaterMarkKeeper {
 	 */
 	long reservedUntil() {
 		return this.reservedUntil;
+	}
+
+	/**
+	 * Returns the highest unit the generator may have issued IDs in: the reservation, or the one it had when the lease
+	 * was lost.
+	 * @return a unit, {@link Long#MIN_VALUE} when nothing was ever reserved
+	 */
+	long lastReserved() {
+		long reserved = this.reservedUntil;
+		return (reserved != REVOKED) ? reserved : this.lastReserved;
 	}
 
 	/**
@@ -359,6 +372,7 @@ final class HighWaterMarkKeeper {
 				return;
 			}
 			logger.error("uid worker {} stops issuing IDs: {}", this.workerId, ex.getMessage());
+			this.lastReserved = this.reservedUntil;
 			this.reservedUntil = REVOKED;
 			this.refreshAt = REVOKED;
 			// The generator stops first (the cached one seals its ring), so that whoever sees the failure also sees
@@ -439,6 +453,9 @@ final class HighWaterMarkKeeper {
 	private void releaseRetired() {
 		long mark = this.reservedUntil;
 		this.closed = true;
+		if (this.reservedUntil != REVOKED) {
+			this.lastReserved = this.reservedUntil;
+		}
 		this.reservedUntil = REVOKED;
 		this.refreshAt = REVOKED;
 		if (isRevoked()) {
@@ -486,6 +503,9 @@ final class HighWaterMarkKeeper {
 	 */
 	void halt() {
 		this.closed = true;
+		if (this.reservedUntil != REVOKED) {
+			this.lastReserved = this.reservedUntil;
+		}
 		this.reservedUntil = REVOKED;
 		this.refreshAt = REVOKED;
 		LockSupport.unpark(this.thread);

@@ -74,6 +74,24 @@ final class WorkerSession implements AutoCloseable {
 	 */
 	static WorkerSession open(WorkerIdAssigner assigner, UidLayout layout, long datacenterId, UidClock clock,
 			Settings settings) {
+		return open(assigner, layout, datacenterId, clock, settings, -1, Long.MIN_VALUE);
+	}
+
+	/**
+	 * Claims a worker ID again after this session's lease was lost, as a newcomer would (the assigner never hands out
+	 * one that a live instance holds, and makes the claim wait when the store cannot vouch for its history), and waits,
+	 * within limits, until the generator may issue on it: after its mark and, when it is this session's worker ID
+	 * again, after every unit this session reserved, whatever the store says now.
+	 * @return the new session
+	 * @throws UidException when no worker ID can be claimed now, or the clock is too far behind its mark
+	 */
+	WorkerSession reclaim() {
+		return open(this.assigner, this.layout, this.datacenterId, this.clock, this.settings, workerId(),
+				this.keeper.lastReserved());
+	}
+
+	private static WorkerSession open(WorkerIdAssigner assigner, UidLayout layout, long datacenterId, UidClock clock,
+			Settings settings, long previousWorkerId, long previousLastUnit) {
 		// Prefer worker IDs the generator can start on without refusing: their mark, if any, lies no further ahead of
 		// the clock than it may wait at start plus how far ahead of the clock it may issue anyway.
 		WorkerAssignment assignment = assigner.assign(layout.getMaxWorkerId(),
@@ -83,7 +101,11 @@ final class WorkerSession implements AutoCloseable {
 				throw new WorkerIdOutOfRangeException(assignment.workerId(), layout.getMaxWorkerId(),
 						"give the layout more worker bits, or use an assigner in lease mode so worker IDs are reused");
 			}
-			long startUnit = awaitStart(assignment, layout, clock, settings);
+			// The same worker ID again: its stored mark may be older than what this generator reserved (a store that
+			// lost or rewound it), so start after both.
+			long notBefore = (assignment.workerId() == previousWorkerId && previousLastUnit != Long.MIN_VALUE)
+					? previousLastUnit + 1 : Long.MIN_VALUE;
+			long startUnit = awaitStart(assignment, layout, clock, settings, notBefore);
 			return new WorkerSession(assigner, layout, datacenterId, clock, assignment, startUnit, settings);
 		}
 		catch (RuntimeException ex) {
@@ -151,11 +173,12 @@ final class WorkerSession implements AutoCloseable {
 	}
 
 	/** Waits, within limits, until the clock allows the first unit after the mark; returns that unit. */
-	private static long awaitStart(WorkerAssignment assignment, UidLayout layout, UidClock clock, Settings settings) {
+	private static long awaitStart(WorkerAssignment assignment, UidLayout layout, UidClock clock, Settings settings,
+			long notBefore) {
 		long nowMillis = clock.currentTimeMillis();
 		long nowUnit = layout.toUnit(nowMillis);
 		long afterMark = assignment.hasMark() ? layout.toUnit(assignment.highWaterMarkMillis()) + 1 : 0;
-		long first = Math.max(afterMark, Math.max(nowUnit, 0));
+		long first = Math.max(Math.max(afterMark, notBefore), Math.max(nowUnit, 0));
 		if (first > layout.getMaxTime()) {
 			throw new LayoutExhaustedException(layout.getExpiry());
 		}

@@ -2,7 +2,6 @@ package io.github.uidgen.impl;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 
 import io.github.uidgen.UidClock;
 import io.github.uidgen.testsupport.Duplicates;
@@ -37,7 +36,7 @@ class RedisRestoredFromSnapshotTests {
 	private static final Duration MARGIN = Duration.ofSeconds(6);
 
 	@Test
-	void aHolderStopsAndANewcomerWaitsTheMarginAfterARestartFromAnOlderSnapshot(@TempDir Path dir) throws Exception {
+	void aHolderWhoseClaimTheRestartLostClaimsAgainAndANewcomerWaitsTheMargin(@TempDir Path dir) throws Exception {
 		try (ThrowawayRedis redis = ThrowawayRedis.start(dir.resolve("redis"))) {
 			LettuceConnectionFactory connectionFactory = redis.connectionFactory();
 			AbstractUidGenerator holder = null;
@@ -51,23 +50,30 @@ class RedisRestoredFromSnapshotTests {
 
 				holder = build(connectionFactory, "holder");
 				assertThat(holder.status().worker().id()).isEqualTo(earlier.status().worker().id());
-				long[] issuedByHolder = take(holder, 60_000);
-				long holderLead = LAYOUT.startMillis(maxUnit(issuedByHolder)) - System.currentTimeMillis();
-				assertThat(holderLead).as("the holder borrowed seconds ahead of the clock").isGreaterThan(2_000);
+				Issuer holding = Issuer.throughRefusals(holder, "holder");
+				RedisRestoredInPlaceTests.awaitAhead(holder, 2_000);
 
 				redis.restartFrom(snapshot);
 				long restoredAt = System.currentTimeMillis();
 
 				newcomer = build(connectionFactory, "newcomer");
 				long[] issuedByNewcomer = take(newcomer, 20_000);
+				long recoveredAt = awaitRecovered(holder, Duration.ofSeconds(20));
+				Thread.sleep(500);
+				long[] issuedByHolder = holding.stop();
 
 				assertThat(Duplicates.count(issuedByHolder, issuedByNewcomer)).isZero();
 				assertThat(LAYOUT.startMillis(minUnit(issuedByNewcomer)))
 					.as("the newcomer issues nothing before the registry-loss margin has passed")
 					.isGreaterThanOrEqualTo(restoredAt + MARGIN.toMillis() - 500);
-				awaitLeaseLost(holder);
-				assertThat(holder.status().failure()).hasMessageContaining("Redis was restarted")
-					.hasMessageContaining("lost or rewound data");
+				assertThat(holding.firstRefusal()).as("what the holder's callers were told")
+					.isInstanceOf(WorkerLeaseLostException.class)
+					.hasMessageContaining("Redis was restarted")
+					.hasMessageContaining("lost or rewound data")
+					.hasMessageContaining("Claiming a worker ID again");
+				assertThat(recoveredAt - restoredAt).as("the holder issues again within the margin and a second")
+					.isLessThan(MARGIN.toMillis() + 1_000 + 2_000);
+				assertThat(holder.status().failure()).isNull();
 			}
 			finally {
 				if (holder != null) {
@@ -131,12 +137,16 @@ class RedisRestoredFromSnapshotTests {
 		}
 	}
 
-	private static void awaitLeaseLost(AbstractUidGenerator generator) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (!(generator.status().failure() instanceof WorkerLeaseLostException) && System.nanoTime() < deadline) {
-			Thread.sleep(20);
+	/** Waits, within a bound, until the generator has claimed again and issues; returns when that was seen. */
+	static long awaitRecovered(AbstractUidGenerator generator, Duration bound) throws InterruptedException {
+		long deadline = System.nanoTime() + bound.toNanos();
+		while ((generator.status().worker().recoveries() == 0 || generator.status().failure() != null)
+				&& System.nanoTime() < deadline) {
+			Thread.sleep(10);
 		}
-		assertThat(generator.status().failure()).isInstanceOf(WorkerLeaseLostException.class);
+		assertThat(generator.status().worker().recoveries()).as("recoveries of %s", generator).isPositive();
+		assertThat(generator.status().failure()).isNull();
+		return System.currentTimeMillis();
 	}
 
 	private static AbstractUidGenerator build(LettuceConnectionFactory connectionFactory, String instanceId) {

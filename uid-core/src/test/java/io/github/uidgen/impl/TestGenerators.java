@@ -33,6 +33,11 @@ final class TestGenerators {
 	}
 
 	static AbstractUidGenerator build(Kind kind, WorkerIdAssigner assigner, UidClock clock) {
+		return build(kind, assigner, clock, true);
+	}
+
+	/** Builds a generator that claims a worker ID again after a lost lease, or one that stays stopped. */
+	static AbstractUidGenerator build(Kind kind, WorkerIdAssigner assigner, UidClock clock, boolean reclaimLostLease) {
 		return switch (kind) {
 			case DEFAULT -> DefaultUidGenerator.builder()
 				.layout(LAYOUT)
@@ -40,6 +45,7 @@ final class TestGenerators {
 				.workerIdAssigner(assigner)
 				.markReservation(MARK_RESERVATION)
 				.maxStartupWait(MAX_STARTUP_WAIT)
+				.reclaimLostLease(reclaimLostLease)
 				.build();
 			case CACHED -> CachedUidGenerator.builder()
 				.layout(LAYOUT)
@@ -48,6 +54,7 @@ final class TestGenerators {
 				.markReservation(MARK_RESERVATION)
 				.maxStartupWait(MAX_STARTUP_WAIT)
 				.maxAhead(MAX_AHEAD)
+				.reclaimLostLease(reclaimLostLease)
 				.build();
 		};
 	}

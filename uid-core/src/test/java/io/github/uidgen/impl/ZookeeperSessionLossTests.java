@@ -33,12 +33,47 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 class ZookeeperSessionLossTests {
 
 	@Test
-	void aGeneratorWhoseSessionEndedStopsAndTheNextHolderOfItsWorkerIdRepeatsNothing() throws Exception {
+	void aGeneratorWhoseSessionEndedClaimsAgainInANewSessionAndNobodyRepeatsAnId() throws Exception {
 		try (ThrowawayZooKeeper zooKeeper = ThrowawayZooKeeper.start(Duration.ofMillis(100));
 				CuratorFramework firstClient = zooKeeper.newClient(Duration.ofSeconds(10));
 				CuratorFramework nextClient = zooKeeper.newClient(Duration.ofSeconds(10))) {
 			AbstractUidGenerator before = TestGenerators.build(TestGenerators.Kind.CACHED,
 					assigner(firstClient, "before"), UidClock.SYSTEM);
+			AbstractUidGenerator after = null;
+			try {
+				long[] issuedBefore = take(before, 6_000);
+				zooKeeper.expireSession(firstClient);
+				long expiredAt = System.currentTimeMillis();
+				long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+				while (!(before.status().failure() instanceof WorkerLeaseLostException) && System.nanoTime() < deadline) {
+					Thread.sleep(5);
+				}
+				long recoveredAt = RedisRestoredFromSnapshotTests.awaitRecovered(before, Duration.ofSeconds(15));
+				after = TestGenerators.build(TestGenerators.Kind.CACHED, assigner(nextClient, "after"),
+						UidClock.SYSTEM);
+				long[] issuedAfter = take(after, 6_000);
+				long[] issuedOnRecovery = take(before, 6_000);
+
+				assertThat(before.status().worker().id()).isNotEqualTo(after.status().worker().id());
+				assertThat(recoveredAt - expiredAt).as("back within seconds of the session's end").isLessThan(5_000);
+				assertThat(Duplicates.count(issuedBefore, issuedAfter, issuedOnRecovery)).isZero();
+			}
+			finally {
+				before.close();
+				if (after != null) {
+					after.close();
+				}
+			}
+		}
+	}
+
+	@Test
+	void withReclaimOffAGeneratorWhoseSessionEndedStopsAndTheNextHolderOfItsWorkerIdRepeatsNothing() throws Exception {
+		try (ThrowawayZooKeeper zooKeeper = ThrowawayZooKeeper.start(Duration.ofMillis(100));
+				CuratorFramework firstClient = zooKeeper.newClient(Duration.ofSeconds(10));
+				CuratorFramework nextClient = zooKeeper.newClient(Duration.ofSeconds(10))) {
+			AbstractUidGenerator before = TestGenerators.build(TestGenerators.Kind.CACHED,
+					assigner(firstClient, "before"), UidClock.SYSTEM, false);
 			AbstractUidGenerator after = null;
 			try {
 				long[] issuedBefore = take(before, 6_000);

@@ -26,6 +26,10 @@ public final class ThrowawayRedisCluster implements AutoCloseable {
 
 	private final List<ServerProcess> nodes;
 
+	private final List<List<String>> commands = new ArrayList<>();
+
+	private final List<Path> dirs = new ArrayList<>();
+
 	private ThrowawayRedisCluster(List<Integer> ports, List<ServerProcess> nodes) {
 		this.ports = ports;
 		this.nodes = nodes;
@@ -53,6 +57,8 @@ public final class ThrowawayRedisCluster implements AutoCloseable {
 				nodes.add(ServerProcess.launch("redis-cluster-node:" + port, command, nodeDir.resolve("redis.log"),
 						port, STARTUP));
 				ports.add(port);
+				cluster.commands.add(command);
+				cluster.dirs.add(nodeDir);
 			}
 			List<String> create = new ArrayList<>(List.of("--cluster", "create"));
 			ports.forEach((port) -> create.add("127.0.0.1:" + port));
@@ -209,6 +215,27 @@ public final class ThrowawayRedisCluster implements AutoCloseable {
 	 */
 	public ServerProcess node(int port) {
 		return this.nodes.get(this.ports.indexOf(port));
+	}
+
+	/**
+	 * Stops a master (SIGTERM; it keeps nothing, as neither snapshots nor an append-only file are written) and starts
+	 * it again on the same port with its cluster configuration: it serves the same slots, with none of their keys.
+	 * Waits until every node reports all slots served again.
+	 * @param port the master's port
+	 */
+	public void restartEmpty(int port) {
+		int index = this.ports.indexOf(port);
+		this.nodes.get(index).stop(Duration.ofSeconds(10));
+		Path dir = this.dirs.get(index);
+		this.nodes.set(index, ServerProcess.launch("redis-cluster-node:" + port, this.commands.get(index),
+				dir.resolve("redis.log"), port, STARTUP));
+		for (int i = 0; i < this.ports.size(); i++) {
+			int each = this.ports.get(i);
+			this.nodes.get(i).awaitTrue(STARTUP, () -> {
+				String info = RedisCli.run(each, Duration.ofSeconds(5), "CLUSTER", "INFO");
+				return info.contains("cluster_state:ok") && info.contains("cluster_slots_ok:16384");
+			}, "serve all 16384 slots again");
+		}
 	}
 
 	@Override

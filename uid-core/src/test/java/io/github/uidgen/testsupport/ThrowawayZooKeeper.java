@@ -102,6 +102,17 @@ public final class ThrowawayZooKeeper implements AutoCloseable {
 		return newClient(proxy.connectString(), sessionTimeout, 0);
 	}
 
+	/**
+	 * Opens a started client, like {@link #newClient(Duration)}, that reaches this server through a proxy that can
+	 * cut it off.
+	 * @param proxy a proxy in front of this server
+	 * @param sessionTimeout the session timeout to ask for
+	 * @return the client, connected
+	 */
+	public CuratorFramework newClientThrough(PartitionProxy proxy, Duration sessionTimeout) {
+		return newClient("127.0.0.1:" + proxy.port(), sessionTimeout, 3);
+	}
+
 	private CuratorFramework newClient(String connectString, Duration sessionTimeout) {
 		return newClient(connectString, sessionTimeout, 3);
 	}

@@ -11,7 +11,7 @@ import static io.github.uidgen.autoconfigure.UidPropertyMapper.map;
 
 /**
  * Applies the {@code uid.*} settings both generators share to a generator builder: the layout, the data-center
- * ID, the high-water mark settings, the system clock and the worker-ID assigner.
+ * ID, the high-water mark settings, what to do after a lost lease, the system clock and the worker-ID assigner.
  */
 final class UidGeneratorBuilders {
 
@@ -24,6 +24,7 @@ final class UidGeneratorBuilders {
 		map("uid.mark.reservation", mark.getReservation(), builder::markReservation);
 		map("uid.mark.timeout", mark.getTimeout(), builder::markTimeout);
 		map("uid.mark.max-startup-wait", mark.getMaxStartupWait(), builder::maxStartupWait);
+		builder.reclaimLostLease(properties.getWorker().isReclaimLostLease());
 		// The system clock; a customizer may set another after this.
 		builder.clock(UidClock.SYSTEM)
 			.layout(UidPropertyMapper.layout(properties, UidClock.SYSTEM.currentTimeMillis()))

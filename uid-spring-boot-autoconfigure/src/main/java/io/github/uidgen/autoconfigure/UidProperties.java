@@ -426,6 +426,14 @@ public class UidProperties {
 		 */
 		private String instanceId;
 
+		/**
+		 * Whether a generator whose lease was lost (taken by another instance after a partition outlasted it, or lost
+		 * or rewound by the store) claims a worker ID again by itself, as a newcomer would, and issues again once
+		 * nothing it could issue may collide. When false, it stays stopped (health DOWN) until the instance is
+		 * restarted.
+		 */
+		private boolean reclaimLostLease = true;
+
 		private final Static staticAssigner = new Static();
 
 		private final Db db = new Db();
@@ -456,6 +464,14 @@ public class UidProperties {
 
 		public void setInstanceId(String instanceId) {
 			this.instanceId = instanceId;
+		}
+
+		public boolean isReclaimLostLease() {
+			return this.reclaimLostLease;
+		}
+
+		public void setReclaimLostLease(boolean reclaimLostLease) {
+			this.reclaimLostLease = reclaimLostLease;
 		}
 
 		public Static getStatic() {
@@ -990,12 +1006,28 @@ public class UidProperties {
 		 */
 		private Duration expiryWarning = Duration.ofDays(365);
 
+		/**
+		 * Whether the uid health component joins the readiness group of Spring Boot's availability probes (on
+		 * Kubernetes, or with management.endpoint.health.probes.enabled), so that an instance that cannot issue IDs
+		 * leaves the load balancer until it can again. Never part of the liveness group: a store outage must not
+		 * restart the instance. A readiness group configured explicitly (its include property set) is left as it is.
+		 */
+		private boolean readiness = true;
+
 		public Duration getExpiryWarning() {
 			return this.expiryWarning;
 		}
 
 		public void setExpiryWarning(Duration expiryWarning) {
 			this.expiryWarning = expiryWarning;
+		}
+
+		public boolean isReadiness() {
+			return this.readiness;
+		}
+
+		public void setReadiness(boolean readiness) {
+			this.readiness = readiness;
 		}
 
 	}

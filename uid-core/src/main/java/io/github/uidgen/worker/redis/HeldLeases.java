@@ -7,9 +7,9 @@ import io.github.uidgen.worker.WorkerLeaseLostException;
 
 /**
  * What this instance knows about each lease it holds in the registry: the claim's token, the mark it last recorded,
- * and when its lease was last set, by this process's monotonic clock. A renewal hands the mark to the registry script,
- * which compares it with what the registry holds, and the time tells a lease that may have expired from one that
- * cannot have: the registry sets the expiry one lease after it receives a call sent at that time.
+ * and the expiry Redis last gave it, by the Redis clock. A renewal hands both to the registry script, which compares
+ * the mark with what the registry holds, and tells by its own clock a lease that may have expired from one that cannot
+ * have.
  */
 final class HeldLeases {
 
@@ -19,11 +19,11 @@ final class HeldLeases {
 	 * Records a successful claim.
 	 * @param workerId the claimed worker ID
 	 * @param token the claim's token
-	 * @param sentNanos {@link System#nanoTime()} when the claim was sent
+	 * @param expiresAt the lease's expiry, Redis clock
 	 */
-	void claimed(long workerId, String token, long sentNanos) {
+	void claimed(long workerId, String token, long expiresAt) {
 		int at = token.lastIndexOf('@');
-		this.leases.put(workerId, new Held(token, null, sentNanos, (at >= 0) ? token.substring(at + 1) : ""));
+		this.leases.put(workerId, new Held(token, null, expiresAt, (at >= 0) ? token.substring(at + 1) : ""));
 	}
 
 	/**
@@ -45,11 +45,11 @@ final class HeldLeases {
 	 * @param workerId the worker ID
 	 * @param renewed the lease as renewed
 	 * @param markMillis the mark it recorded
-	 * @param sentNanos when the renewal was sent
+	 * @param expiresAt the new expiry, Redis clock
 	 * @param server the {@code run_id} of the Redis process that renewed it
 	 */
-	void renewed(long workerId, Held renewed, long markMillis, long sentNanos, String server) {
-		this.leases.replace(workerId, renewed, new Held(renewed.token(), markMillis, sentNanos, server));
+	void renewed(long workerId, Held renewed, long markMillis, long expiresAt, String server) {
+		this.leases.replace(workerId, renewed, new Held(renewed.token(), markMillis, expiresAt, server));
 	}
 
 	/**
@@ -75,25 +75,10 @@ final class HeldLeases {
 	 *
 	 * @param token the claim's token
 	 * @param recordedMark the mark the last successful renewal recorded, or {@code null} before the first
-	 * @param setAtNanos {@link System#nanoTime()} when the call that last set the lease's expiry was sent
+	 * @param expiresAt the expiry Redis last gave the lease (ms, Redis clock)
 	 * @param server the {@code run_id} of the Redis process that last confirmed the lease
 	 */
-	record Held(String token, Long recordedMark, long setAtNanos, String server) {
-
-		/**
-		 * Returns whether the lease cannot have expired by now: less than one lease has passed since the call that set
-		 * its expiry was sent, and Redis set it no earlier than that.
-		 * @param leaseNanos the lease duration
-		 * @return whether it is still certainly held
-		 */
-		boolean certainlyUnexpired(long leaseNanos) {
-			return System.nanoTime() - this.setAtNanos < leaseNanos;
-		}
-
-		long sinceSetMillis() {
-			return (System.nanoTime() - this.setAtNanos) / 1_000_000;
-		}
-
+	record Held(String token, Long recordedMark, long expiresAt, String server) {
 	}
 
 }

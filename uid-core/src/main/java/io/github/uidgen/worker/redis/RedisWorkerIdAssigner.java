@@ -135,14 +135,13 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 	public WorkerAssignment assign(long maxWorkerId, Duration maxMarkLead) {
 		boolean waitEveryClaim = this.registryTrust == RegistryTrust.NONE;
 		for (int waits = 0;; waits++) {
-			long sentNanos = System.nanoTime();
 			List<String> reply = this.scripts.claim(this.lease.instanceId(), LeaseTokens.newToken(),
 					Long.toString(maxWorkerId), Long.toString(this.lease.leaseDuration().toMillis()),
 					Long.toString(this.registryLossMargin.toMillis()), Long.toString(maxMarkLead.toMillis()), "",
 					waitEveryClaim ? "wait" : "trusted");
 			switch (reply.get(0)) {
 				case "ok" -> {
-					return waitEveryClaim ? claimedUntrusted(reply, sentNanos) : claimed(reply, sentNanos);
+					return waitEveryClaim ? claimedUntrusted(reply) : claimed(reply);
 				}
 				case "full" -> throw this.lease.allTaken(maxWorkerId, Long.parseLong(reply.get(1)),
 						reply.subList(2, reply.size()), "Redis under " + this.hashTag);
@@ -159,7 +158,6 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 			// Every claim waits the margin, and starts after it: never behind the clock.
 			return Optional.empty();
 		}
-		long sentNanos = System.nanoTime();
 		List<String> reply = this.scripts.claim(this.lease.instanceId(), LeaseTokens.newToken(),
 				Long.toString(maxWorkerId), Long.toString(this.lease.leaseDuration().toMillis()),
 				Long.toString(this.registryLossMargin.toMillis()), "0", Long.toString(latestMarkMillis), "trusted");
@@ -167,7 +165,7 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 			// Nothing free with such a mark, or the registry is waiting out a loss: a claim now would have to wait.
 			return Optional.empty();
 		}
-		WorkerAssignment assignment = claimed(reply, sentNanos);
+		WorkerAssignment assignment = claimed(reply);
 		if (assignment.hasMark() && assignment.highWaterMarkMillis() > latestMarkMillis) {
 			// Shortly after a registry loss the mark is the end of the margin, which may lie later than the bound.
 			release(assignment.workerId(), WorkerAssignment.NO_MARK);
@@ -176,18 +174,20 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		return Optional.of(assignment);
 	}
 
-	private WorkerAssignment claimed(List<String> reply, long sentNanos) {
+	private WorkerAssignment claimed(List<String> reply) {
 		long workerId = Long.parseLong(reply.get(1));
 		String token = reply.get(5);
 		long mark = reply.get(2).isEmpty() ? WorkerAssignment.NO_MARK : Long.parseLong(reply.get(2));
 		long floor = Long.parseLong(reply.get(3));
 		long redisNow = Long.parseLong(reply.get(4));
+		long leaseMillis = this.lease.leaseDuration().toMillis()
+				+ ((this.registryTrust == RegistryTrust.NONE) ? this.registryLossMargin.toMillis() : 0);
 		if (floor > redisNow - this.registryLossMargin.toMillis()) {
 			// Shortly after a loss, start no earlier than the end of the margin even if this instance's clock
 			// lags behind the Redis server's.
 			mark = Math.max(mark, floor);
 		}
-		this.leases.claimed(workerId, token, sentNanos);
+		this.leases.claimed(workerId, token, redisNow + leaseMillis);
 		WorkerAssignment assignment = new WorkerAssignment(workerId, mark);
 		logger.info("uid worker ID {} leased from Redis {} for instance '{}' ({}, lease {})", workerId,
 				this.hashTag, this.lease.instanceId(),
@@ -200,11 +200,11 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 	 * was taken out of it may still issue with the worker ID, up to the mark it recorded before, which lies within the
 	 * margin of now. Waits out the margin (the lease was claimed long enough to cover it), and starts after it.
 	 */
-	private WorkerAssignment claimedUntrusted(List<String> reply, long sentNanos) {
+	private WorkerAssignment claimedUntrusted(List<String> reply) {
 		long redisNow = Long.parseLong(reply.get(4));
 		long afterMargin = redisNow + this.registryLossMargin.toMillis();
 		long startedNanos = System.nanoTime();
-		WorkerAssignment assignment = claimed(reply, sentNanos);
+		WorkerAssignment assignment = claimed(reply);
 		logger.info("uid worker ID {}: waiting the registry-loss margin ({} ms) before issuing with it, as the registry "
 				+ "is not trusted at any claim (registry trust none)", assignment.workerId(),
 				this.registryLossMargin.toMillis());
@@ -252,16 +252,14 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 	@Override
 	public void renew(long workerId, long highWaterMarkMillis) {
 		HeldLeases.Held held = this.leases.require(workerId);
-		long leaseNanos = this.lease.leaseDuration().toNanos();
-		boolean certain = held.certainlyUnexpired(leaseNanos);
-		long sentNanos = System.nanoTime();
 		List<String> reply = this.scripts.renew(Long.toString(workerId), held.token(),
 				Long.toString(highWaterMarkMillis), Long.toString(this.lease.leaseDuration().toMillis()),
 				Long.toString(this.registryLossMargin.toMillis()),
-				(held.recordedMark() != null) ? Long.toString(held.recordedMark()) : "", certain ? "1" : "0");
+				(held.recordedMark() != null) ? Long.toString(held.recordedMark()) : "",
+				Long.toString(held.expiresAt()));
 		String outcome = reply.get(0);
 		if ("ok".equals(outcome)) {
-			this.leases.renewed(workerId, held, highWaterMarkMillis, sentNanos, reply.get(2));
+			this.leases.renewed(workerId, held, highWaterMarkMillis, Long.parseLong(reply.get(3)), reply.get(2));
 			noteServer(workerId, RegistryChange.parse(reply.get(1)), reply.get(2));
 			return;
 		}
@@ -277,7 +275,8 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 			case "rewound" -> "the registry in Redis went back in time" + what + ": it holds an older record of this "
 					+ "lease (mark " + mark(reply.get(1)) + ") than the one this instance recorded ("
 					+ mark(Long.toString(held.recordedMark())) + "); the lease can no longer be proven";
-			case "released", "taken" -> lostRecord(outcome, reply.get(1), held, certain, what);
+			case "released", "taken" -> lostRecord(outcome, reply.get(1), held, "1".equals(reply.get(4)),
+					Long.parseLong(reply.get(5)), what);
 			default -> "unexpected reply from the uid renewal script: " + reply;
 		};
 		throw new WorkerLeaseLostException(workerId, detail);
@@ -287,9 +286,11 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 	 * Says what a renewal that found another token, or none, in place of its own tells: a lease that cannot have
 	 * expired yet was lost from the registry (data lost or rewound), one that may have expired was taken.
 	 */
-	private String lostRecord(String outcome, String holder, HeldLeases.Held held, boolean certain, String what) {
-		String since = "renewed " + held.sinceSetMillis() + " ms ago, lease " + this.lease.leaseDuration().toMillis()
-				+ " ms";
+	private String lostRecord(String outcome, String holder, HeldLeases.Held held, boolean certain, long redisNow,
+			String what) {
+		long left = held.expiresAt() - redisNow;
+		String since = (left > 0) ? "it runs " + left + " ms more, by the Redis clock"
+				: "it ran out " + (-left) + " ms ago, by the Redis clock";
 		if (certain) {
 			String shows = "released".equals(outcome) ? "shows the worker ID free"
 					: "shows instance '" + holder + "' holding it";

@@ -7,7 +7,8 @@ package io.github.uidgen.worker.redis;
  * another node ID, and anything else on the same node (or a standalone server) is a restart. Whether the data came
  * through intact, the script cannot tell; each holder checks its own record.
  *
- * @param kind {@code moved}, {@code failover}, {@code restarted} or {@code unnamed} (no process was named)
+ * @param kind {@code moved}, {@code failover}, {@code restarted}, {@code lost} (the registry was created anew) or
+ * {@code unnamed} (no process was named)
  * @param before the {@code run_id} of the process that wrote the registry before, or {@code -}
  * @param beforeNode its Cluster node ID, or {@code -}
  * @param now the {@code run_id} of the process that serves it now
@@ -35,7 +36,7 @@ record RegistryChange(String kind, String before, String beforeNode, String now,
 
 	/**
 	 * Says what a kind of change is, in words, without the processes involved.
-	 * @param kind {@code moved}, {@code failover}, {@code restarted} or {@code unnamed}
+	 * @param kind {@code moved}, {@code failover}, {@code restarted}, {@code lost} or {@code unnamed}
 	 * @return for example "Redis was restarted"
 	 */
 	static String kindInWords(String kind) {
@@ -43,6 +44,7 @@ record RegistryChange(String kind, String before, String beforeNode, String now,
 			case "moved" -> "the registry's Cluster slot moved to another master";
 			case "failover" -> "Redis failed over to a replica";
 			case "restarted" -> "Redis was restarted";
+			case "lost" -> "Redis lost the worker registry, which was created anew";
 			default -> "the registry named no Redis process as its writer";
 		};
 	}
@@ -59,6 +61,8 @@ record RegistryChange(String kind, String before, String beforeNode, String now,
 			case "failover" -> "Redis failed over to a replica (run_id " + this.before + " → " + this.now
 					+ (this.nowNode.equals("-") ? "" : ", node " + this.nowNode) + ")";
 			case "restarted" -> "Redis was restarted (run_id " + this.before + " → " + this.now + ")";
+			case "lost" -> "Redis lost the worker registry, which was created anew (run_id " + this.before + " → "
+					+ this.now + ")";
 			default -> "the registry named no Redis process as its writer (restored from a snapshot taken before its "
 					+ "first claim, or marked new by hand without naming the process)";
 		};

@@ -13,11 +13,12 @@
 --            where why is 'new' (no generation key), 'margin' (still inside the margin of an earlier event) or what
 --            happened to the registry's Redis (see change below)
 --   renew:   2 worker ID, 3 token, 4 mark ms, 5 lease ms, 6 registry loss margin ms, 7 the mark this claim last
---            recorded or '', 8 '1' when the claimant's own timing shows its lease cannot have expired, else '0'
---            -> {'ok', change or '', run_id} | {'wiped'} | {'rewound', stored mark or '', run_id, last change}
---            | {'released', holder, run_id, last change} | {'taken', holder, run_id, last change}
+--            recorded or '', 8 the lease expiry (ms, Redis clock) this claim was last given
+--            -> {'ok', change or '', run_id, new expiry} | {'wiped'} | {'rewound', stored mark or '', run_id, last change}
+--            | {'released', holder, run_id, last change, certain, now} | {'taken', holder, run_id, last change, certain, now}
+--            where certain is '1' when the claim's own lease cannot have expired yet
 --            where change is what change() below returns, run_id this process's and last change the kind of change
---            that brought the registry to this process ('' when it was created here)
+--            that brought the registry to this process ('lost' when it was created here, '' when marked new by hand)
 --   release: 2 worker ID, 3 token, 4 mark ms or '', 5 registry loss margin ms
 --            -> {'released'} | {'not held'}
 local function str(n) return string.format('%.0f', n) end
@@ -84,14 +85,15 @@ end
 -- it, as it cannot prove that nobody took the worker ID meanwhile. When the claimant knows its lease cannot have
 -- expired, the registry provably went back: newcomers wait the margin, as other claims may be gone too.
 if op == 'renew' then
-  local worker, token, margin, confirmed, certain = ARGV[2], ARGV[3], ARGV[6], ARGV[7], ARGV[8] == '1'
+  local worker, token, margin, confirmed = ARGV[2], ARGV[3], ARGV[6], ARGV[7]
+  local certain = now < tonumber(ARGV[8])
   if redis.call('EXISTS', KEYS[6]) == 0 then return {'wiped'} end
   local what = change(margin) or ''
   local held = redis.call('HGET', KEYS[2], worker)
   if held ~= token then
     if certain then raiseFloor(margin) end
     local holder = redis.call('HGET', KEYS[3], worker) or ''
-    return {(held and 'taken' or 'released'), holder, server, lastKind}
+    return {(held and 'taken' or 'released'), holder, server, lastKind, certain and '1' or '0', str(now)}
   end
   local recorded = redis.call('HGET', KEYS[5], worker)
   if confirmed ~= '' and ((not recorded) or tonumber(recorded) < tonumber(confirmed)) then
@@ -100,7 +102,7 @@ if op == 'renew' then
   end
   redis.call('ZADD', KEYS[1], str(now + tonumber(ARGV[5])), worker)
   raise(worker, ARGV[4])
-  return {'ok', what, server}
+  return {'ok', what, server, str(now + tonumber(ARGV[5]))}
 end
 
 if op == 'release' then
@@ -125,7 +127,8 @@ local floor = redis.call('GET', KEYS[6])
 if not floor then
   floor = now + margin
   redis.call('SET', KEYS[6], str(floor))
-  redis.call('SET', KEYS[7], here)
+  -- Holders confirmed by an earlier process learn from 'lost' that the registry was created anew here.
+  redis.call('SET', KEYS[7], here .. ' lost')
   return {'wait', str(floor), str(now), 'new'}
 end
 local what = change(margin)

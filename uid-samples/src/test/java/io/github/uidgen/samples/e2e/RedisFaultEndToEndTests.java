@@ -21,8 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The {@code redis} profile against a {@code redis-server} of the test's own: besides the paused holder, Redis
  * loses the registry while instances serve: flushed, restarted empty, and restarted from an older snapshot that
  * still holds the registry's {@code generation} key but not the current holders' claims. Each time the running
- * holders must stop within seconds (503 naming the lost lease, health DOWN), and an instance started afterwards
- * must not serve before the registry-loss margin has passed since the loss.
+ * holders must stop within seconds (503 naming the lost lease, health DOWN), an instance started afterwards must
+ * not serve before the registry-loss margin has passed since the loss, and the holders must serve again by themselves
+ * after it, as the margin allows, without a restart.
  *
  * <p>The holders run well ahead of the clock when Redis loses the registry, which is what makes the loss
  * dangerous: with three sequence bits (8 IDs per millisecond) the cached generator borrows future time under the
@@ -142,6 +143,7 @@ class RedisFaultEndToEndTests extends StoreFaultEndToEndTests {
 		served.add(f.name(), f.client().takeBatches(3, BATCH));
 		assertWaitedTheMargin(softly, "F (worker ID " + workerId(f) + "), started after the restore,",
 				served.of(f.name()), lostAt);
+		assertServeAgainByThemselves(softly, holders, lostAt, served);
 		served.assertNoDuplicates(softly, "by X, K and E before the restore, and by F after it");
 		softly.assertAll();
 	}
@@ -169,6 +171,7 @@ class RedisFaultEndToEndTests extends StoreFaultEndToEndTests {
 		served.add(successor.name(), successor.client().takeBatches(3, BATCH));
 		assertWaitedTheMargin(softly, "C (worker ID " + workerId(successor) + "), started after the loss,",
 				served.of(successor.name()), lostAt);
+		assertServeAgainByThemselves(softly, holders, lostAt, served);
 		served.assertNoDuplicates(softly, "by A and B before the loss, and by C after it");
 		softly.assertAll();
 	}
@@ -179,6 +182,22 @@ class RedisFaultEndToEndTests extends StoreFaultEndToEndTests {
 			assertStopsNamingTheLostLease(softly, holder, from.plus(STOPS_WITHIN), served.of(holder.name()));
 		}
 		traffic.forEach((loop) -> served.add(loop.name(), loop.stop()));
+	}
+
+	/**
+	 * The holders claim a worker ID again by themselves once the margin has passed, and serve again, with health UP,
+	 * within seconds of it; what they serve counts for the duplicate check, and none of it lies inside the margin.
+	 */
+	private static void assertServeAgainByThemselves(SoftAssertions softly, List<SampleProcess> holders,
+			Instant lostAt, ServedIds served) throws IOException {
+		for (SampleProcess holder : holders) {
+			awaitServingAgainAsAnotherWorker(softly, holder, -1, lostAt.plus(MARGIN).plus(RECOVERS_WITHIN),
+					served.of(holder.name()));
+			IssuedIds again = holder.client().takeBatches(2, BATCH);
+			served.add(holder.name(), again);
+			assertWaitedTheMargin(softly, holder.name() + " (worker ID " + workerId(holder) + "), serving again,",
+					again, lostAt);
+		}
 	}
 
 	private static void assertWaitedTheMargin(SoftAssertions softly, String who, IssuedIds ids, Instant lostAt) {

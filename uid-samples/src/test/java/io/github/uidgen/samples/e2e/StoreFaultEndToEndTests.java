@@ -34,9 +34,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * <p>The scenario common to every store: a holder frozen with {@code SIGSTOP} past its lease (as a long GC pause,
  * a stopped container or a suspended VM would) loses its worker ID to a new instance, and once resumed must not hand
- * out another batch: it answers 503 naming the lost lease and reports DOWN, and the two repeat no ID. Clients keep
- * calling it while it is frozen; their requests are served after it resumes, from whatever its ring still holds,
- * unless it checks its lease first.
+ * out another ID as that worker: it checks its lease first, learns it is gone, claims another worker ID by itself
+ * and serves again (health UP), and the two repeat no ID. Clients keep calling it while it is frozen; their requests
+ * are answered after it resumes, and would be served from whatever its ring still held, unless it checked its lease
+ * first.
  *
  * <p>A check that the fix of a defect has to make pass is a soft assertion, so that one run reports every symptom
  * of a scenario at once; what the scenario itself relies on (who got which worker ID, a store that really was
@@ -54,6 +55,9 @@ abstract class StoreFaultEndToEndTests {
 
 	/** How soon after a fault a holder has to stop issuing and say so. */
 	static final Duration STOPS_WITHIN = Duration.ofSeconds(5);
+
+	/** How soon after it can reach its store again an instance whose lease was taken has to serve again. */
+	static final Duration RECOVERS_WITHIN = Duration.ofSeconds(15);
 
 	/** The paused holder's lease: short, so that the pause outlasts it soon. */
 	static final Duration PAUSED_LEASE = Duration.ofSeconds(4);
@@ -167,24 +171,82 @@ abstract class StoreFaultEndToEndTests {
 		a.resume();
 		ServedIds served = new ServedIds();
 		SoftAssertions softly = new SoftAssertions();
-		assertStopsNamingTheLostLease(softly, a, resumedAt.plus(STOPS_WITHIN), served.of(a.name()));
+		long newWorkerId = awaitServingAgainAsAnotherWorker(softly, a, workerId, resumedAt.plus(RECOVERS_WITHIN),
+				served.of(a.name()));
 		Waits.sleep(Duration.ofSeconds(1));
 		aTraffic.forEach((loop) -> served.add(a.name(), loop.stop()));
 		served.add(b.name(), bTraffic.stop());
 
-		// A batch asked for before the freeze and answered after it may have been taken before it: only requests
-		// sent once A was frozen are certain to be served (or refused) after the resume.
-		List<TrafficLoop.Answer> servedAfterResume = new ArrayList<>();
-		aTraffic.forEach((loop) -> servedAfterResume
-			.addAll(loop.answers((answer) -> answer.ok() && answer.sent().isAfter(pausedAt))));
-		softly.assertThat(servedAfterResume)
-			.as("complete batches of %s IDs A handed out after it resumed at %s, to requests sent while it was frozen "
-					+ "(from %s), although its lease had expired and B held worker ID %s since", BATCH, resumedAt,
-					pausedAt, workerId)
-			.isEmpty();
+		// Whatever A still held in its ring when it froze was issued as worker ID W, now B's: none of it may be
+		// handed out after the resume. A's IDs as W all lie before B's first, and A serves again as another worker.
+		softly.assertThat(newWorkerId).as("A's worker ID once it serves again; B holds %s", workerId)
+			.isNotEqualTo(workerId);
 		assertAllOfWorker(served.of(b.name()), DEFAULT_LAYOUT, workerId);
+		Instant bFirst = earliest(served.of(b.name()), DEFAULT_LAYOUT);
+		Instant aLastAsW = latestOfWorker(served.of(a.name()), DEFAULT_LAYOUT, workerId);
+		softly.assertThat(aLastAsW)
+			.as("the latest ID A served as worker ID %s (resumed at %s); B's first as it is from %s", workerId,
+					resumedAt, bFirst)
+			.isBefore(bFirst);
 		served.assertNoDuplicates(softly, "by A before and after its pause, and by B");
 		softly.assertAll();
+	}
+
+	/**
+	 * Waits until an instance that lost its lease serves again by itself as another worker, with health UP: the
+	 * answers to {@code GET /uid} meanwhile are refusals naming the lost lease, or IDs of the new worker.
+	 * @return the worker ID it serves as in the end
+	 */
+	static long awaitServingAgainAsAnotherWorker(SoftAssertions softly, SampleProcess sample, long lostWorkerId,
+			Instant deadline, IssuedIds served) {
+		Instant from = Instant.now();
+		List<UidAnswer> refusals = new ArrayList<>();
+		Long servingAs = Waits.poll(deadline, () -> {
+			UidAnswer answer = tryUid(sample);
+			if (!answer.ok()) {
+				if (refusals.isEmpty() || !refusals.get(refusals.size() - 1).equals(answer)) {
+					refusals.add(answer);
+				}
+				return null;
+			}
+			served.addAll(new long[] { answer.id() });
+			long worker = DEFAULT_LAYOUT.decode(answer.id()).workerId();
+			return (worker != lostWorkerId) ? worker : null;
+		});
+		softly.assertThat(servingAs)
+			.as("%s serves IDs of another worker than %s by %s (asked from %s); refusals before: %s", sample.name(),
+					lostWorkerId, deadline, from, refusals)
+			.isNotNull();
+		softly.assertThat(refusals)
+			.as("%s: 503s while it claimed again name the lost lease", sample.name())
+			.filteredOn((refusal) -> refusal.status() == 503)
+			.allSatisfy((refusal) -> assertThat(String.valueOf(refusal.detail()).toLowerCase(Locale.ROOT))
+				.contains("lease"));
+		try {
+			HealthAnswer health = sample.client().health("/actuator/health/uid", Duration.ofSeconds(3));
+			softly.assertThat(health.status()).as("%s: /actuator/health/uid once it serves again: %s", sample.name(),
+					health.body())
+				.isEqualTo("UP");
+			HealthAnswer readiness = sample.client().health("/actuator/health/readiness", Duration.ofSeconds(3));
+			softly.assertThat(readiness.httpStatus())
+				.as("%s: the readiness probe lets it back into the load balancer: %s", sample.name(), readiness.body())
+				.isEqualTo(200);
+		}
+		catch (IOException ex) {
+			softly.fail(sample.name() + ": /actuator/health/uid did not answer: " + ex);
+		}
+		return (servingAs != null) ? servingAs : lostWorkerId;
+	}
+
+	/** Returns when the latest of some IDs that carry a worker ID was issued, or the epoch when none does. */
+	static Instant latestOfWorker(IssuedIds ids, UidLayout layout, long workerId) {
+		return Arrays.stream(ids.toArray())
+			.filter((id) -> layout.decode(id).workerId() == workerId)
+			.max()
+			.stream()
+			.mapToObj((id) -> layout.decode(id).timestamp())
+			.findFirst()
+			.orElse(Instant.EPOCH);
 	}
 
 	/**
@@ -223,6 +285,20 @@ abstract class StoreFaultEndToEndTests {
 		softly.assertThat(health.httpStatus())
 			.as("%s: /actuator/health by %s: %s", holder.name(), deadline, health.body())
 			.isEqualTo(503);
+		HealthAnswer readiness = awaitHealth(holder, "/actuator/health/readiness", deadline);
+		softly.assertThat(readiness.httpStatus())
+			.as("%s: the readiness probe takes it out of the load balancer by %s: %s", holder.name(), deadline,
+					readiness.body())
+			.isEqualTo(503);
+		try {
+			HealthAnswer liveness = holder.client().health("/actuator/health/liveness", Duration.ofSeconds(3));
+			softly.assertThat(liveness.httpStatus())
+				.as("%s: the liveness probe stays UP, so nothing restarts it: %s", holder.name(), liveness.body())
+				.isEqualTo(200);
+		}
+		catch (IOException ex) {
+			softly.fail(holder.name() + ": /actuator/health/liveness did not answer: " + ex);
+		}
 	}
 
 	/**

@@ -106,7 +106,8 @@ public class UidEndpoint {
 				(segment != null) ? new SegmentDescriptor(segment.key(), segment.step(), segment.remaining(),
 						segment.segmentsFetched(), segment.storeFailures()) : null,
 				(failure != null) ? failure.getMessage() : null, segmentKeys(),
-				(worker != null) ? worker.switches() : null, (worker != null) ? worker.previousId() : null);
+				(worker != null) ? worker.switches() : null, (worker != null) ? worker.previousId() : null,
+				(worker != null) ? worker.recoveries() : null);
 	}
 
 	/** Every segment key in use, in key order; {@code null} without the segment generator. */
@@ -280,6 +281,7 @@ public class UidEndpoint {
 	 * @param workerSwitches how often the generator moved to another worker ID because the clock stepped back
 	 * @param previousWorkerId the worker ID issued as before the latest move, while it is kept until the clock has
 	 * passed its mark
+	 * @param workerRecoveries how often the generator claimed a worker ID again by itself after a lost lease
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record UidDescriptor(String generator, @Nullable LayoutDescriptor layout, @Nullable Long datacenterId,
@@ -287,7 +289,7 @@ public class UidEndpoint {
 			@Nullable String assigner, @Nullable String highWaterMark, @Nullable Long aheadOfClockMillis,
 			@Nullable Long issued, @Nullable RingDescriptor ring, @Nullable SegmentDescriptor segment,
 			@Nullable String failure, @Nullable List<SegmentKeyDescriptor> segmentKeys, @Nullable Long workerSwitches,
-			@Nullable Long previousWorkerId) implements OperationResponseBody {
+			@Nullable Long previousWorkerId, @Nullable Long workerRecoveries) implements OperationResponseBody {
 	}
 
 	/**

@@ -20,7 +20,8 @@ import org.springframework.boot.health.contributor.Health;
 
 /**
  * The {@code uid} health component, from the generator's {@link UidGeneratorStatus}: DOWN when it cannot issue IDs
- * (lease lost, layout exhausted, high-water mark not recordable, store down); UP otherwise, with the layout's expiry
+ * (lease lost, until a worker ID is claimed again; layout exhausted; high-water mark not recordable; store down); UP
+ * otherwise, and UP again as soon as it issues again, with the layout's expiry
  * date and a warning once it comes within the configured window. With the segment generator, the details show the
  * key, step and numbers left, and under {@code keys} the same for every key in use; a key that cannot hand out
  * numbers makes the component DOWN.
@@ -75,6 +76,9 @@ public class UidHealthIndicator extends AbstractHealthIndicator {
 			}
 			if (status.worker().previousId() != null) {
 				builder.withDetail("previousWorkerId", status.worker().previousId());
+			}
+			if (status.worker().recoveries() > 0) {
+				builder.withDetail("workerRecoveries", status.worker().recoveries());
 			}
 		}
 		UidGeneratorStatus.Segment segment = status.segment();

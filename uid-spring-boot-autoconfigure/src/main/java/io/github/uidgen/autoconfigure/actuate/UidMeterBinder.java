@@ -27,6 +27,8 @@ import org.jspecify.annotations.Nullable;
  * <li>{@code uid.mark.failures} times recording the high-water mark failed and was retried (counter)</li>
  * <li>{@code uid.worker.switches} times the default generator moved to another worker ID because the clock stepped
  * back (counter)</li>
+ * <li>{@code uid.worker.recoveries} times the generator claimed a worker ID again by itself after a lost lease and
+ * issued again (counter)</li>
  * <li>{@code uid.clock.ahead} how far the latest issued or produced ID lies ahead of the clock (time gauge)</li>
  * <li>{@code uid.ring.size}, {@code uid.ring.capacity} IDs waiting in the cached generator's ring, and its slots
  * (gauges)</li>
@@ -91,6 +93,8 @@ public class UidMeterBinder implements MeterBinder {
 					source, (g) -> g.status().worker().markFailures());
 			counter(registry, "uid.worker.switches", "Times the generator moved to another worker ID as the clock "
 					+ "stepped back", tags, source, (g) -> g.status().worker().switches());
+			counter(registry, "uid.worker.recoveries", "Times the generator claimed a worker ID again by itself after "
+					+ "a lost lease and issued again", tags, source, (g) -> g.status().worker().recoveries());
 		}
 		if (status.aheadOfClock() != null) {
 			TimeGauge.builder("uid.clock.ahead", source, TimeUnit.MILLISECONDS, UidMeterBinder::aheadOfClockMillis)

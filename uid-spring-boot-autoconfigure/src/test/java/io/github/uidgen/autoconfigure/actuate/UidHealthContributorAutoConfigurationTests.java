@@ -1,15 +1,32 @@
 package io.github.uidgen.autoconfigure.actuate;
 
 
+import java.time.Duration;
+
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.autoconfigure.UidGeneratorAutoConfiguration;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
+import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerIdAssigner;
+import io.github.uidgen.worker.WorkerLeaseLostException;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.availability.ApplicationAvailabilityAutoConfiguration;
+import org.springframework.boot.availability.AvailabilityChangeEvent;
+import org.springframework.boot.availability.LivenessState;
+import org.springframework.boot.availability.ReadinessState;
+import org.springframework.boot.health.actuate.endpoint.CompositeHealthDescriptor;
+import org.springframework.boot.health.actuate.endpoint.HealthDescriptor;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
+import org.springframework.boot.health.autoconfigure.actuate.endpoint.AvailabilityProbesAutoConfiguration;
+import org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndpointAutoConfiguration;
+import org.springframework.boot.health.autoconfigure.application.AvailabilityHealthContributorAutoConfiguration;
+import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
+import org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -76,6 +93,102 @@ class UidHealthContributorAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("uid.health.expiry-warning=0s")
 			.run((context) -> assertThat(context.getBean(UidHealthIndicator.class).health().getDetails())
 				.doesNotContainKey("warning"));
+	}
+
+
+	/** Spring Boot's health endpoint and availability probes, as on Kubernetes, around an assigner that loses its lease. */
+	private ApplicationContextRunner withProbes(WorkerIdAssigner assigner) {
+		return new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(ApplicationAvailabilityAutoConfiguration.class,
+					HealthContributorRegistryAutoConfiguration.class, HealthContributorAutoConfiguration.class,
+					AvailabilityHealthContributorAutoConfiguration.class, HealthEndpointAutoConfiguration.class,
+					AvailabilityProbesAutoConfiguration.class, UidGeneratorAutoConfiguration.class,
+					UidHealthContributorAutoConfiguration.class))
+			.withPropertyValues("management.endpoint.health.probes.enabled=true",
+					"uid.worker.reclaim-lost-lease=false")
+			.withBean(WorkerIdAssigner.class, () -> assigner);
+	}
+
+	@Test
+	void theReadinessProbeFollowsTheUidComponentAndTheLivenessProbeDoesNot() {
+		LosingAssigner assigner = new LosingAssigner();
+		withProbes(assigner).run((context) -> {
+			// What a started application has published by now.
+			AvailabilityChangeEvent.publish(context, LivenessState.CORRECT);
+			AvailabilityChangeEvent.publish(context, ReadinessState.ACCEPTING_TRAFFIC);
+			HealthEndpoint health = context.getBean(HealthEndpoint.class);
+			assertThat(status(health, "readiness")).isEqualTo(Status.UP);
+			assertThat(components(health, "readiness")).contains("uid", "readinessState");
+			assertThat(components(health, "liveness")).doesNotContain("uid");
+
+			assigner.losing = true;
+			long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+			while (status(health, "readiness") == Status.UP && System.nanoTime() < deadline) {
+				Thread.sleep(10);
+			}
+			assertThat(status(health, "readiness")).as("an instance that cannot issue IDs is not ready")
+				.isEqualTo(Status.DOWN);
+			assertThat(status(health, "liveness")).as("a lost lease is no reason to restart the instance")
+				.isEqualTo(Status.UP);
+		});
+	}
+
+	@Test
+	void theReadinessGroupAnApplicationConfiguredIsLeftAsItIs() {
+		withProbes(new LosingAssigner())
+			.withPropertyValues("management.endpoint.health.group.readiness.include=readinessState")
+			.run((context) -> assertThat(components(context.getBean(HealthEndpoint.class), "readiness"))
+				.doesNotContain("uid"));
+	}
+
+	@Test
+	void theUidComponentStaysOutOfTheReadinessGroupWhenSwitchedOff() {
+		withProbes(new LosingAssigner()).withPropertyValues("uid.health.readiness=false")
+			.run((context) -> assertThat(components(context.getBean(HealthEndpoint.class), "readiness"))
+				.doesNotContain("uid"));
+	}
+
+	private static Status status(HealthEndpoint health, String group) {
+		return health.healthForPath(group).getStatus();
+	}
+
+	private static java.util.Set<String> components(HealthEndpoint health, String group) {
+		HealthDescriptor descriptor = health.healthForPath(group);
+		return (descriptor instanceof CompositeHealthDescriptor composite) ? composite.getComponents().keySet()
+				: java.util.Set.of();
+	}
+
+	/** Leases worker 1 and renews it until told to lose it. */
+	private static final class LosingAssigner implements WorkerIdAssigner {
+
+		volatile boolean losing;
+
+		@Override
+		public WorkerAssignment assign(long maxWorkerId) {
+			return WorkerAssignment.fresh(1);
+		}
+
+		@Override
+		public void renew(long workerId, long highWaterMarkMillis) {
+			if (this.losing) {
+				throw new WorkerLeaseLostException(workerId, "taken in the test");
+			}
+		}
+
+		@Override
+		public void release(long workerId, long highWaterMarkMillis) {
+		}
+
+		@Override
+		public Duration renewInterval() {
+			return Duration.ofMillis(20);
+		}
+
+		@Override
+		public String name() {
+			return "losing";
+		}
+
 	}
 
 }

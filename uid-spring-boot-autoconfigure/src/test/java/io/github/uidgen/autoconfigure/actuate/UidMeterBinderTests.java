@@ -2,10 +2,15 @@ package io.github.uidgen.autoconfigure.actuate;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.uidgen.impl.CachedUidGenerator;
 import io.github.uidgen.impl.DefaultUidGenerator;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
+import io.github.uidgen.worker.WorkerAssignment;
+import io.github.uidgen.worker.WorkerIdAssigner;
+import io.github.uidgen.worker.WorkerLeaseLostException;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -28,7 +33,7 @@ class UidMeterBinderTests {
 			new UidMeterBinder(generator).bindTo(this.registry);
 			assertThat(this.registry.getMeters()).extracting((meter) -> meter.getId().getName())
 				.containsExactlyInAnyOrder("uid.ids.issued", "uid.clock.backwards", "uid.mark.failures",
-						"uid.worker.switches", "uid.clock.ahead");
+						"uid.worker.switches", "uid.worker.recoveries", "uid.clock.ahead");
 			assertThat(this.registry.getMeters())
 				.allSatisfy((meter) -> assertThat(meter.getId().getTag("generator")).isEqualTo("default"));
 			for (int i = 0; i < 1000; i++) {
@@ -52,6 +57,63 @@ class UidMeterBinderTests {
 	}
 
 	@Test
+	void countsTheRecoveriesAfterALostLeaseAndNeverGoesBackOnTheIssuedIds() throws InterruptedException {
+		AtomicBoolean losing = new AtomicBoolean();
+		AtomicLong claims = new AtomicLong();
+		WorkerIdAssigner losingOnce = new WorkerIdAssigner() {
+
+			@Override
+			public WorkerAssignment assign(long maxWorkerId) {
+				return WorkerAssignment.fresh(claims.incrementAndGet());
+			}
+
+			@Override
+			public void renew(long workerId, long highWaterMarkMillis) {
+				if (workerId == 1 && losing.get()) {
+					throw new WorkerLeaseLostException(workerId, "taken in the test");
+				}
+			}
+
+			@Override
+			public void release(long workerId, long highWaterMarkMillis) {
+			}
+
+			@Override
+			public Duration renewInterval() {
+				return Duration.ofMillis(20);
+			}
+
+			@Override
+			public String name() {
+				return "losing-once";
+			}
+
+		};
+		try (CachedUidGenerator generator = CachedUidGenerator.builder()
+			.workerIdAssigner(losingOnce)
+			.maxAhead(Duration.ofSeconds(1))
+			.build()) {
+			new UidMeterBinder(generator).bindTo(this.registry);
+			for (int i = 0; i < 1_000; i++) {
+				generator.getUID();
+			}
+			assertThat(counter("uid.worker.recoveries").count()).isZero();
+			losing.set(true);
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+			while (counter("uid.worker.recoveries").count() == 0 && System.nanoTime() < deadline) {
+				Thread.sleep(10);
+			}
+			assertThat(counter("uid.worker.recoveries").count()).isEqualTo(1);
+			for (int i = 0; i < 1_000; i++) {
+				generator.getUID();
+			}
+			assertThat(counter("uid.ids.issued").count()).as("what the first ring handed out still counts")
+				.isEqualTo(2_000.0);
+			assertThat(generator.status().worker().id()).isEqualTo(2);
+		}
+	}
+
+	@Test
 	void cachedGeneratorMeters() {
 		try (CachedUidGenerator generator = CachedUidGenerator.builder()
 			.workerIdAssigner(new FixedWorkerIdAssigner(42))
@@ -61,7 +123,7 @@ class UidMeterBinderTests {
 			new UidMeterBinder(generator).bindTo(this.registry);
 			assertThat(this.registry.getMeters()).extracting((meter) -> meter.getId().getName())
 				.containsExactlyInAnyOrder("uid.ids.issued", "uid.clock.backwards", "uid.mark.failures",
-						"uid.worker.switches", "uid.clock.ahead", "uid.ring.size", "uid.ring.capacity", "uid.ring.put.rejections", "uid.ring.take.rejections",
+						"uid.worker.switches", "uid.worker.recoveries", "uid.clock.ahead", "uid.ring.size", "uid.ring.capacity", "uid.ring.put.rejections", "uid.ring.take.rejections",
 						"uid.ring.fill.errors");
 			assertThat(this.registry.get("uid.ring.capacity").gauge().value()).isEqualTo(4096);
 			assertThat(this.registry.get("uid.ring.size").gauge().value()).isBetween(1.0, 4096.0);
