@@ -1,6 +1,10 @@
 package io.github.uidgen.text;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.security.GeneralSecurityException;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import javax.crypto.Cipher;
 import javax.crypto.spec.SecretKeySpec;
@@ -10,7 +14,7 @@ import javax.crypto.spec.SecretKeySpec;
  * JDK (which uses the processor's AES instructions): a keyed permutation of {@code [0, 2^bits)}. The general FF1 works
  * on numbers of any size; for radix 2 and at most 64 bits every value it handles fits a {@code long}, and every
  * round's pseudo-random function is one AES block, because the blocks before the last are the same in every round
- * and are encrypted once here.
+ * and are encrypted once here. A round then costs one {@code Cipher.update} and two 8-byte writes and reads.
  */
 final class Ff1 {
 
@@ -18,6 +22,16 @@ final class Ff1 {
 
 	/** FF1 needs radix^minlen >= 1,000,000: 20 bits for radix 2. */
 	static final int MIN_BITS = 20;
+
+	/** Reads and writes 8 bytes of a block as one big-endian long, as FF1's NUM and STR read and write them. */
+	private static final VarHandle EIGHT_BYTES = MethodHandles.byteArrayViewVarHandle(long[].class,
+			ByteOrder.BIG_ENDIAN);
+
+	/** Slots of idle ciphers; a power of two. */
+	private static final int SLOTS = 16;
+
+	/** Array elements between two slots, so that threads on different cores do not share a cache line. */
+	private static final int SLOT_SPACING = 16;
 
 	private final SecretKeySpec key;
 
@@ -32,11 +46,20 @@ final class Ff1 {
 
 	/**
 	 * The CBC-MAC state after P and every block of Q but the last, XORed with the last block of Q: what AES
-	 * encrypts in a round, before the round number and NUM(B) are XORed into its last bytes.
+	 * encrypts in a round, before the round number and NUM(B) are XORed into its last bytes. Every cipher's input
+	 * block holds its first 8 bytes for good; a round writes the last 8.
 	 */
 	private final byte[] base;
 
-	private final ThreadLocal<Aes> aes;
+	/** The last 8 bytes of {@link #base}, as a long. */
+	private final long baseTail;
+
+	/**
+	 * Idle ciphers, each used by one thread at a time: a thread takes one from its slot (or any) and puts it back
+	 * there. Unlike a ThreadLocal this keeps a few ciphers for any number of threads, so a virtual thread per
+	 * request does not build a cipher (a few microseconds) per request. A cipher put back over another is dropped.
+	 */
+	private final AtomicReferenceArray<Aes> idle = new AtomicReferenceArray<>(SLOTS * SLOT_SPACING);
 
 	/**
 	 * Creates the cipher.
@@ -56,14 +79,13 @@ final class Ff1 {
 		this.u = bits / 2;
 		this.v = bits - this.u;
 		this.b = (this.v + 7) / 8;
-		this.aes = ThreadLocal.withInitial(() -> new Aes(this.key));
 		int t = tweak.length;
 		byte[] p = { 1, 2, 1, 0, 0, 2, 10, (byte) this.u, (byte) (bits >>> 24), (byte) (bits >>> 16),
 				(byte) (bits >>> 8), (byte) bits, (byte) (t >>> 24), (byte) (t >>> 16), (byte) (t >>> 8), (byte) t };
 		int qLength = t + Math.floorMod(-t - this.b - 1, 16) + 1 + this.b;
 		byte[] q = new byte[qLength];
 		System.arraycopy(tweak, 0, q, 0, t);
-		Aes cipher = this.aes.get();
+		Aes cipher = new Aes(this.key);
 		byte[] state = cipher.encrypt(p);
 		for (int offset = 0; offset < qLength - 16; offset += 16) {
 			byte[] block = new byte[16];
@@ -76,6 +98,8 @@ final class Ff1 {
 		for (int i = 0; i < 16; i++) {
 			this.base[i] = (byte) (state[i] ^ q[qLength - 16 + i]);
 		}
+		this.baseTail = (long) EIGHT_BYTES.get(this.base, 8);
+		release(cipher.ready(this.base));
 	}
 
 	int bits() {
@@ -88,7 +112,7 @@ final class Ff1 {
 	 * @return the encrypted bits, as many
 	 */
 	long encrypt(long x) {
-		Aes cipher = this.aes.get();
+		Aes cipher = acquire();
 		long a = x >>> this.v;
 		long b = x & mask(this.v);
 		for (int i = 0; i < ROUNDS; i++) {
@@ -97,6 +121,7 @@ final class Ff1 {
 			a = b;
 			b = c;
 		}
+		release(cipher);
 		return (a << this.v) | b;
 	}
 
@@ -106,7 +131,7 @@ final class Ff1 {
 	 * @return the bits encrypted
 	 */
 	long decrypt(long y) {
-		Aes cipher = this.aes.get();
+		Aes cipher = acquire();
 		long a = y >>> this.v;
 		long b = y & mask(this.v);
 		for (int i = ROUNDS - 1; i >= 0; i--) {
@@ -115,28 +140,43 @@ final class Ff1 {
 			b = a;
 			a = c;
 		}
+		release(cipher);
 		return (a << this.v) | b;
 	}
 
 	/** NUM(S): the first 8 bytes (d = 8 for b <= 4) of PRF(P || Q) with Q ending in [i] || [NUM(B)]^b. */
 	private long prf(Aes cipher, int round, long half) {
-		byte[] block = cipher.in;
-		System.arraycopy(this.base, 0, block, 0, 16);
-		int at = 16 - 1 - this.b;
-		block[at] ^= (byte) round;
-		for (int i = 0; i < this.b; i++) {
-			block[at + 1 + i] ^= (byte) (half >>> (8 * (this.b - 1 - i)));
+		// [i] and NUM(B) lie in the last 1 + b <= 5 bytes, inside the block's last 8; the first 8 never change.
+		EIGHT_BYTES.set(cipher.in, 8, this.baseTail ^ ((long) round << (8 * this.b)) ^ half);
+		return (long) EIGHT_BYTES.get(cipher.encryptInPlace(), 0);
+	}
+
+	/** Takes an idle cipher, or builds one when every slot is empty (more threads at once than ciphers so far). */
+	private Aes acquire() {
+		int home = slot();
+		for (int i = 0; i < SLOTS; i++) {
+			Aes cipher = this.idle.getAndSet(((home + i) & (SLOTS - 1)) * SLOT_SPACING, null);
+			if (cipher != null) {
+				return cipher;
+			}
 		}
-		byte[] r = cipher.encryptInPlace();
-		return ((r[0] & 0xffL) << 56) | ((r[1] & 0xffL) << 48) | ((r[2] & 0xffL) << 40) | ((r[3] & 0xffL) << 32)
-				| ((r[4] & 0xffL) << 24) | ((r[5] & 0xffL) << 16) | ((r[6] & 0xffL) << 8) | (r[7] & 0xffL);
+		return new Aes(this.key).ready(this.base);
+	}
+
+	private void release(Aes cipher) {
+		this.idle.setRelease((slot() & (SLOTS - 1)) * SLOT_SPACING, cipher);
+	}
+
+	@SuppressWarnings("deprecation") // Thread.threadId() is Java 19+; getId() is the same number.
+	private static int slot() {
+		return (int) Thread.currentThread().getId();
 	}
 
 	private static long mask(int bits) {
 		return (bits == 64) ? -1L : (1L << bits) - 1;
 	}
 
-	/** One thread's AES: a JDK {@code Cipher} is not safe to share, and its buffers are reused call after call. */
+	/** AES for one thread at a time: a JDK {@code Cipher} is not safe to share, and its buffers are reused. */
 	private static final class Aes {
 
 		private final Cipher cipher;
@@ -153,6 +193,12 @@ final class Ff1 {
 			catch (GeneralSecurityException ex) {
 				throw new IllegalStateException("AES is not available in this JDK", ex);
 			}
+		}
+
+		/** Fills the first 8 bytes of the input block, which every round leaves as they are. */
+		Aes ready(byte[] base) {
+			System.arraycopy(base, 0, this.in, 0, 8);
+			return this;
 		}
 
 		byte[] encrypt(byte[] block) {

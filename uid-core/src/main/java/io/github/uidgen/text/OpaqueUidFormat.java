@@ -124,7 +124,7 @@ public final class OpaqueUidFormat implements UidFormat {
 			version = String.valueOf(text.charAt(0));
 		}
 		else {
-			throw new UidTextException(NAME, text, "it is " + length + " characters long; opaque IDs have " + width
+			throw new UidTextException(NAME, text, UidTextException.length(length) + "; opaque IDs have " + width
 					+ ((this.keys.size() > 1 || !this.current.version.isEmpty()) ? " plus a key version" : ""));
 		}
 		Key key = this.keys.get(version);

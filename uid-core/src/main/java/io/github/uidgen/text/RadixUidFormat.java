@@ -155,11 +155,11 @@ public final class RadixUidFormat implements UidFormat {
 		if (length == 0) {
 			throw refused(text, "the text is empty");
 		}
-		if (length > this.width) {
-			throw refused(text, "it is " + length + " characters long; IDs of this layout have at most " + this.width);
+		if (this.fixedWidth && length != this.width) {
+			throw refused(text, UidTextException.length(length) + "; every ID of this form has " + this.width);
 		}
-		if (this.fixedWidth && length < this.width) {
-			throw refused(text, "it is " + length + " characters long; every ID of this form has " + this.width);
+		if (length > this.width) {
+			throw refused(text, UidTextException.length(length) + "; IDs of this layout have at most " + this.width);
 		}
 		long value = 0;
 		for (int i = 0; i < length; i++) {

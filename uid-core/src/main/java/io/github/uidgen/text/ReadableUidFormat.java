@@ -91,7 +91,7 @@ public final class ReadableUidFormat implements UidFormat {
 			throw reader.refused("the text is empty");
 		}
 		if (text.length() > 64) {
-			throw reader.refused("it is " + text.length() + " characters long; readable IDs have at most 64");
+			throw reader.refused(UidTextException.length(text.length()) + "; readable IDs have at most 64");
 		}
 		int year = reader.digits(4, "year");
 		int month = reader.digits(2, "month");

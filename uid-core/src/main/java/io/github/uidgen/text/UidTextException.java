@@ -23,7 +23,7 @@ public class UidTextException extends UidException {
 	 * @param reason what is wrong with it
 	 */
 	public UidTextException(String form, CharSequence text, String reason) {
-		super("'" + echo(text) + "' is not a " + form + " ID: " + reason);
+		super("'" + echo(text) + "' is not " + article(form) + " " + form + " ID: " + reason);
 		this.form = form;
 		this.reason = reason;
 	}
@@ -42,6 +42,20 @@ public class UidTextException extends UidException {
 	 */
 	public String getReason() {
 		return this.reason;
+	}
+
+	/** "an opaque ID", "a radix62 ID": the names of forms are written as words are spoken. */
+	private static String article(String form) {
+		return (!form.isEmpty() && "aeiou".indexOf(form.charAt(0)) >= 0) ? "an" : "a";
+	}
+
+	/**
+	 * Says how long a text is.
+	 * @param length its length
+	 * @return for example {@code "it is 1 character long"}
+	 */
+	static String length(int length) {
+		return "it is " + length + ((length == 1) ? " character" : " characters") + " long";
 	}
 
 	/** Repeats caller input, cut short so a huge text does not make a huge message. */

@@ -53,7 +53,8 @@ class BadUidTextTests {
 	void fixedWidthRadixRefusesShortTexts() {
 		RadixUidFormat fixed = RadixUidFormat.radix62(this.max, true);
 		assertThat(fixed.format(61)).isEqualTo("00000000z");
-		assertRefused(fixed, "z", "radix62-fixed", "1 characters long; every ID of this form has 9");
+		assertRefused(fixed, "z", "radix62-fixed", "it is 1 character long; every ID of this form has 9");
+		assertRefused(fixed, "0000000000z", "radix62-fixed", "it is 11 characters long; every ID of this form has 9");
 		assertThat(fixed.parse("00000000z")).isEqualTo(61);
 	}
 
@@ -121,13 +122,16 @@ class BadUidTextTests {
 		assertRefused(opaque, "01234567_", "opaque", "'_' at position 9");
 		assertRefused(opaque, "a012345678", "opaque", "key version 'a' is none of this service's keys");
 		assertRefused(opaque, "zzzzzzzzz", "opaque", "beyond the largest ID of this layout");
+		assertThatExceptionOfType(UidTextException.class).isThrownBy(() -> opaque.parse("é"))
+			.withMessage("'é' is not an opaque ID: it is 1 character long; opaque IDs have 9");
 	}
 
 	private static void assertRefused(UidFormat form, String text, String name, String reason) {
 		assertThatExceptionOfType(UidTextException.class).as("'%s' as %s", text, name)
 			.isThrownBy(() -> form.parse(text))
 			.satisfies((ex) -> assertThat(ex.getForm()).isEqualTo(name))
-			.withMessageStartingWith("'" + UidTextException.echo(text) + "' is not a " + name + " ID: ")
+			.withMessageStartingWith("'" + UidTextException.echo(text) + "' is not " + (name.equals("opaque") ? "an " : "a ")
+					+ name + " ID: ")
 			.withMessageContaining(reason);
 	}
 

@@ -1,8 +1,14 @@
 package io.github.uidgen.text;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import io.github.uidgen.UidLayout;
 import org.junit.jupiter.api.Test;
@@ -99,6 +105,41 @@ class OpaqueUidFormatTests {
 			String text = this.opaque.format(uid);
 			assertThat(other.format(uid)).isNotEqualTo(text);
 			assertThat(other.parse(text)).isNotEqualTo(uid);
+		}
+	}
+
+	@Test
+	void threadsAtOnceEachGetTheAnswersOfOneThread() throws Exception {
+		// More threads than the form keeps ciphers for, so that threads share slots and take each other's ciphers.
+		int threads = 40;
+		int perThread = 4_000;
+		String[] expected = new String[threads * perThread];
+		for (int i = 0; i < expected.length; i++) {
+			expected[i] = this.opaque.format(this.first + i);
+		}
+		OpaqueUidFormat shared = OpaqueUidFormat.builder(this.layout.totalBits()).key("", KEY).build();
+		ExecutorService pool = Executors.newFixedThreadPool(threads);
+		try {
+			List<Future<Integer>> wrong = new ArrayList<>();
+			for (int t = 0; t < threads; t++) {
+				int from = t * perThread;
+				wrong.add(pool.submit(() -> {
+					int count = 0;
+					for (int i = from; i < from + perThread; i++) {
+						String text = shared.format(this.first + i);
+						if (!text.equals(expected[i]) || shared.parse(text) != this.first + i) {
+							count++;
+						}
+					}
+					return count;
+				}));
+			}
+			for (Future<Integer> count : wrong) {
+				assertThat(count.get(60, TimeUnit.SECONDS)).isZero();
+			}
+		}
+		finally {
+			pool.shutdownNow();
 		}
 	}
 

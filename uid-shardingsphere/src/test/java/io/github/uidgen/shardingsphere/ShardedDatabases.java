@@ -5,11 +5,14 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Year;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.IntStream;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.uidgen.testsupport.TestDatabases;
@@ -19,11 +22,19 @@ import io.github.uidgen.testsupport.TestDatabases.Database;
  * Two MariaDB databases of the test's own, standing for ShardingSphere's {@code ds_0} and {@code ds_1}, with the
  * tables of the test YAML in each, and that YAML written out with their names so each test gets its own
  * ShardingSphere data source (its driver keeps one per URL for the whole JVM). Dropped on close.
+ *
+ * <p>The monthly order tables are those of the current year, so that IDs issued now always have a table, whatever
+ * year the tests run in.
  */
 final class ShardedDatabases implements AutoCloseable {
 
-	static final List<String> ORDER_MONTHS = List.of("202601", "202602", "202603", "202604", "202605", "202606",
-			"202607", "202608", "202609", "202610", "202611", "202612");
+	/** The year of the monthly order tables: this one, in UTC, the zone the YAML cuts months in. */
+	static final int YEAR = Year.now(ZoneOffset.UTC).getValue();
+
+	/** The suffixes of the monthly order tables, {@code yyyyMM}. */
+	static final List<String> ORDER_MONTHS = IntStream.rangeClosed(1, 12)
+		.mapToObj((month) -> String.format("%d%02d", YEAR, month))
+		.toList();
 
 	private final HikariDataSource server = Database.MARIADB.open();
 
@@ -49,14 +60,25 @@ final class ShardedDatabases implements AutoCloseable {
 
 	/**
 	 * Writes a YAML of the test resources with this pair's database names and returns its driver URL.
-	 * @param resource the YAML template, with {@code @ds_0@} and {@code @ds_1@} for the database names
+	 * @param resource the YAML template, with {@code @ds_0@} and {@code @ds_1@} for the database names and
+	 * {@code @year@} for {@link #YEAR}
+	 * @param edits pairs of a text of the template and what to write instead, for a YAML with one thing wrong
 	 * @return a {@code jdbc:shardingsphere:absolutepath:} URL
 	 */
-	String url(String resource) {
+	String url(String resource, String... edits) {
 		try (InputStream in = ShardedDatabases.class.getResourceAsStream("/" + resource)) {
-			String yaml = new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("@ds_0@", this.names[0])
-				.replace("@ds_1@", this.names[1]);
-			Path file = Files.createDirectories(Path.of("target", "sharding")).resolve(this.names[0] + "-" + resource);
+			String yaml = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+			for (int i = 0; i < edits.length; i += 2) {
+				if (!yaml.contains(edits[i])) {
+					throw new IllegalArgumentException(resource + " holds no '" + edits[i] + "' to replace");
+				}
+				yaml = yaml.replace(edits[i], edits[i + 1]);
+			}
+			yaml = yaml.replace("@ds_0@", this.names[0])
+				.replace("@ds_1@", this.names[1])
+				.replace("@year@", String.valueOf(YEAR));
+			String name = resource.replace(".yaml", "") + ((edits.length > 0) ? "-" + UUID.randomUUID() : "") + ".yaml";
+			Path file = Files.createDirectories(Path.of("target", "sharding")).resolve(this.names[0] + "-" + name);
 			Files.writeString(file, yaml);
 			return "jdbc:shardingsphere:absolutepath:" + file.toAbsolutePath();
 		}

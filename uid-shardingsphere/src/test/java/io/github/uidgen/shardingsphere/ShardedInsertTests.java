@@ -2,6 +2,7 @@ package io.github.uidgen.shardingsphere;
 
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -85,6 +86,7 @@ class ShardedInsertTests {
 
 	@Test
 	void rowsInsertedByFourThreadsSitWhereTheirIdsRouteWithNoDuplicate() throws Exception {
+		String monthBefore = thisMonth();
 		OrderMapper orders = context.getBean(OrderMapper.class);
 		ItemMapper items = context.getBean(ItemMapper.class);
 		ExecutorService threads = Executors.newFixedThreadPool(4);
@@ -162,8 +164,9 @@ class ShardedInsertTests {
 		assertThat(orderRows.keySet()).allSatisfy((id) -> assertThat(uids.decode(id).workerId()).isEqualTo(WORKER_ID));
 
 		// Today's orders are all in this month's tables; UID_MOD spreads them and the items evenly.
-		assertThat(new HashSet<>(orderRows.values())).allSatisfy((node) -> assertThat(node).endsWith("_202611")
-			.as("orders are issued now: November 2026 tables"));
+		Set<String> months = new HashSet<>(List.of(monthBefore, thisMonth()));
+		assertThat(new HashSet<>(orderRows.values())).allSatisfy((node) -> assertThat(node.substring(node.length() - 6))
+			.as("orders issued now are in this month's tables").isIn(months));
 		assertThat(countBy(orderRows, "ds_0")).isBetween(72L, 168L);
 		for (String node : List.of("ds_0.t_item_0", "ds_0.t_item_1", "ds_1.t_item_0", "ds_1.t_item_1")) {
 			assertThat(countBy(itemRows, node)).as(node).isBetween(50L, 150L);
@@ -175,46 +178,54 @@ class ShardedInsertTests {
 		OrderMapper orders = context.getBean(OrderMapper.class);
 		UidLayout layout = uids.layout();
 		Map<Integer, List<Long>> byMonth = new HashMap<>();
+		int year = ShardedDatabases.YEAR;
 		for (int month = 2; month <= 5; month++) {
 			for (int n = 0; n < 5; n++) {
 				// IDs of worker 1000, issued on the 10th of the month: set by hand, kept by MyBatis-Plus.
-				long id = layout.compose(unitOf(layout, 2026, month, 10) + n, 1000, n);
+				long id = layout.compose(unitOf(layout, year, month, 10) + n, 1000, n);
 				orders.insert(new Order(id, "month-" + month));
 				byMonth.computeIfAbsent(month, (m) -> new ArrayList<>()).add(id);
 			}
 		}
-		long from = layout.compose(unitOf(layout, 2026, 3, 1), 0, 0);
+		long from = layout.compose(unitOf(layout, year, 3, 1), 0, 0);
 		// The last ID of April: the first ID of May, less one, whatever the layout's worker and data-center parts.
-		long to = layout.compose(unitOf(layout, 2026, 5, 1), 0, 0) - 1;
+		long to = layout.compose(unitOf(layout, year, 5, 1), 0, 0) - 1;
 
 		List<Long> expected = new ArrayList<>(byMonth.get(3));
 		expected.addAll(byMonth.get(4));
 		assertThat(orders.idsBetween(from, to)).containsExactlyInAnyOrderElementsOf(expected);
 		assertThat(ShardingRoutes.of(dataSource, "SELECT id FROM t_order WHERE id BETWEEN ? AND ?", from, to))
-			.containsExactlyInAnyOrder("ds_0.t_order_202603", "ds_0.t_order_202604", "ds_1.t_order_202603",
-					"ds_1.t_order_202604");
+			.containsExactlyInAnyOrder("ds_0.t_order_" + year + "03", "ds_0.t_order_" + year + "04",
+					"ds_1.t_order_" + year + "03", "ds_1.t_order_" + year + "04");
 		assertThat(ShardingRoutes.of(dataSource, "SELECT id FROM t_order WHERE id >= ? AND id < ?", from,
-				layout.compose(unitOf(layout, 2026, 4, 1), 0, 0)))
-			.containsExactlyInAnyOrder("ds_0.t_order_202603", "ds_1.t_order_202603");
+				layout.compose(unitOf(layout, year, 4, 1), 0, 0)))
+			.containsExactlyInAnyOrder("ds_0.t_order_" + year + "03", "ds_1.t_order_" + year + "03");
 		long one = byMonth.get(2).get(0);
 		assertThat(ShardingRoutes.of(dataSource, "SELECT id FROM t_order WHERE id = ?", one)).hasSize(1)
-			.allSatisfy((node) -> assertThat(node).endsWith(".t_order_202602"));
+			.allSatisfy((node) -> assertThat(node).endsWith(".t_order_" + year + "02"));
 	}
 
 	@Test
 	void anIdOfAnotherLayoutIsRefusedNotRoutedToSomeTable() {
 		OrderMapper orders = context.getBean(OrderMapper.class);
-		// ShardingSphere's SNOWFLAKE counts milliseconds from 2016-11-01: read with uid's epoch it lies in 2035.
+		// ShardingSphere's SNOWFLAKE counts milliseconds from 2016-11-01: read with uid's epoch (2025-01-01) an ID of
+		// today lies eight years ahead, beyond this year's tables.
 		long snowflakeEpoch = LocalDate.of(2016, 11, 1).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
 		long snowflake = ((System.currentTimeMillis() - snowflakeEpoch) << 22) | (1 << 12);
+		int readAsYear = uids.decode(snowflake).timestamp().atZone(ZoneOffset.UTC).getYear();
+		assertThat(readAsYear).isGreaterThan(ShardedDatabases.YEAR + 7);
 		assertThatException().isThrownBy(() -> orders.insert(new Order(snowflake, "foreign")))
-			.withStackTraceContaining("ID " + snowflake + " was issued at 2035")
+			.withStackTraceContaining("ID " + snowflake + " was issued at " + readAsYear)
 			.withStackTraceContaining("outside the intervals")
 			.withStackTraceContaining("of another layout");
 		assertThatException().isThrownBy(() -> orders.insert(new Order(-5L, "negative")))
 			.withStackTraceContaining("ID -5 is not an ID of the application's layout");
 		assertThatException().isThrownBy(() -> orders.idsBetween(snowflake, snowflake))
 			.withStackTraceContaining("all outside the intervals");
+	}
+
+	private static String thisMonth() {
+		return DateTimeFormatter.ofPattern("yyyyMM").format(LocalDate.now(ZoneOffset.UTC));
 	}
 
 	private static long countBy(Map<Long, String> rows, String prefix) {

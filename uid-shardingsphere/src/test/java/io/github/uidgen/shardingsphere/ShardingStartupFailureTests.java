@@ -28,7 +28,9 @@ class ShardingStartupFailureTests {
 	@Test
 	void anUnknownAlgorithmPropertyStopsTheStart() {
 		assertThatException()
-			.isThrownBy(() -> ShardingApps.start(databases.url("sharding-unknown-property.yaml"), 51).close())
+			.isThrownBy(() -> ShardingApps
+				.start(databases.url("sharding-uid.yaml", "sharding-count: 2\n", "sharding-cuont: 2\n"), 51)
+				.close())
 			.withStackTraceContaining("'UID_MOD' initialization failed")
 			.withStackTraceContaining("unknown property [sharding-cuont] = [2]")
 			.withStackTraceContaining("the properties of type UID_MOD are [sharding-count, stride]");
@@ -47,7 +49,9 @@ class ShardingStartupFailureTests {
 	@Test
 	void aSuffixPatternThatCannotHoldTheLayoutsTimeRangeStopsTheStart() {
 		assertThatException()
-			.isThrownBy(() -> ShardingApps.start(databases.url("sharding-month-only.yaml"), 53).close())
+			.isThrownBy(() -> ShardingApps.start(databases.url("sharding-uid.yaml", "sharding-suffix-pattern: yyyyMM",
+					"sharding-suffix-pattern: MM"), 53)
+				.close())
 			.withStackTraceContaining("'uid-month' (type UID_INTERVAL) cannot hold the time range of the "
 					+ "application's layout")
 			.withStackTraceContaining("property 'sharding-suffix-pattern' = 'MM'");

@@ -154,9 +154,9 @@ class UidShardingAlgorithmsTests {
 	@Test
 	void intervalRefusesAnIdOutsideItsIntervalsAndAMissingTable() {
 		UidIntervalShardingAlgorithm interval = monthly();
-		long now = this.generator.getUID();
+		long march = this.generator.layout().compose(unit(2026, 3, 5), 7, 0);
 		assertThatExceptionOfType(AlgorithmExecuteException.class)
-			.isThrownBy(() -> interval.doSharding(List.of("t_202601"), precise(now)))
+			.isThrownBy(() -> interval.doSharding(List.of("t_202601"), precise(march)))
 			.withMessageContaining("add the table (or the data node) of that interval");
 		long beyond = this.generator.layout().compose(unit(2027, 3, 1), 0, 0);
 		assertThatExceptionOfType(AlgorithmExecuteException.class)

@@ -69,19 +69,28 @@ final class StaticWorkerIdResolver {
 		return ordinal.value() + offset;
 	}
 
-	private static long configuredWorkerId(Long workerId) {
+	private long configuredWorkerId(Long workerId) {
 		if (workerId == null) {
 			throw new UidPropertyException(WORKER_ID, null,
 					"The static worker-ID assigner is chosen but uid.worker.id is not set.",
-					"Set uid.worker.id to a worker ID unique to this instance, from 0 to 2^uid.worker-bits - 1, or "
-							+ "set " + ORDINAL_FROM + " to hostname to take it from a StatefulSet pod's ordinal, or "
-							+ "set uid.worker.assigner to db, redis or zookeeper to have worker IDs handed out.");
+					"Set uid.worker.id to a worker ID unique to this instance"
+							+ ((this.properties.getDatacenterBits() > 0) ? " in its data center" : "") + ", from 0 to "
+							+ workerIdRange() + ", or set " + ORDINAL_FROM + " to hostname to take it from a "
+							+ "StatefulSet pod's ordinal, or set uid.worker.assigner to db, redis or zookeeper to have "
+							+ "worker IDs handed out.");
 		}
 		if (workerId < 0) {
 			throw new UidPropertyException(WORKER_ID, workerId, "A worker ID cannot be negative.",
-					"Set uid.worker.id to a worker ID from 0 to 2^uid.worker-bits - 1.");
+					"Set uid.worker.id to a worker ID from 0 to " + workerIdRange() + ".");
 		}
 		return workerId;
+	}
+
+	/** The largest worker ID and the properties that make it, or the rule when the bits are not valid yet. */
+	private String workerIdRange() {
+		long max = maxWorkerId();
+		return (max != Long.MAX_VALUE) ? max + " (the " + workerBitsName() + " hold)"
+				: "2^(" + workerBitsName().replace(" less ", " - ") + ") - 1";
 	}
 
 	private Ordinal fromHostName() {

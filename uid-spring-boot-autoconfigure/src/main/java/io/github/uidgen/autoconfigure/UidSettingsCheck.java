@@ -10,7 +10,8 @@ import org.springframework.util.ClassUtils;
 /**
  * Checks the {@code uid.*} settings as a whole before any bean is created, so that no worker-ID store is contacted
  * for a configuration that is refused: backup worker IDs where they would do nothing ({@link BackupWorkerIdsCheck}),
- * and a warning for every property no part of uid reads ({@link UnknownUidProperties}).
+ * the Jackson switch without uid-jackson ({@link JacksonSwitchCheck}), and a warning for every property no part of
+ * uid reads ({@link UnknownUidProperties}).
  */
 final class UidSettingsCheck implements BeanFactoryPostProcessor, Ordered {
 
@@ -22,10 +23,12 @@ final class UidSettingsCheck implements BeanFactoryPostProcessor, Ordered {
 
 	@Override
 	public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {
-		BackupWorkerIdsCheck.check(Binder.get(this.environment));
-		ClassLoader classLoader = beanFactory.getBeanClassLoader();
-		UnknownUidProperties.load((classLoader != null) ? classLoader : ClassUtils.getDefaultClassLoader())
-			.warn(this.environment);
+		Binder binder = Binder.get(this.environment);
+		BackupWorkerIdsCheck.check(binder);
+		ClassLoader classLoader = (beanFactory.getBeanClassLoader() != null) ? beanFactory.getBeanClassLoader()
+				: ClassUtils.getDefaultClassLoader();
+		JacksonSwitchCheck.check(binder, classLoader);
+		UnknownUidProperties.load(classLoader).warn(this.environment);
 	}
 
 	@Override

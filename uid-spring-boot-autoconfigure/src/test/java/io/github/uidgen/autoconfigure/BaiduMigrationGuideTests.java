@@ -1,9 +1,5 @@
 package io.github.uidgen.autoconfigure;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -20,13 +16,6 @@ import io.github.uidgen.testsupport.TestDatabases;
 import io.github.uidgen.testsupport.TestDatabases.Database;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.env.YamlPropertySourceLoader;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.core.env.PropertySource;
-import org.springframework.core.io.ByteArrayResource;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -38,13 +27,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class BaiduMigrationGuideTests {
 
-	private static final Path GUIDE = Path.of("..", "docs", "migrating-from-baidu.md");
-
-	private static final String MARKER = "<!-- The block below is loaded, as it is, by BaiduMigrationGuideTests";
-
-	/** The largest stored Baidu ID the guide's layout was chosen for. */
-	private static final long LARGEST_STORED = 5_514_325_674_048_299_007L;
-
 	private static final int SERIAL = 1_000_000;
 
 	private static final int PARALLEL = 2_000_000;
@@ -53,25 +35,14 @@ class BaiduMigrationGuideTests {
 
 	@Test
 	void theGuidesApplicationYmlIssuesUniqueIdsAboveTheStoredOnes() throws Exception {
-		String guide = Files.readString(GUIDE, StandardCharsets.UTF_8);
-		assertThat(guide).contains(Long.toString(LARGEST_STORED));
-		List<PropertySource<?>> applicationYml = new YamlPropertySourceLoader().load("guide application.yml",
-				new ByteArrayResource(yamlBlockAfterMarker(guide).getBytes(StandardCharsets.UTF_8)));
-		String table = TestDatabases.uniqueTable("uid_worker_node");
+		String guide = BaiduMigrationGuide.read();
+		assertThat(guide).contains(Long.toString(BaiduMigrationGuide.LARGEST_STORED));
+		String applicationYml = BaiduMigrationGuide.yamlBlocksAfter(guide, BaiduMigrationGuide.SECTION_3, 1).get(0);
 		try (HikariDataSource dataSource = Database.MARIADB.open()) {
-			TestDatabases.execute(dataSource, "CREATE TABLE " + table + " (ID BIGINT NOT NULL AUTO_INCREMENT, "
-					+ "HOST_NAME VARCHAR(64) NOT NULL, PORT VARCHAR(64) NOT NULL, TYPE INT NOT NULL, "
-					+ "LAUNCH_DATE DATE NOT NULL, MODIFIED TIMESTAMP NOT NULL, CREATED TIMESTAMP NOT NULL, "
-					+ "PRIMARY KEY(ID)) ENGINE = INNODB AUTO_INCREMENT = 3001");
+			String table = BaiduMigrationGuide.createWorkerNodeTable(dataSource);
 			try {
-				new ApplicationContextRunner()
-					.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-							JdbcWorkerIdAssignerAutoConfiguration.class, UidGeneratorAutoConfiguration.class))
-					.withInitializer((context) -> applicationYml
-						.forEach((source) -> context.getEnvironment().getPropertySources().addLast(source)))
-					.withPropertyValues("spring.datasource.url=" + dataSource.getJdbcUrl(),
-							"spring.datasource.username=" + dataSource.getUsername(), "spring.datasource.password=",
-							"uid.worker.db.worker-node-table=" + table)
+				BaiduMigrationGuide.application(dataSource, applicationYml)
+					.withPropertyValues("uid.worker.db.worker-node-table=" + table)
 					.run((context) -> {
 						assertThat(context).hasNotFailed();
 						CachedUidGenerator generator = context.getBean(CachedUidGenerator.class);
@@ -125,7 +96,7 @@ class BaiduMigrationGuideTests {
 			}
 		}
 		assertThat(duplicates).isZero();
-		assertThat(ids[0]).isGreaterThan(LARGEST_STORED);
+		assertThat(ids[0]).isGreaterThan(BaiduMigrationGuide.LARGEST_STORED);
 		assertThat(generator.decode(ids[0]).workerId()).isEqualTo(3001);
 		assertThat(generator.decode(ids[ids.length - 1]).workerId()).isEqualTo(3001);
 	}
@@ -138,14 +109,6 @@ class BaiduMigrationGuideTests {
 			throw new AssertionError("Bad ID " + uid + ": " + parsed);
 		}
 		return uid;
-	}
-
-	private static String yamlBlockAfterMarker(String guide) throws IOException {
-		int marker = guide.indexOf(MARKER);
-		assertThat(marker).as("marker in the guide").isNotNegative();
-		int start = guide.indexOf("```yaml\n", marker) + "```yaml\n".length();
-		int end = guide.indexOf("```", start);
-		return guide.substring(start, end);
 	}
 
 }

@@ -1,7 +1,6 @@
 package io.github.uidgen.autoconfigure;
 
 import java.nio.file.Path;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -9,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import io.github.uidgen.DecodedUid;
 import io.github.uidgen.UidLayout;
 import io.github.uidgen.impl.AbstractUidGenerator;
+import io.github.uidgen.testsupport.TestRedis;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import org.junit.jupiter.api.AfterAll;
@@ -19,9 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static io.github.uidgen.autoconfigure.InvalidConfigurationTests.assertFailure;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -59,13 +57,9 @@ class DatacenterAutoConfigurationTests {
 
 	@AfterAll
 	void deleteKeys() {
-		LettuceConnectionFactory factory = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration("127.0.0.1", 6379));
-		factory.afterPropertiesSet();
+		LettuceConnectionFactory factory = TestRedis.connectionFactory();
 		try {
-			StringRedisTemplate redis = new StringRedisTemplate(factory);
-			Set<String> keys = redis.keys("{" + this.keyPrefix + ":*");
-			redis.delete(keys);
+			TestRedis.wipe(factory, "{" + this.keyPrefix + ":");
 		}
 		finally {
 			factory.destroy();
@@ -177,6 +171,20 @@ class DatacenterAutoConfigurationTests {
 				.contains("keeping uid.datacenter-bits as it is");
 		}, "uid.datacenter-bits=2", "uid.datacenter-id=1", "uid.worker.id=300",
 				"uid.worker.static.state-file=" + this.stateDir.resolve("worker-300.state"));
+	}
+
+	@Test
+	void aNegativeOrMissingStaticWorkerIdIsToldTheRangeTheDataCenterLeaves() {
+		assertFailure(this.contextRunner, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.worker.id").contains("Value: -3");
+			assertThat(analysis.getAction()).isEqualTo("Set uid.worker.id to a worker ID from 0 to 255 (the "
+					+ "uid.worker-bits less uid.datacenter-bits hold).");
+		}, "uid.datacenter-bits=2", "uid.datacenter-id=1", "uid.worker.id=-3");
+		assertFailure(this.contextRunner, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.worker.id").contains("Value: (not set)");
+			assertThat(analysis.getAction()).startsWith("Set uid.worker.id to a worker ID unique to this instance in "
+					+ "its data center, from 0 to 255 (the uid.worker-bits less uid.datacenter-bits hold), or ");
+		}, "uid.datacenter-bits=2", "uid.datacenter-id=1", "uid.worker.assigner=static");
 	}
 
 	@Test

@@ -1,11 +1,6 @@
 package io.github.uidgen.autoconfigure;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.LocalDate;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -20,12 +15,7 @@ import io.github.uidgen.testsupport.TestDatabases;
 import io.github.uidgen.testsupport.TestDatabases.Database;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.env.YamlPropertySourceLoader;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.core.env.PropertySource;
-import org.springframework.core.io.ByteArrayResource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,14 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DatacenterMigrationGuideTests {
 
-	private static final Path GUIDE = Path.of("..", "docs", "migrating-from-baidu.md");
-
-	private static final String SECTION_3 = "<!-- The block below is loaded, as it is, by BaiduMigrationGuideTests";
-
 	private static final String SECTION_6 = "<!-- The two blocks below are loaded, as they are, by "
 			+ "DatacenterMigrationGuideTests";
-
-	private static final long LARGEST_STORED = 5_514_325_674_048_299_007L;
 
 	private static final UidLayout SINGLE = new UidLayout(UidTimeUnit.SECONDS, LocalDate.of(1986, 3, 17), 31, 15, 17);
 
@@ -53,25 +37,19 @@ class DatacenterMigrationGuideTests {
 
 	@Test
 	void theExistingDataCenterKeepsItsIdsAndTheNewOneIssuesOthers() throws Exception {
-		String guide = Files.readString(GUIDE, StandardCharsets.UTF_8);
-		String applicationYml = yamlBlocksAfter(guide, SECTION_3, 1).get(0);
-		List<String> datacenters = yamlBlocksAfter(guide, SECTION_6, 2);
-		String workerNodes = TestDatabases.uniqueTable("uid_worker_node");
+		String guide = BaiduMigrationGuide.read();
+		String applicationYml = BaiduMigrationGuide.yamlBlocksAfter(guide, BaiduMigrationGuide.SECTION_3, 1).get(0);
+		List<String> datacenters = BaiduMigrationGuide.yamlBlocksAfter(guide, SECTION_6, 2);
 		String leases = TestDatabases.uniqueTable("uid_dc1_lease");
 		try (HikariDataSource dataSource = Database.MARIADB.open()) {
-			TestDatabases.execute(dataSource, "CREATE TABLE " + workerNodes + " (ID BIGINT NOT NULL AUTO_INCREMENT, "
-					+ "HOST_NAME VARCHAR(64) NOT NULL, PORT VARCHAR(64) NOT NULL, TYPE INT NOT NULL, "
-					+ "LAUNCH_DATE DATE NOT NULL, MODIFIED TIMESTAMP NOT NULL, CREATED TIMESTAMP NOT NULL, "
-					+ "PRIMARY KEY(ID)) ENGINE = INNODB AUTO_INCREMENT = 3001");
+			String workerNodes = BaiduMigrationGuide.createWorkerNodeTable(dataSource);
 			try {
-				ApplicationContextRunner runner = new ApplicationContextRunner()
-					.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-							JdbcWorkerIdAssignerAutoConfiguration.class, UidGeneratorAutoConfiguration.class))
-					.withPropertyValues("spring.datasource.url=" + dataSource.getJdbcUrl(),
-							"spring.datasource.username=" + dataSource.getUsername(), "spring.datasource.password=");
-				ApplicationContextRunner dataCenter0 = withYaml(runner, datacenters.get(0), applicationYml)
+				// The data center's block takes precedence over section 3's file, as a profile's file would.
+				ApplicationContextRunner dataCenter0 = BaiduMigrationGuide
+					.application(dataSource, datacenters.get(0), applicationYml)
 					.withPropertyValues("uid.worker.db.worker-node-table=" + workerNodes);
-				ApplicationContextRunner dataCenter1 = withYaml(runner, datacenters.get(1), applicationYml)
+				ApplicationContextRunner dataCenter1 = BaiduMigrationGuide
+					.application(dataSource, datacenters.get(1), applicationYml)
 					.withPropertyValues("uid.worker.db.lease-table=" + leases);
 				dataCenter0.run((first) -> dataCenter1.run((second) -> {
 					assertThat(first).hasNotFailed();
@@ -88,7 +66,7 @@ class DatacenterMigrationGuideTests {
 					long[] oneIds = fromOne.get(60, TimeUnit.SECONDS);
 					assertThat(Duplicates.count(fromZero, oneIds)).isZero();
 					long[] all = Duplicates.concat(fromZero, oneIds);
-					assertThat(java.util.Arrays.stream(all).min().getAsLong()).isGreaterThan(LARGEST_STORED);
+					assertThat(java.util.Arrays.stream(all).min().getAsLong()).isGreaterThan(BaiduMigrationGuide.LARGEST_STORED);
 					for (long uid : fromZero) {
 						// Bit for bit what data center 0 issued before it had data-center bits.
 						DecodedUid decoded = zero.decode(uid);
@@ -119,33 +97,6 @@ class DatacenterMigrationGuideTests {
 			ids[i] = generator.getUID();
 		}
 		return ids;
-	}
-
-	/** The data center's block takes precedence over section 3's file, as a profile's file would. */
-	private static ApplicationContextRunner withYaml(ApplicationContextRunner runner, String datacenterYml,
-			String applicationYml) throws IOException {
-		List<PropertySource<?>> sources = new ArrayList<>();
-		sources.addAll(load("data center block", datacenterYml));
-		sources.addAll(load("guide application.yml", applicationYml));
-		return runner.withInitializer(
-				(context) -> sources.forEach((source) -> context.getEnvironment().getPropertySources().addLast(source)));
-	}
-
-	private static List<PropertySource<?>> load(String name, String yaml) throws IOException {
-		return new YamlPropertySourceLoader().load(name, new ByteArrayResource(yaml.getBytes(StandardCharsets.UTF_8)));
-	}
-
-	private static List<String> yamlBlocksAfter(String guide, String marker, int count) {
-		int from = guide.indexOf(marker);
-		assertThat(from).as("marker in the guide").isNotNegative();
-		List<String> blocks = new ArrayList<>();
-		for (int i = 0; i < count; i++) {
-			int start = guide.indexOf("```yaml\n", from) + "```yaml\n".length();
-			int end = guide.indexOf("```", start);
-			blocks.add(guide.substring(start, end));
-			from = end + 3;
-		}
-		return blocks;
 	}
 
 }

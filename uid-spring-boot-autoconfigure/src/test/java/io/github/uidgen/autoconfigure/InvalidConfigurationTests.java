@@ -189,6 +189,26 @@ class InvalidConfigurationTests {
 	}
 
 	@Test
+	void jacksonSwitchWithoutUidJackson() {
+		// uid-jackson is an optional dependency: an application without it has no module to write longs as strings.
+		ApplicationContextRunner withoutUidJackson = this.withAssigner
+			.withConfiguration(AutoConfigurations.of(UidJacksonAutoConfiguration.class, JacksonAutoConfiguration.class))
+			.withClassLoader(new FilteredClassLoader("io.github.uidgen.jackson"));
+		assertFailure(withoutUidJackson, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.jackson.write-longs-as-strings")
+				.contains("Value: true")
+				.contains("uid-jackson is not on the class path");
+			assertThat(analysis.getAction()).contains("io.github.uidgen:uid-jackson")
+				.contains("remove uid.jackson.write-longs-as-strings");
+		}, "uid.jackson.write-longs-as-strings=true");
+		assertFailure(withoutUidJackson, (analysis) -> assertThat(analysis.getDescription())
+			.contains("Property: uid.jackson.write-longs-as-strings")
+			.contains("Value: \"yes-please\""), "uid.jackson.write-longs-as-strings=yes-please");
+		withoutUidJackson.withPropertyValues("uid.jackson.write-longs-as-strings=false")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
 	void unknownAssigner() {
 		assertFailure(this.contextRunner, (analysis) -> assertUnknownValue(analysis, "uid.worker.assigner", "consul",
 				"STATIC", "DB", "REDIS", "ZOOKEEPER"), "uid.worker.assigner=consul");

@@ -145,7 +145,8 @@ class StaticWorkerIdAssignerAutoConfigurationTests {
 			assertThat(analysis.getDescription()).contains("uid.worker.id is not set")
 				.contains("Property: uid.worker.id")
 				.contains("Value: (not set)");
-			assertThat(analysis.getAction()).contains("Set uid.worker.id");
+			assertThat(analysis.getAction()).startsWith("Set uid.worker.id to a worker ID unique to this instance, "
+					+ "from 0 to 1023 (the uid.worker-bits hold), or ");
 		}, "uid.worker.assigner=static");
 	}
 
@@ -153,7 +154,8 @@ class StaticWorkerIdAssignerAutoConfigurationTests {
 	void negativeWorkerId() {
 		assertFailure(this.contextRunner, (analysis) -> {
 			assertThat(analysis.getDescription()).contains("Property: uid.worker.id").contains("Value: -2");
-			assertThat(analysis.getAction()).contains("from 0 to");
+			assertThat(analysis.getAction()).isEqualTo("Set uid.worker.id to a worker ID from 0 to 1023 (the "
+					+ "uid.worker-bits hold).");
 		}, "uid.worker.id=-2");
 	}
 

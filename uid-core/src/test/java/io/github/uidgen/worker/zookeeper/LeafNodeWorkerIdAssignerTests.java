@@ -204,6 +204,43 @@ class LeafNodeWorkerIdAssignerTests {
 		}
 	}
 
+	/**
+	 * uid released the ip:port's node, an operator deleted it, and a Leaf server made a new one there and reported
+	 * on it until it stopped, leaving it at the very version uid's release had left the old one: the new node is a
+	 * Leaf server's, and its window is waited out.
+	 */
+	@Test
+	void aNodeMadeAgainByALeafServerAfterAUidReleaseGetsLeafsWindow() throws Exception {
+		String leafName = TestRedis.uniqueNamespace("leaf-remade");
+		String ip = "10.0.0.13";
+		LeafSnowflakeServer.leaveNode(this.client, leafName, ip, 8080, System.currentTimeMillis() - 10_000);
+		LeafNodeWorkerIdAssigner first = assigner(this.client, leafName, ip, 8080);
+		long oldWorkerId = first.assign(1023).workerId();
+		first.release(oldWorkerId, System.currentTimeMillis());
+		String oldNode = String.format("/snowflake/%s/forever/%s:8080-%010d", leafName, ip, oldWorkerId);
+		int releasedVersion = this.client.checkExists().forPath(oldNode).getVersion();
+		this.client.delete().forPath(oldNode);
+
+		long stoppedAt = System.currentTimeMillis() - 1_000;
+		long workerId = LeafSnowflakeServer.leaveNode(this.client, leafName, ip, 8080, stoppedAt);
+		String node = String.format("/snowflake/%s/forever/%s:8080-%010d", leafName, ip, workerId);
+		while (this.client.checkExists().forPath(node).getVersion() < releasedVersion) {
+			this.client.setData().forPath(node, LeafSnowflakeServer.json(ip, "8080", stoppedAt));
+		}
+		assertThat(this.client.checkExists().forPath(node).getVersion()).isEqualTo(releasedVersion);
+
+		LeafNodeWorkerIdAssigner next = assigner(this.client, leafName, ip, 8080);
+		WorkerAssignment taken = next.assign(1023);
+		try {
+			assertThat(taken.workerId()).isEqualTo(workerId).isNotEqualTo(oldWorkerId);
+			assertThat(taken.highWaterMarkMillis()).as("nothing issued before the Leaf server's report plus 3 s")
+				.isEqualTo(stoppedAt + 3_000);
+		}
+		finally {
+			next.release(taken.workerId(), taken.highWaterMarkMillis());
+		}
+	}
+
 	@Test
 	void aLeafServerStillReportingOnTheNodeIsDetectedAndTheClaimRefused() throws Exception {
 		String leafName = TestRedis.uniqueNamespace("leaf-live");

@@ -6,11 +6,12 @@ import io.github.uidgen.jackson.UidAsString;
 import io.github.uidgen.text.UidFormats;
 import io.github.uidgen.text.UidTextException;
 import org.springframework.core.MethodParameter;
+import org.springframework.util.StringUtils;
 
 /**
  * Why a request parameter annotated {@link UidAsString} could not be converted, and the RFC 9457 problem that
- * answers it. Spring falls back to its number editor once a conversion fails, so the reason is found by reading the
- * text again in the parameter's form.
+ * answers it. The reason is found by reading the text again in the parameter's form, which is the same whichever of
+ * Spring's conversions gave up.
  */
 final class InvalidIdProblem {
 
@@ -26,19 +27,25 @@ final class InvalidIdProblem {
 	 */
 	static UidTextException reason(UidFormats formats, MethodParameter parameter, Object value) {
 		UidAsString annotation = (parameter != null) ? parameter.getParameterAnnotation(UidAsString.class) : null;
-		if (annotation == null || !(value instanceof String text)) {
+		if (annotation == null) {
 			return null;
 		}
-		try {
-			UidAsStringFormatterFactory.formOf(formats, annotation).parse(text);
-			return null;
+		// A collection's texts come as several values or as one, separated by commas: name the one that is wrong.
+		boolean single = parameter.getParameterType() == long.class || parameter.getParameterType() == Long.class;
+		String[] texts = (value instanceof String[] values) ? values : (value instanceof String text)
+				? (single ? new String[] { text } : StringUtils.commaDelimitedListToStringArray(text)) : new String[0];
+		for (String text : texts) {
+			try {
+				UidAsStringFormatterFactory.formOf(formats, annotation).parse(text);
+			}
+			catch (UidTextException ex) {
+				return ex;
+			}
+			catch (IllegalArgumentException ex) {
+				return new UidTextException(annotation.value().name().toLowerCase(Locale.ROOT), text, ex.getMessage());
+			}
 		}
-		catch (UidTextException ex) {
-			return ex;
-		}
-		catch (IllegalArgumentException ex) {
-			return new UidTextException(annotation.value().name().toLowerCase(Locale.ROOT), text, ex.getMessage());
-		}
+		return null;
 	}
 
 	/**

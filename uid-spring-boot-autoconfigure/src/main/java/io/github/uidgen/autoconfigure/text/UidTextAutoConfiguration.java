@@ -23,7 +23,7 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 /**
  * Auto-configures the text forms of the generator's IDs from {@code uid.text.*}: the {@link UidFormats} bean, the
  * forms of {@code @UidAsString} in the application's JSON, and in Spring MVC and WebFlux path variables and request
- * parameters (with 400 and the reason for text that is not of the form).
+ * parameters (read in their form only, with 400 and the reason for text that is not of it).
  */
 @AutoConfiguration(after = UidGeneratorAutoConfiguration.class,
 		beforeName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
@@ -68,6 +68,11 @@ public final class UidTextAutoConfiguration {
 		}
 
 		@Bean
+		UidAsStringEditors.ServletAdvice uidAsStringEditorsAdvice(UidFormats formats) {
+			return new UidAsStringEditors.ServletAdvice(formats);
+		}
+
+		@Bean
 		@ConditionalOnMissingBean
 		UidTextExceptionResolver uidTextExceptionResolver(UidFormats formats) {
 			return new UidTextExceptionResolver(formats);
@@ -90,6 +95,11 @@ public final class UidTextAutoConfiguration {
 				}
 
 			};
+		}
+
+		@Bean
+		UidAsStringEditors.ReactiveAdvice uidAsStringEditorsAdvice(UidFormats formats) {
+			return new UidAsStringEditors.ReactiveAdvice(formats);
 		}
 
 		@Bean

@@ -1,5 +1,7 @@
 package io.github.uidgen.autoconfigure.text;
 
+import java.util.List;
+
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.jackson.UidAsString;
 import io.github.uidgen.jackson.UidAsString.Form;
@@ -45,6 +47,16 @@ class TextIdsTestApplication {
 		@GetMapping("/orders")
 		String byId(@RequestParam @UidAsString long id) {
 			return Long.toString(id);
+		}
+
+		@GetMapping("/secret/{id}")
+		String bySecret(@PathVariable @UidAsString(Form.OPAQUE) Long id) {
+			return Long.toString(id);
+		}
+
+		@GetMapping("/secrets")
+		String bySecrets(@RequestParam @UidAsString(Form.OPAQUE) List<Long> ids) {
+			return ids.toString();
 		}
 
 	}

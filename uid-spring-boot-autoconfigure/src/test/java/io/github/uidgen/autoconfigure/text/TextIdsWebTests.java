@@ -1,50 +1,33 @@
 package io.github.uidgen.autoconfigure.text;
 
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.github.uidgen.UidGenerator;
 import io.github.uidgen.text.UidFormats;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * IDs as text over HTTP with {@code uid.text.*} set: JSON in the default form (fixed-width radix 62) and the opaque
- * form, path variables and request parameters in their forms, 400 with the reason for text that is not of the form,
- * and {@code /actuator/uid/parse} reading any configured form.
+ * The controller of {@link TextIdsTestApplication} in a Spring MVC application with {@code uid.text.*} set: JSON in
+ * the default form (fixed-width radix 62) and the opaque form, fixed-width texts of another length refused, and
+ * {@code /actuator/uid/parse} reading any configured form.
  */
 @SpringBootTest(classes = TextIdsTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "uid.worker.assigner=static", "uid.worker.id=11",
 				"uid.worker.static.state-file=target/uid-state/text-ids-11.state", "uid.text.form=radix62",
 				"uid.text.fixed-width=true", "uid.text.opaque.key=q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA=",
 				"management.endpoints.web.exposure.include=uid" })
-class TextIdsWebTests {
+class TextIdsWebTests extends AbstractTextIdsWebTests {
 
 	private static final Pattern ORDER = Pattern
 		.compile("\\{\"id\":\"([0-9A-Za-z]{11})\",\"number\":\"ORD_([0-9A-Za-z]{11})\"}");
-
-	private final HttpClient http = HttpClient.newHttpClient();
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	UidGenerator generator;
-
-	@Autowired
-	UidFormats formats;
 
 	@Test
 	void jsonIdsAreInTheirFormsAndReadBackThroughPathAndParameter() throws Exception {
@@ -59,17 +42,7 @@ class TextIdsWebTests {
 	}
 
 	@Test
-	void textThatIsNotOfTheFormAnswers400WithTheReason() throws Exception {
-		HttpResponse<String> wrongPrefix = get("/orders/INV_4fR9x2KpQ0b");
-		assertThat(wrongPrefix.statusCode()).isEqualTo(400);
-		assertThat(wrongPrefix.headers().firstValue("Content-Type")).hasValueSatisfying(
-				(type) -> assertThat(type).startsWith("application/problem+json"));
-		assertThat(wrongPrefix.body()).contains("\"status\":400")
-			.contains("\"parameter\":\"number\"")
-			.contains("does not start with 'ORD_'");
-		HttpResponse<String> plainNumber = get("/orders/ORD_" + this.generator.getUID());
-		assertThat(plainNumber.statusCode()).isEqualTo(400);
-		assertThat(plainNumber.body()).contains("characters long; opaque IDs have 11");
+	void fixedWidthTextOfAnotherLengthOrWithABadCharacterAnswers400() throws Exception {
 		HttpResponse<String> badCharacter = get("/orders?id=" + URLEncoder.encode("0000000000!", StandardCharsets.UTF_8));
 		assertThat(badCharacter.statusCode()).isEqualTo(400);
 		assertThat(badCharacter.body()).contains("\"parameter\":\"id\"")
@@ -100,11 +73,6 @@ class TextIdsWebTests {
 		assertThat(unknown.statusCode()).isEqualTo(400);
 		assertThat(unknown.body()).contains("There is no text form 'base64'; the forms are decimal, radix62, "
 				+ "radix36, readable, opaque");
-	}
-
-	private HttpResponse<String> get(String path) throws Exception {
-		return this.http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path)).GET().build(),
-				HttpResponse.BodyHandlers.ofString());
 	}
 
 }

@@ -1,23 +1,12 @@
 package io.github.uidgen.autoconfigure.actuate.web;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Path;
-
 import io.github.uidgen.UidGenerator;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,25 +19,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 		properties = { "management.endpoints.web.exposure.include=uid,health",
 				"management.endpoint.health.show-details=always", "uid.worker.assigner=static", "uid.worker.id=9",
 				"uid.datacenter-bits=3", "uid.datacenter-id=5" })
-class DatacenterEndpointWebTests {
-
-	@TempDir
-	static Path stateDir;
-
-	private final HttpClient http = HttpClient.newHttpClient();
-
-	private final JsonMapper json = JsonMapper.builder().build();
-
-	@LocalServerPort
-	int port;
+class DatacenterEndpointWebTests extends AbstractEndpointWebTests {
 
 	@Autowired
 	UidGenerator generator;
-
-	@DynamicPropertySource
-	static void stateFile(DynamicPropertyRegistry registry) {
-		registry.add("uid.worker.static.state-file", () -> stateDir.resolve("worker-9.state").toString());
-	}
 
 	@Test
 	void describesTheDataCenterAndTheLayoutsDataCenterBits() throws Exception {
@@ -84,14 +58,6 @@ class DatacenterEndpointWebTests {
 		JsonNode details = getJson("/actuator/health").get("components").get("uid").get("details");
 		assertThat(details.get("datacenterId").asLong()).isEqualTo(5);
 		assertThat(details.get("workerId").asLong()).isEqualTo(9);
-	}
-
-	private JsonNode getJson(String path) throws Exception {
-		HttpResponse<String> response = this.http.send(
-				HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path)).GET().build(),
-				HttpResponse.BodyHandlers.ofString());
-		assertThat(response.statusCode()).as(path).isEqualTo(200);
-		return this.json.readTree(response.body());
 	}
 
 }

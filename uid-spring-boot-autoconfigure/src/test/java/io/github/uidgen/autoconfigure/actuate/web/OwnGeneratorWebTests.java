@@ -1,8 +1,5 @@
 package io.github.uidgen.autoconfigure.actuate.web;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
@@ -13,12 +10,10 @@ import io.github.uidgen.UidLayout;
 import io.github.uidgen.UidUnavailableException;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -33,14 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(classes = OwnGeneratorWebTests.Application.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoints.web.exposure.include=uid,health,metrics",
 				"management.endpoint.health.show-details=always" })
-class OwnGeneratorWebTests {
-
-	private final HttpClient http = HttpClient.newHttpClient();
-
-	private final JsonMapper json = JsonMapper.builder().build();
-
-	@LocalServerPort
-	int port;
+class OwnGeneratorWebTests extends AbstractEndpointWebTests {
 
 	@Autowired
 	OrderNumbers orderNumbers;
@@ -73,11 +61,6 @@ class OwnGeneratorWebTests {
 			.isEqualTo("The order number table is read-only");
 		assertThat(this.json.readTree(get("/actuator/uid").body()).path("failure").asString())
 			.isEqualTo("The order number table is read-only");
-	}
-
-	private HttpResponse<String> get(String path) throws Exception {
-		return this.http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path)).build(),
-				HttpResponse.BodyHandlers.ofString());
 	}
 
 	/** An application's own generator that says what it is. */

@@ -1,8 +1,5 @@
 package io.github.uidgen.autoconfigure.actuate.web;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Set;
 import java.util.UUID;
@@ -12,12 +9,10 @@ import io.github.uidgen.segment.SegmentUidGenerators;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.context.annotation.Configuration;
@@ -38,16 +33,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 		properties = { "management.endpoints.web.exposure.include=uid,health,metrics",
 				"management.endpoint.health.show-details=always", "uid.generator=segment", "uid.segment.store=redis",
 				"uid.segment.redis.require-persistence=false", "uid.segment.key=web-orders", "uid.segment.step=10" })
-class SegmentGeneratorWebTests {
+class SegmentGeneratorWebTests extends AbstractEndpointWebTests {
 
 	private static final String KEY_PREFIX = "uid_web_seg_" + UUID.randomUUID().toString().substring(0, 8);
-
-	private final HttpClient http = HttpClient.newHttpClient();
-
-	private final JsonMapper json = JsonMapper.builder().build();
-
-	@LocalServerPort
-	int port;
 
 	@Autowired
 	UidGenerator generator;
@@ -120,11 +108,6 @@ class SegmentGeneratorWebTests {
 		assertThat(remaining.path("measurements").get(0).path("value").asDouble()).isEqualTo(8.0);
 		JsonNode issued = this.json.readTree(get("/actuator/metrics/uid.ids.issued").body());
 		assertThat(issued.path("measurements").get(0).path("value").asDouble()).as("both keys").isEqualTo(3.0);
-	}
-
-	private HttpResponse<String> get(String path) throws Exception {
-		return this.http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path)).build(),
-				HttpResponse.BodyHandlers.ofString());
 	}
 
 	/** Everything from auto-configuration, Redis included (spring.data.redis defaults to 127.0.0.1:6379). */

@@ -1,26 +1,16 @@
 package io.github.uidgen.autoconfigure.actuate.web;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Instant;
 
 import io.github.uidgen.DecodedUid;
 import io.github.uidgen.UidGenerator;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -32,25 +22,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 		properties = { "management.endpoints.web.exposure.include=uid,health",
 				"management.endpoint.health.show-details=always", "uid.worker.assigner=static", "uid.worker.id=9",
 				"uid.time-unit=seconds", "uid.time-bits=31", "uid.worker-bits=8", "uid.seq-bits=14" })
-class UidEndpointWebTests {
-
-	@TempDir
-	static Path stateDir;
-
-	private final HttpClient http = HttpClient.newHttpClient();
-
-	private final JsonMapper json = JsonMapper.builder().build();
-
-	@LocalServerPort
-	int port;
+class UidEndpointWebTests extends AbstractEndpointWebTests {
 
 	@Autowired
 	UidGenerator generator;
-
-	@DynamicPropertySource
-	static void stateFile(DynamicPropertyRegistry registry) {
-		registry.add("uid.worker.static.state-file", () -> stateDir.resolve("worker-9.state").toString());
-	}
 
 	@Test
 	void describesTheGenerator() throws Exception {
@@ -136,19 +111,6 @@ class UidEndpointWebTests {
 		assertThat(uid.get("details").get("expiry").asString())
 			.isEqualTo(this.generator.layout().getExpiry().toString());
 		assertThat(uid.get("details").get("workerId").asLong()).isEqualTo(9);
-	}
-
-	private void assertBadRequest(String path, String message) throws Exception {
-		HttpResponse<String> response = get(path);
-		assertThat(response.statusCode()).as(path).isEqualTo(400);
-		JsonNode body = this.json.readTree(response.body());
-		assertThat(body.get("status").asInt()).isEqualTo(400);
-		assertThat(body.get("message").asString()).contains(message);
-	}
-
-	private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path)).GET().build();
-		return this.http.send(request, HttpResponse.BodyHandlers.ofString());
 	}
 
 }
