@@ -149,8 +149,12 @@ public final class RedisSegmentStore implements SegmentStore {
 			return new SegmentStoreException("Cannot reach the Redis that hands out uid segments (" + ex.getMessage()
 					+ "); check that it runs and that spring.data.redis.* points at it.", ex);
 		}
-		return new SegmentStoreException("The Redis key " + redisKey + " could not be advanced: " + ex.getMessage()
-				+ " (it must hold an integer, as INCRBY leaves it)", ex);
+		// Spring's message is generic ("Error in execution"); Redis's own reply says what is wrong, and only a key
+		// that holds something else than an integer is the key's fault.
+		String reply = ex.getMostSpecificCause().getMessage();
+		String fix = (reply != null && reply.contains("not an integer"))
+				? " (it must hold an integer, as INCRBY leaves it)" : "";
+		return new SegmentStoreException("The Redis key " + redisKey + " could not be advanced: " + reply + fix, ex);
 	}
 
 	@Override
