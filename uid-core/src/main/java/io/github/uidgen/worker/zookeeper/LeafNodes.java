@@ -3,6 +3,7 @@ package io.github.uidgen.worker.zookeeper;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -123,14 +124,28 @@ final class LeafNodes {
 	}
 
 	/**
-	 * Creates this host's node as Leaf does: persistent sequential, named {@code <ip:port>-<10 digits>}.
+	 * Creates this host's node as Leaf does: persistent sequential, named {@code <ip:port>-<10 digits>}. Curator
+	 * tries a create whose answer was lost again, which can leave a second node: the ip:port's nodes other than the
+	 * one answered that hold this very data were made by this call, nobody was told of them, and they are deleted, so
+	 * the ip:port keeps one node (Leaf would not know which of two to take, and uid refuses two).
 	 * @return the new node's name
 	 */
 	String create(String ipPort, byte[] data) {
-		String path = this.calls.call(() -> this.client.create()
+		String child = ZKPaths.getNodeFromPath(this.calls.call(() -> this.client.create()
 			.withMode(CreateMode.PERSISTENT_SEQUENTIAL)
-			.forPath(ZKPaths.makePath(this.foreverPath, ipPort + "-"), data));
-		return ZKPaths.getNodeFromPath(path);
+			.forPath(ZKPaths.makePath(this.foreverPath, ipPort + "-"), data)));
+		for (String other : nodesOf(ipPort)) {
+			Read read = other.equals(child) ? null : read(other);
+			if (read != null && Arrays.equals(read.data(), data)) {
+				try {
+					this.calls.call(() -> this.client.delete().withVersion(read.version()).forPath(nodePath(other)));
+				}
+				catch (Conflict ex) {
+					// Written or deleted meanwhile: not this call's to delete.
+				}
+			}
+		}
+		return child;
 	}
 
 	/** Creates this process's ephemeral holder znode; a {@link Conflict} when another holds the ip:port. */

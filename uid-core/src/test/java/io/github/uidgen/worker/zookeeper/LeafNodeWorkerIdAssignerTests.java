@@ -313,6 +313,36 @@ class LeafNodeWorkerIdAssignerTests {
 		}
 	}
 
+	/**
+	 * ZooKeeper creates a new ip:port's node but the answer is lost, and Curator's retry creates a second: the claim
+	 * takes the one it was answered with and removes the one nobody was told of, so the ip:port has one node and the
+	 * next start takes it.
+	 */
+	@Test
+	void aNodeCreatedTwiceBecauseAnAnswerWasLostIsLeftOnce() throws Exception {
+		String leafName = TestRedis.uniqueNamespace("leaf-lost-create");
+		LeafSnowflakeServer.leaveNode(this.client, leafName, "10.0.0.1", 8080, System.currentTimeMillis() - 60_000);
+		// A claim before, so that the next one's only creates are its holder znode's and its node's.
+		LeafNodeWorkerIdAssigner before = assigner(this.client, leafName, "10.0.0.1", 8080);
+		before.release(before.assign(1023).workerId(), System.currentTimeMillis());
+		String forever = "/snowflake/" + leafName + "/forever";
+		try (ReplyLosingProxy proxy = ReplyLosingProxy.start(this.zooKeeper.port());
+				CuratorFramework throughProxy = this.zooKeeper.newClientThrough(proxy, Duration.ofSeconds(10))) {
+			// The holder znode's create goes through; the node's create is applied and its answer lost.
+			proxy.loseRepliesTo(ZooDefs.OpCode.create2, 1, 1);
+			LeafNodeWorkerIdAssigner assigner = assigner(throughProxy, leafName, "10.0.0.14", 8080);
+			long workerId = assigner.assign(1023).workerId();
+			assertThat(proxy.lostReplyErrors()).as("created by the server").containsExactly(0);
+			assigner.release(workerId, System.currentTimeMillis());
+			assertThat(this.client.getChildren().forPath(forever)).as("one node for the ip:port")
+				.filteredOn((child) -> child.startsWith("10.0.0.14:8080-"))
+				.containsExactly(String.format("10.0.0.14:8080-%010d", workerId));
+			LeafNodeWorkerIdAssigner next = assigner(this.client, leafName, "10.0.0.14", 8080);
+			assertThat(next.assign(1023).workerId()).as("the next start takes it").isEqualTo(workerId);
+			next.release(workerId, System.currentTimeMillis());
+		}
+	}
+
 	private static long[] take(UidGenerator generator, int count) {
 		long[] ids = new long[count];
 		for (int i = 0; i < count; i++) {
