@@ -102,6 +102,34 @@ class ShardedSampleTests {
 			.withMessageContaining("Parameter 'from' must be an ISO-8601 instant");
 	}
 
+	@Test
+	void aWindowOutsideTheTablesOrRunningBackwardsIsABadRequest() {
+		RestClient client = RestClient.create("http://127.0.0.1:" + this.port);
+		assertThatExceptionOfType(HttpClientErrorException.BadRequest.class)
+			.isThrownBy(() -> client.get()
+				.uri("/orders?from={from}&to={to}", "2040-01-01T00:00:00Z", "2041-01-01T00:00:00Z")
+				.retrieve()
+				.body(LIST))
+			.withMessageContaining("one table per year from 2025 to 2034");
+		assertThatExceptionOfType(HttpClientErrorException.BadRequest.class)
+			.isThrownBy(() -> client.get()
+				.uri("/orders?from={from}&to={to}", "2020-01-01T00:00:00Z", "2021-01-01T00:00:00Z")
+				.retrieve()
+				.body(LIST))
+			.withMessageContaining("one table per year from 2025 to 2034");
+		assertThatExceptionOfType(HttpClientErrorException.BadRequest.class)
+			.isThrownBy(() -> client.get()
+				.uri("/orders?from={from}&to={to}", "2026-12-01T00:00:00Z", "2026-01-01T00:00:00Z")
+				.retrieve()
+				.body(LIST))
+			.withMessageContaining("'from' (2026-12-01T00:00:00Z) must not be after 'to' (2026-01-01T00:00:00Z)");
+		// A window that only reaches into the tables' years is cut to them.
+		assertThat(client.get()
+			.uri("/orders?from={from}&to={to}", "2020-01-01T00:00:00Z", "2025-01-01T00:00:00Z")
+			.retrieve()
+			.body(LIST)).isEmpty();
+	}
+
 	private static List<Long> ids(String table) throws SQLException {
 		List<Long> ids = new ArrayList<>();
 		try (Connection connection = server(); Statement statement = connection.createStatement()) {
