@@ -2,6 +2,7 @@ package io.github.uidgen.segment;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.PriorityQueue;
 import java.util.concurrent.ThreadFactory;
@@ -27,12 +28,12 @@ import org.slf4j.LoggerFactory;
  * <p>A claim that hangs (a store, or one node of a Redis Cluster, that does not answer) holds its thread until the
  * store's own timeout. So that the keys it does not concern are not held up behind it, a caller that waits for a
  * segment whose claim has not started {@linkplain #assist() asks for one more thread}, up to a bound; such extra
- * threads end after {@value #EXTRA_KEEP_ALIVE_SECONDS} seconds without work.
+ * threads end after 30 seconds without work ({@link #EXTRA_KEEP_ALIVE}).
  */
 final class SegmentPrefetcher implements AutoCloseable {
 
-	/** How long an extra thread stays without work before it ends. */
-	static final long EXTRA_KEEP_ALIVE_SECONDS = 30;
+	/** How long an extra thread stays without work before it ends, unless a test sets another time. */
+	static final Duration EXTRA_KEEP_ALIVE = Duration.ofSeconds(30);
 
 	private static final Logger logger = LoggerFactory.getLogger(SegmentPrefetcher.class);
 
@@ -49,7 +50,8 @@ final class SegmentPrefetcher implements AutoCloseable {
 
 	private static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
 
-	private static final long EXTRA_KEEP_ALIVE_NANOS = TimeUnit.SECONDS.toNanos(EXTRA_KEEP_ALIVE_SECONDS);
+	/** How long an extra thread of this prefetcher stays without work before it ends. */
+	private final long extraKeepAliveNanos;
 
 	/** Requests not yet taken, newest first, linked through {@link PrefetchTask#queuedNext}. */
 	private volatile PrefetchTask requests;
@@ -82,10 +84,12 @@ final class SegmentPrefetcher implements AutoCloseable {
 
 	private volatile boolean closed;
 
-	private SegmentPrefetcher(String namePrefix, String singleName, int core, int max, ThreadFactory threadFactory) {
+	private SegmentPrefetcher(String namePrefix, String singleName, int core, int max, long extraKeepAliveNanos,
+			ThreadFactory threadFactory) {
 		this.namePrefix = namePrefix;
 		this.singleName = singleName;
 		this.core = core;
+		this.extraKeepAliveNanos = extraKeepAliveNanos;
 		this.threadFactory = threadFactory;
 		this.threads = new AtomicReferenceArray<>(max);
 		this.parked = new AtomicIntegerArray(max);
@@ -98,7 +102,7 @@ final class SegmentPrefetcher implements AutoCloseable {
 	 * @return the prefetcher, not started
 	 */
 	static SegmentPrefetcher single(String name, ThreadFactory threadFactory) {
-		return new SegmentPrefetcher(null, name, 1, 1, threadFactory);
+		return new SegmentPrefetcher(null, name, 1, 1, 0, threadFactory);
 	}
 
 	/**
@@ -107,11 +111,13 @@ final class SegmentPrefetcher implements AutoCloseable {
 	 * @param prefix the start of each thread's name
 	 * @param size how many threads run while the prefetcher is open
 	 * @param max how many may run at most
+	 * @param extraKeepAlive how long a thread beyond {@code size} stays without work before it ends
 	 * @param threadFactory makes the threads, or {@code null} for daemon platform threads
 	 * @return the prefetcher, not started
 	 */
-	static SegmentPrefetcher shared(String prefix, int size, int max, ThreadFactory threadFactory) {
-		return new SegmentPrefetcher(prefix, null, size, Math.max(size, max), threadFactory);
+	static SegmentPrefetcher shared(String prefix, int size, int max, Duration extraKeepAlive,
+			ThreadFactory threadFactory) {
+		return new SegmentPrefetcher(prefix, null, size, Math.max(size, max), extraKeepAlive.toNanos(), threadFactory);
 	}
 
 	/** Starts the threads that run while the prefetcher is open, once; later calls do nothing. */
@@ -224,7 +230,7 @@ final class SegmentPrefetcher implements AutoCloseable {
 				idleSince = System.nanoTime();
 				continue;
 			}
-			if (extra && System.nanoTime() - idleSince >= EXTRA_KEEP_ALIVE_NANOS && endExtra(slot)) {
+			if (extra && System.nanoTime() - idleSince >= this.extraKeepAliveNanos && endExtra(slot)) {
 				return;
 			}
 			// Announce the park first, then look again: a request pushed meanwhile is either seen here, or its
@@ -232,7 +238,7 @@ final class SegmentPrefetcher implements AutoCloseable {
 			this.parked.set(slot, 1);
 			long waitNanos = untilWorkIsDue();
 			if (extra) {
-				waitNanos = Math.min(waitNanos, Math.max(1, idleSince + EXTRA_KEEP_ALIVE_NANOS - System.nanoTime()));
+				waitNanos = Math.min(waitNanos, Math.max(1, idleSince + this.extraKeepAliveNanos - System.nanoTime()));
 			}
 			if (waitNanos > 0 && !this.closed) {
 				if (waitNanos == Long.MAX_VALUE) {

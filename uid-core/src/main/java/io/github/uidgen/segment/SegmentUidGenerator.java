@@ -338,8 +338,8 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 					throw timedOutException(0);
 				}
 				requestClaim();
-				if (started == 0 && this.claimer.state == Claimer.QUEUED && waitedFor(deadline) > ASSIST_AFTER_NANOS) {
-					// Asked for, not started: every thread is in another key's claim.
+				if (started == 0 && this.claimer.state != Claimer.IDLE && waitedFor(deadline) > ASSIST_AFTER_NANOS) {
+					// Asked for (or its retry due), not started: every thread is in another key's claim.
 					this.prefetcher.assist();
 				}
 				this.claimed.awaitNanos(Math.min(left, ASSIST_AFTER_NANOS));
@@ -454,6 +454,11 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		catch (SegmentStoreException ex) {
 			failure = ex;
 		}
+		catch (RuntimeException | Error ex) {
+			// A failed claim like any other, recorded and retried: left to the prefetcher, it would leave this key
+			// with a claim that seems to run for ever, and no claim again.
+			failure = claimFailed(ex);
+		}
 		this.lock.lock();
 		try {
 			if (successor != null) {
@@ -488,8 +493,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 			throw ex;
 		}
 		catch (RuntimeException ex) {
-			throw new SegmentStoreException("The " + this.storeName + " segment store failed to hand out a segment of "
-					+ "key '" + this.key + "': " + ex, ex);
+			throw claimFailed(ex);
 		}
 		if (range == null) {
 			throw new SegmentStoreException("The " + this.storeName + " segment store handed out no range for key '"
@@ -517,6 +521,11 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 			logger.debug("uid segment {} of key '{}' claimed from {} (step {})", range, this.key, this.storeName, size);
 		}
 		return range;
+	}
+
+	private SegmentStoreException claimFailed(Throwable ex) {
+		return new SegmentStoreException("The " + this.storeName + " segment store failed to hand out a segment of key '"
+				+ this.key + "': " + ex, ex);
 	}
 
 	/** Doubles the step when the last segment went faster than the target, halves it when it lasted over twice. */
@@ -830,6 +839,8 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 
 		private Duration idleAfter = DEFAULT_IDLE_AFTER;
 
+		private Duration extraThreadKeepAlive = SegmentPrefetcher.EXTRA_KEEP_ALIVE;
+
 		private Builder(SegmentStore store) {
 			if (store == null) {
 				throw new InvalidSettingException("store", null, "pass the SegmentStore segments come from, such as "
@@ -986,6 +997,15 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		}
 
 		/**
+		 * Sets how long a shared thread added while claims hung stays without work before it ends;
+		 * {@link SegmentPrefetcher#EXTRA_KEEP_ALIVE} when not set. For tests.
+		 */
+		Builder extraThreadKeepAlive(Duration keepAlive) {
+			this.extraThreadKeepAlive = keepAlive;
+			return this;
+		}
+
+		/**
 		 * Claims the first segment and starts the background thread, one of its own.
 		 * @return the running generator
 		 * @throws InvalidSettingException when {@code maxStep} is smaller than {@code step}
@@ -1009,7 +1029,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		/** Returns the prefetcher a set of generators built from these settings shares, not started. */
 		SegmentPrefetcher sharedPrefetcher() {
 			return SegmentPrefetcher.shared("uid-segment-prefetch#", this.prefetchThreads,
-					EXTRA_THREADS_FACTOR * this.prefetchThreads, this.prefetchThreadFactory);
+					EXTRA_THREADS_FACTOR * this.prefetchThreads, this.extraThreadKeepAlive, this.prefetchThreadFactory);
 		}
 
 		/** Checks the settings that depend on each other. */
@@ -1035,6 +1055,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 			copy.prefetchThreads = this.prefetchThreads;
 			copy.prefetchThreadFactory = this.prefetchThreadFactory;
 			copy.idleAfter = this.idleAfter;
+			copy.extraThreadKeepAlive = this.extraThreadKeepAlive;
 			return copy;
 		}
 

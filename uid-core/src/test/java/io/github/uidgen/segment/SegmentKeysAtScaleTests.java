@@ -10,7 +10,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
@@ -364,27 +363,6 @@ class SegmentKeysAtScaleTests {
 
 		long[] taken() {
 			return this.ids.stream().mapToLong(Long::longValue).toArray();
-		}
-
-	}
-
-	/** Makes daemon threads and keeps them, so a test can count and watch the threads a prefetcher started. */
-	private static final class CountingThreadFactory implements ThreadFactory {
-
-		private final List<Thread> threads = new CopyOnWriteArrayList<>();
-
-		private final AtomicInteger count = new AtomicInteger();
-
-		@Override
-		public Thread newThread(Runnable work) {
-			Thread thread = new Thread(work, "counted-" + this.count.incrementAndGet());
-			thread.setDaemon(true);
-			this.threads.add(thread);
-			return thread;
-		}
-
-		List<Thread> created() {
-			return this.threads;
 		}
 
 	}

@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.uidgen.InvalidSettingException;
@@ -233,6 +234,56 @@ class SegmentUidGeneratorTests {
 			.withMessage("store down");
 		assertThat(claims).hasValue(1);
 		assertThat(prefetcherAlive("never-started")).isFalse();
+	}
+
+	@Test
+	void aBackgroundClaimThatThrowsAnErrorIsAFailedClaimThatIsRetried() throws InterruptedException {
+		// A store of one's own (the SPI allows it) over the real one, whose one claim throws an Error, as a class
+		// that fails to load or an assertion would.
+		AtomicBoolean failNext = new AtomicBoolean();
+		SegmentStore store = new SegmentStore() {
+
+			@Override
+			public SegmentRange claim(String key, long size) {
+				if (failNext.compareAndSet(true, false)) {
+					throw new NoClassDefFoundError("com/example/store/Codec");
+				}
+				return SegmentUidGeneratorTests.this.redis.store.claim(key, size);
+			}
+
+			@Override
+			public String name() {
+				return "own";
+			}
+
+		};
+		try (SegmentUidGenerator generator = SegmentUidGenerator.builder(store)
+			.key("erring")
+			.step(10)
+			.maxStep(10)
+			.prefetchThreshold(50)
+			.waitTimeout(Duration.ofSeconds(1))
+			.build()) {
+			failNext.set(true);
+			long[] before = take(generator, 6);
+			await(() -> generator.getStoreFailureCount() == 1, "the claim that threw to count as a failed claim");
+			assertThat(generator.getStoreFailure()).hasMessageContaining("NoClassDefFoundError")
+				.hasMessageContaining("key 'erring'");
+			long[] rest = take(generator, 4);
+			long next = 0;
+			for (int attempt = 0; next == 0; attempt++) {
+				try {
+					next = generator.getUID();
+				}
+				catch (SegmentUnavailableException ex) {
+					assertThat(attempt).as("the retry within a second; last failure: %s", ex).isLessThan(50);
+					Thread.sleep(20);
+				}
+			}
+			assertThat(next).as("issue resumes once the store answers").isEqualTo(11);
+			assertThat(generator.getFailure()).isNull();
+			assertThat(TakingThreads.duplicates(before, rest, new long[] { next })).isZero();
+		}
 	}
 
 	@Test

@@ -38,6 +38,8 @@ public final class ReplyLosingProxy implements AutoCloseable {
 
 	private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
 
+	private final AtomicInteger toSkip = new AtomicInteger();
+
 	private final AtomicInteger toLose = new AtomicInteger();
 
 	private volatile int lostOpCode = Integer.MIN_VALUE;
@@ -84,7 +86,19 @@ public final class ReplyLosingProxy implements AutoCloseable {
 	 * @param count how many replies to lose
 	 */
 	public void loseRepliesTo(int opCode, int count) {
+		loseRepliesTo(opCode, 0, count);
+	}
+
+	/**
+	 * Arms the proxy: the replies to the next {@code count} requests of one operation after the next {@code skip} of
+	 * them are lost, each closing its connection.
+	 * @param opCode the operation, one of {@code org.apache.zookeeper.ZooDefs.OpCode}
+	 * @param skip how many requests of the operation to let through first
+	 * @param count how many replies to lose
+	 */
+	public void loseRepliesTo(int opCode, int skip, int count) {
 		this.lostOpCode = opCode;
+		this.toSkip.set(skip);
 		this.toLose.set(count);
 	}
 
@@ -156,6 +170,7 @@ public final class ReplyLosingProxy implements AutoCloseable {
 					ByteBuffer header = ByteBuffer.wrap(frame);
 					int xid = header.getInt(0);
 					if (header.getInt(4) == this.lostOpCode
+							&& this.toSkip.getAndUpdate((left) -> Math.max(0, left - 1)) == 0
 							&& this.toLose.getAndUpdate((left) -> Math.max(0, left - 1)) > 0) {
 						doomed.put(xid, this.lostOpCode);
 					}

@@ -3,7 +3,11 @@ package io.github.uidgen.autoconfigure;
 import javax.sql.DataSource;
 
 import io.github.uidgen.segment.SegmentStore;
+import io.github.uidgen.segment.SegmentStoreException;
 import io.github.uidgen.segment.jdbc.LeafAllocSegmentStore;
+import io.github.uidgen.segment.jdbc.LeafAllocTableException;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -16,12 +20,15 @@ import static io.github.uidgen.autoconfigure.UidPropertyMapper.map;
 
 /**
  * The leaf segment store on Meituan Leaf's {@code leaf_alloc} table in the application's {@link DataSource} (its
- * primary one, when there are several), chosen by {@code uid.segment.store=leaf}.
+ * primary one, when there are several), chosen by {@code uid.segment.store=leaf}. The table is checked at start, so a
+ * table that is missing or not Leaf's stops the start even when no segment is claimed then.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass({ JdbcClient.class, DataSource.class })
 @ConditionalOnProperty(name = "uid.segment.store", havingValue = "leaf")
 class LeafAllocSegmentStoreConfiguration {
+
+	private static final Log logger = LogFactory.getLog(LeafAllocSegmentStoreConfiguration.class);
 
 	@Bean
 	@ConditionalOnMissingBean(SegmentStore.class)
@@ -41,7 +48,19 @@ class LeafAllocSegmentStoreConfiguration {
 			// A bad value is reported by the generator, under its own property name.
 			builder.timeout(segment.getWaitTimeout());
 		}
-		return builder.build();
+		LeafAllocSegmentStore store = builder.build();
+		try {
+			store.verifyTable();
+		}
+		catch (LeafAllocTableException ex) {
+			throw ex;
+		}
+		catch (SegmentStoreException ex) {
+			// Unreachable for now: the Snowflake side may serve meanwhile, and the first claim checks again.
+			logger.warn("Leaf's table " + store.table() + " could not be checked at start; it is checked again at "
+					+ "the first claim: " + ex.getMessage());
+		}
+		return store;
 	}
 
 }

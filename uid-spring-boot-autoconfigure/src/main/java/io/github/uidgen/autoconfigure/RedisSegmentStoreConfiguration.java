@@ -1,6 +1,8 @@
 package io.github.uidgen.autoconfigure;
 
 import io.github.uidgen.segment.SegmentStore;
+import io.github.uidgen.segment.SegmentStoreException;
+import io.github.uidgen.segment.redis.RedisKeepsNothingException;
 import io.github.uidgen.segment.redis.RedisSegmentStore;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -36,7 +38,26 @@ class RedisSegmentStoreConfiguration {
 		RedisSegmentStore.Builder builder = RedisSegmentStore.builder(factory)
 			.requirePersistence(properties.getSegment().getRedis().isRequirePersistence());
 		map("uid.segment.redis.key-prefix", properties.getSegment().getRedis().getKeyPrefix(), builder::keyPrefix);
-		return builder.build();
+		RedisSegmentStore store = builder.build();
+		checkPersistenceAtStart(store);
+		return store;
+	}
+
+	/**
+	 * Refuses a Redis that keeps nothing (or logs its warning) while the application starts, also where no segment
+	 * is claimed then ({@code uid.segment.enabled=true} beside a Snowflake generator). A Redis that cannot be reached
+	 * now stops nothing here: the first claim reads it again, and fails as claims do while the store is down.
+	 */
+	private static void checkPersistenceAtStart(RedisSegmentStore store) {
+		try {
+			store.checkPersistence();
+		}
+		catch (RedisKeepsNothingException ex) {
+			throw ex;
+		}
+		catch (SegmentStoreException ex) {
+			// Checked again at the first claim.
+		}
 	}
 
 }

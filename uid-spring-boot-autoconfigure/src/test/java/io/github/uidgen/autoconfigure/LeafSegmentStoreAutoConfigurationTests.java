@@ -158,6 +158,33 @@ class LeafSegmentStoreAutoConfigurationTests {
 		}
 	}
 
+	/**
+	 * Segment numbers beside a Snowflake generator (the sample's {@code leaf} profile) claim nothing at start, as no
+	 * key is known before the first request; a table that is not Leaf's still stops the start.
+	 */
+	@Test
+	void aMissingOrForeignTableFailsAtStartBesideASnowflakeGeneratorToo(@TempDir Path dir) {
+		ApplicationContextRunner beside = this.onMariaDb.withPropertyValues("uid.generator=default",
+				"uid.worker.id=3", "uid.worker.static.state-file=" + dir.resolve("worker-3.state"),
+				"uid.segment.enabled=true");
+		assertFailure(beside, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("The Leaf table " + this.table + "_gone does not exist")
+				.contains("Property: uid.segment.leaf.table")
+				.contains("Value: " + this.table + "_gone");
+		}, "uid.segment.leaf.table=" + this.table + "_gone");
+		String foreign = this.table + "_other";
+		jdbc(MARIADB).execute("CREATE TABLE " + foreign + " (segment_key varchar(128) PRIMARY KEY, max_id bigint)");
+		try {
+			assertFailure(beside, (analysis) -> {
+				assertThat(analysis.getDescription()).contains("The table " + foreign + " is not Leaf's leaf_alloc: "
+						+ "it has no biz_tag column").contains("Property: uid.segment.leaf.table");
+			}, "uid.segment.leaf.table=" + foreign);
+		}
+		finally {
+			jdbc(MARIADB).execute("DROP TABLE IF EXISTS " + foreign);
+		}
+	}
+
 	@Test
 	void aTableNameThatIsNotAnIdentifierIsRefused() {
 		assertFailure(this.onMariaDb, (analysis) -> {

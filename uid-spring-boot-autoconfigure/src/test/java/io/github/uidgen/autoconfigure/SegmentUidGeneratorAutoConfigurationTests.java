@@ -9,6 +9,10 @@ import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import java.util.UUID;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.UidGeneratorStatus;
 import io.github.uidgen.autoconfigure.actuate.UidEndpoint;
@@ -18,6 +22,7 @@ import io.github.uidgen.autoconfigure.actuate.UidHealthIndicator;
 import io.github.uidgen.autoconfigure.actuate.UidMeterBinder;
 import io.github.uidgen.autoconfigure.actuate.UidMetricsAutoConfiguration;
 import io.github.uidgen.segment.SegmentStore;
+import io.github.uidgen.segment.SegmentStoreException;
 import io.github.uidgen.segment.SegmentUidGenerator;
 import io.github.uidgen.segment.SegmentUidGenerators;
 import io.github.uidgen.segment.jdbc.JdbcSegmentStore;
@@ -25,6 +30,7 @@ import io.github.uidgen.segment.redis.RedisKeepsNothingException;
 import io.github.uidgen.segment.redis.RedisSegmentStore;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.github.uidgen.testsupport.ServerProcess;
 import io.github.uidgen.testsupport.ThrowawayRedis;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.assertj.core.api.InstanceOfAssertFactories;
@@ -32,6 +38,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -54,6 +61,7 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 import static io.github.uidgen.autoconfigure.InvalidConfigurationTests.assertFailure;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Tests for the segment generator's auto-configuration ({@code uid.generator=segment}) on the real MariaDB,
@@ -196,6 +204,62 @@ class SegmentUidGeneratorAutoConfigurationTests {
 			onVolatileRedis.withPropertyValues("uid.segment.redis.require-persistence=false")
 				.run((context) -> assertThat(context.getBean(UidGenerator.class).getUID()).isOne());
 		}
+	}
+
+	@Test
+	void besideASnowflakeGeneratorARedisThatKeepsNothingStopsTheStartTooUnlessAcceptedWithOneWarningAtStart(
+			@TempDir Path dir) {
+		ListAppender<ILoggingEvent> logged = new ListAppender<>();
+		Logger storeLogger = (Logger) LoggerFactory.getLogger(RedisSegmentStore.class);
+		logged.start();
+		storeLogger.addAppender(logged);
+		try (ThrowawayRedis redis = ThrowawayRedis.start(dir)) {
+			// No key is asked for while the application starts: segment numbers are offered beside Snowflake IDs.
+			ApplicationContextRunner besideSnowflake = this.contextRunner
+				.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+				.withPropertyValues("uid.generator=default", "uid.worker.id=3",
+						"uid.worker.static.state-file=" + dir.resolve("worker-3.state"), "uid.segment.enabled=true",
+						"spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port(),
+						"uid.segment.store=redis");
+			besideSnowflake.run((context) -> {
+				assertThat(context).as("refused at start, not at the first number of a key").hasFailed();
+				assertThat(context.getStartupFailure()).rootCause()
+					.isInstanceOf(RedisKeepsNothingException.class)
+					.hasMessageContaining("Redis on port " + redis.port() + " keeps nothing across a restart");
+			});
+			besideSnowflake.withPropertyValues("uid.segment.redis.require-persistence=false").run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(logged.list).as("the warning at start, before any key is used")
+					.filteredOn((event) -> event.getLevel() == Level.WARN)
+					.singleElement()
+					.extracting(ILoggingEvent::getFormattedMessage)
+					.asString()
+					.contains("keeps nothing across a restart");
+				assertThat(context.getBean(SegmentUidGenerators.class).forKey("beside").getUID()).isOne();
+				assertThat(logged.list).filteredOn((event) -> event.getLevel() == Level.WARN).hasSize(1);
+			});
+		}
+		finally {
+			storeLogger.detachAppender(logged);
+		}
+	}
+
+	@Test
+	void besideASnowflakeGeneratorARedisSegmentStoreThatCannotBeReachedAtStartDoesNotStopTheStart() {
+		// As before: numbers of the keys fail until the store answers, the Snowflake IDs do not need it.
+		this.contextRunner.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+			.withPropertyValues("uid.generator=default", "uid.worker.id=3", "uid.worker.static.state-file="
+					+ System.getProperty("java.io.tmpdir") + "/" + this.name + "-worker-3.state",
+					"uid.segment.enabled=true", "spring.data.redis.host=127.0.0.1",
+					"spring.data.redis.port=" + ServerProcess.freePort(), "spring.data.redis.timeout=1s",
+					"uid.segment.store=redis")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(UidGenerator.class).getUID()).isPositive();
+				assertThatExceptionOfType(SegmentStoreException.class)
+					.isThrownBy(() -> context.getBean(SegmentUidGenerators.class).forKey("unreachable"))
+					.withMessageStartingWith("Cannot reach the Redis that hands out uid segments");
+			});
 	}
 
 	@Test

@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -17,14 +16,10 @@ import io.github.uidgen.segment.SegmentStore;
 import io.github.uidgen.segment.SegmentStoreException;
 
 import org.springframework.dao.DataAccessException;
-import org.springframework.dao.PessimisticLockingFailureException;
-import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.jdbc.support.JdbcTransactionManager;
-import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.TransactionException;
-import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.transaction.support.TransactionCallback;
 
 /**
  * Claims segments from a table of the application's database (MySQL, MariaDB or PostgreSQL), one row per key.
@@ -47,16 +42,11 @@ public final class JdbcSegmentStore implements SegmentStore {
 	/** Default limit on one claim. */
 	public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
 
-	private static final Pattern TABLE = Pattern
-		.compile("[A-Za-z_][A-Za-z0-9_]{0,63}(\\.[A-Za-z_][A-Za-z0-9_]{0,63})?");
-
-	private static final int MAX_ATTEMPTS = 3;
-
 	private final JdbcTemplate jdbcTemplate;
 
 	private final JdbcClient jdbc;
 
-	private final TransactionTemplate transactions;
+	private final SegmentTransactions transactions;
 
 	private final String table;
 
@@ -67,10 +57,7 @@ public final class JdbcSegmentStore implements SegmentStore {
 	private JdbcSegmentStore(Builder builder) {
 		this.jdbcTemplate = new JdbcTemplate(builder.dataSource);
 		this.jdbc = JdbcClient.create(this.jdbcTemplate);
-		this.transactions = new TransactionTemplate(new JdbcTransactionManager(builder.dataSource));
-		this.transactions.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
-		this.transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
-		this.transactions.setTimeout((int) Math.max(1, (builder.timeout.toMillis() + 999) / 1000));
+		this.transactions = new SegmentTransactions(this.jdbcTemplate, builder.timeout);
 		this.table = builder.table;
 		this.initializeSchema = builder.initializeSchema;
 	}
@@ -87,25 +74,12 @@ public final class JdbcSegmentStore implements SegmentStore {
 	@Override
 	public SegmentRange claim(String key, long size) {
 		Statements sql = statements();
-		for (int attempt = 1;; attempt++) {
-			try {
-				Long last = this.transactions.execute((status) -> advance(sql, key, size));
-				if (last == null) {
-					throw new SegmentStoreException("No max_id read back for key '" + key + "' from " + this.table);
-				}
-				return new SegmentRange(last - size + 1, last);
-			}
-			catch (PessimisticLockingFailureException ex) {
-				// Deadlock or lock timeout between instances creating the same key's row at once: try again.
-				if (attempt >= MAX_ATTEMPTS) {
-					throw translate(key, ex);
-				}
-				backOff(attempt);
-			}
-			catch (DataAccessException | TransactionException ex) {
-				throw translate(key, ex);
-			}
+		// A deadlock or lock timeout between instances creating the same key's row at once is tried again.
+		Long last = this.transactions.claim((status) -> advance(sql, key, size), (ex) -> translate(key, ex));
+		if (last == null) {
+			throw new SegmentStoreException("No max_id read back for key '" + key + "' from " + this.table);
 		}
+		return new SegmentRange(last - size + 1, last);
 	}
 
 	/** Moves the key's counter on by {@code size}, creating its row first when it has none; returns the new value. */
@@ -145,11 +119,7 @@ public final class JdbcSegmentStore implements SegmentStore {
 			}
 			SegmentDialect dialect;
 			try {
-				// In a transaction of its own too: joining a caller's transaction would commit it early on MySQL
-				// (DDL commits implicitly) and roll the new table back with it on PostgreSQL.
-				dialect = SegmentDialect.of(this.transactions.execute((status) -> this.jdbcTemplate
-					.execute((ConnectionCallback<String>) (connection) -> connection.getMetaData()
-						.getDatabaseProductName())));
+				dialect = this.transactions.dialect();
 				if (this.initializeSchema) {
 					createTable(createTableSql(dialect));
 				}
@@ -167,15 +137,19 @@ public final class JdbcSegmentStore implements SegmentStore {
 	 * the table, and PostgreSQL lets the loser fail even with {@code IF NOT EXISTS}.
 	 */
 	private void createTable(String ddl) {
+		TransactionCallback<Object> create = (status) -> {
+			this.jdbcTemplate.execute(ddl);
+			return null;
+		};
 		try {
-			this.transactions.executeWithoutResult((status) -> this.jdbcTemplate.execute(ddl));
+			this.transactions.execute(create);
 		}
 		catch (DataAccessException ex) {
 			if (SqlFailures.isUnreachable(ex)) {
 				throw ex;
 			}
-			backOff(3);
-			this.transactions.executeWithoutResult((status) -> this.jdbcTemplate.execute(ddl));
+			SegmentTransactions.backOff(3);
+			this.transactions.execute(create);
 		}
 	}
 
@@ -222,16 +196,6 @@ public final class JdbcSegmentStore implements SegmentStore {
 		}
 		return new SegmentStoreException("The uid segment table " + this.table + " could not be used"
 				+ ((key != null) ? " for key '" + key + "'" : "") + ": " + ex.getMessage(), ex);
-	}
-
-	private static void backOff(int attempt) {
-		try {
-			Thread.sleep(ThreadLocalRandom.current().nextLong(1, 10L * attempt + 2));
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new SegmentStoreException("Interrupted while claiming a uid segment", ex);
-		}
 	}
 
 	@Override
@@ -286,12 +250,7 @@ public final class JdbcSegmentStore implements SegmentStore {
 		 * @return this builder
 		 */
 		public Builder table(String table) {
-			if (table == null || !TABLE.matcher(table).matches()) {
-				throw new InvalidSettingException("table", table, "use a table name of letters, digits and "
-						+ "underscores (starting with a letter or underscore, at most 64), optionally prefixed by a "
-						+ "schema and a dot");
-			}
-			this.table = table;
+			this.table = SegmentTransactions.checkTable(table, null);
 			return this;
 		}
 
@@ -312,10 +271,7 @@ public final class JdbcSegmentStore implements SegmentStore {
 		 * @return this builder
 		 */
 		public Builder timeout(Duration timeout) {
-			if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-				throw new InvalidSettingException("timeout", timeout, "use a positive duration, such as 5s");
-			}
-			this.timeout = timeout;
+			this.timeout = SegmentTransactions.checkTimeout(timeout);
 			return this;
 		}
 

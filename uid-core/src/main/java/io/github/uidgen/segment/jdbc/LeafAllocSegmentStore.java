@@ -6,8 +6,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
 
@@ -17,15 +15,10 @@ import io.github.uidgen.segment.SegmentStore;
 import io.github.uidgen.segment.SegmentStoreException;
 
 import org.springframework.dao.DataAccessException;
-import org.springframework.dao.PessimisticLockingFailureException;
-import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.ResultSetExtractor;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.jdbc.support.JdbcTransactionManager;
-import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.TransactionException;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Claims segments from Meituan Leaf's own {@code leaf_alloc} table, with Leaf's arithmetic, so that Leaf servers and
@@ -53,16 +46,11 @@ public final class LeafAllocSegmentStore implements SegmentStore {
 	/** Default limit on one claim. */
 	public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
 
-	private static final Pattern TABLE = Pattern
-		.compile("[A-Za-z_][A-Za-z0-9_]{0,63}(\\.[A-Za-z_][A-Za-z0-9_]{0,63})?");
-
-	private static final int MAX_ATTEMPTS = 3;
-
 	private final JdbcTemplate jdbcTemplate;
 
 	private final JdbcClient jdbc;
 
-	private final TransactionTemplate transactions;
+	private final SegmentTransactions transactions;
 
 	private final String table;
 
@@ -75,10 +63,7 @@ public final class LeafAllocSegmentStore implements SegmentStore {
 	private LeafAllocSegmentStore(Builder builder) {
 		this.jdbcTemplate = new JdbcTemplate(builder.dataSource);
 		this.jdbc = JdbcClient.create(this.jdbcTemplate);
-		this.transactions = new TransactionTemplate(new JdbcTransactionManager(builder.dataSource));
-		this.transactions.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
-		this.transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
-		this.transactions.setTimeout((int) Math.max(1, (builder.timeout.toMillis() + 999) / 1000));
+		this.transactions = new SegmentTransactions(this.jdbcTemplate, builder.timeout);
 		this.table = builder.table;
 		this.advance = "UPDATE " + this.table + " SET max_id = max_id + GREATEST(step, ?) WHERE biz_tag = ?";
 		this.read = "SELECT max_id, step FROM " + this.table + " WHERE biz_tag = ?";
@@ -96,24 +81,11 @@ public final class LeafAllocSegmentStore implements SegmentStore {
 	@Override
 	public SegmentRange claim(String key, long size) {
 		checkTable();
-		for (int attempt = 1;; attempt++) {
-			try {
-				SegmentRange range = this.transactions.execute((status) -> advance(key, size));
-				if (range == null) {
-					throw new SegmentStoreException("No max_id read back for biz_tag '" + key + "' from " + this.table);
-				}
-				return range;
-			}
-			catch (PessimisticLockingFailureException ex) {
-				if (attempt >= MAX_ATTEMPTS) {
-					throw translate(key, ex);
-				}
-				backOff(attempt);
-			}
-			catch (DataAccessException | TransactionException ex) {
-				throw translate(key, ex);
-			}
+		SegmentRange range = this.transactions.claim((status) -> advance(key, size), (ex) -> translate(key, ex));
+		if (range == null) {
+			throw new SegmentStoreException("No max_id read back for biz_tag '" + key + "' from " + this.table);
 		}
+		return range;
 	}
 
 	/** Leaf's claim: a relative increment, read back under the same row lock; fails (rolled back) on a bad row. */
@@ -161,6 +133,16 @@ public final class LeafAllocSegmentStore implements SegmentStore {
 	}
 
 	/**
+	 * Checks now, rather than at the first claim, that the table exists with Leaf's columns: an application that
+	 * claims no segment at start (segment numbers beside a Snowflake generator) still refuses a wrong table then.
+	 * @throws LeafAllocTableException when the table is missing or not shaped like Leaf's
+	 * @throws SegmentStoreException when the database cannot be asked; the check is made again at the first claim
+	 */
+	public void verifyTable() {
+		checkTable();
+	}
+
+	/**
 	 * Checks once that the table exists with Leaf's columns; again at the next claim when it did not, so a table
 	 * created while the application runs is picked up.
 	 */
@@ -175,9 +157,7 @@ public final class LeafAllocSegmentStore implements SegmentStore {
 			SegmentDialect dialect;
 			Map<String, Integer> columns;
 			try {
-				dialect = SegmentDialect.of(this.transactions.execute((status) -> this.jdbcTemplate
-					.execute((ConnectionCallback<String>) (connection) -> connection.getMetaData()
-						.getDatabaseProductName())));
+				dialect = this.transactions.dialect();
 			}
 			catch (DataAccessException | TransactionException ex) {
 				throw translate(null, ex);
@@ -269,16 +249,6 @@ public final class LeafAllocSegmentStore implements SegmentStore {
 				+ ((key != null) ? " for biz_tag '" + key + "'" : "") + ": " + ex.getMessage(), ex);
 	}
 
-	private static void backOff(int attempt) {
-		try {
-			Thread.sleep(ThreadLocalRandom.current().nextLong(1, 10L * attempt + 2));
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new SegmentStoreException("Interrupted while claiming a uid segment from Leaf's table", ex);
-		}
-	}
-
 	@Override
 	public String toString() {
 		return "LeafAllocSegmentStore[table=" + this.table + "]";
@@ -308,12 +278,7 @@ public final class LeafAllocSegmentStore implements SegmentStore {
 		 * @return this builder
 		 */
 		public Builder table(String table) {
-			if (table == null || !TABLE.matcher(table).matches()) {
-				throw new InvalidSettingException("table", table, "use a table name of letters, digits and "
-						+ "underscores (starting with a letter or underscore, at most 64), optionally prefixed by a "
-						+ "schema and a dot, such as leaf_alloc");
-			}
-			this.table = table;
+			this.table = SegmentTransactions.checkTable(table, DEFAULT_TABLE);
 			return this;
 		}
 
@@ -323,10 +288,7 @@ public final class LeafAllocSegmentStore implements SegmentStore {
 		 * @return this builder
 		 */
 		public Builder timeout(Duration timeout) {
-			if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-				throw new InvalidSettingException("timeout", timeout, "use a positive duration, such as 5s");
-			}
-			this.timeout = timeout;
+			this.timeout = SegmentTransactions.checkTimeout(timeout);
 			return this;
 		}
 

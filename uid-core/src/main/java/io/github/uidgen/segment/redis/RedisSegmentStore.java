@@ -23,7 +23,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * <p><strong>Redis must keep its data.</strong> A counter that Redis loses (a restart without persistence, a flush,
  * a failover to a replica that missed the latest writes, {@code appendfsync everysec} losing its last second) starts
  * again below numbers already handed out, and instances that start afresh would repeat them. So the first claim
- * reads what the Redis keeps ({@code INFO persistence}, {@code CONFIG GET save} and {@code appendfsync}; of a
+ * (or {@link #checkPersistence()}, earlier) reads what the Redis keeps ({@code INFO persistence}, {@code CONFIG GET save} and {@code appendfsync}; of a
  * cluster, every master): a Redis that keeps nothing across a restart is refused
  * ({@link RedisKeepsNothingException}) unless {@link Builder#requirePersistence(boolean) requirePersistence(false)}
  * accepts it with one warning; one that keeps snapshots only, or an append-only file not synced on every write, is
@@ -66,9 +66,7 @@ public final class RedisSegmentStore implements SegmentStore {
 
 	@Override
 	public SegmentRange claim(String key, long size) {
-		if (!this.durabilityChecked) {
-			checkDurability();
-		}
+		checkPersistence();
 		String redisKey = redisKey(key);
 		Long last;
 		try {
@@ -82,6 +80,20 @@ public final class RedisSegmentStore implements SegmentStore {
 					+ "inside a Redis pipeline or transaction");
 		}
 		return new SegmentRange(last - size + 1, last);
+	}
+
+	/**
+	 * Reads now what the Redis keeps across a restart, which the first claim does otherwise: for an application that
+	 * claims no segment while it starts, so that a Redis that keeps nothing is refused (or its warning logged) at
+	 * start all the same. Reads it once: after it succeeds, later calls and claims do not read it again; after it
+	 * fails, the next call or claim reads it again.
+	 * @throws RedisKeepsNothingException when the Redis keeps nothing and persistence is required
+	 * @throws SegmentStoreException when the Redis cannot be reached or cannot be read
+	 */
+	public void checkPersistence() {
+		if (!this.durabilityChecked) {
+			checkDurability();
+		}
 	}
 
 	/**
@@ -149,8 +161,12 @@ public final class RedisSegmentStore implements SegmentStore {
 			return new SegmentStoreException("Cannot reach the Redis that hands out uid segments (" + ex.getMessage()
 					+ "); check that it runs and that spring.data.redis.* points at it.", ex);
 		}
-		return new SegmentStoreException("The Redis key " + redisKey + " could not be advanced: " + ex.getMessage()
-				+ " (it must hold an integer, as INCRBY leaves it)", ex);
+		// Spring's message is generic ("Error in execution"); Redis's own reply says what is wrong, and only a key
+		// that holds something else than an integer is the key's fault.
+		String reply = ex.getMostSpecificCause().getMessage();
+		String fix = (reply != null && reply.contains("not an integer"))
+				? " (it must hold an integer, as INCRBY leaves it)" : "";
+		return new SegmentStoreException("The Redis key " + redisKey + " could not be advanced: " + reply + fix, ex);
 	}
 
 	@Override

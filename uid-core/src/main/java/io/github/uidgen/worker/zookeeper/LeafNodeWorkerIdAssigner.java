@@ -1,16 +1,10 @@
 package io.github.uidgen.worker.zookeeper;
 
-import java.net.Inet6Address;
-import java.net.InetAddress;
-import java.net.NetworkInterface;
-import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
-import java.util.Enumeration;
 import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -23,7 +17,7 @@ import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.WorkerLeaseLostException;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import io.github.uidgen.worker.support.LeaseTokens;
-import io.github.uidgen.worker.zookeeper.WorkerRegistry.Conflict;
+import io.github.uidgen.worker.zookeeper.CuratorCalls.Conflict;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.PathUtils;
 import org.slf4j.Logger;
@@ -47,8 +41,8 @@ import org.slf4j.LoggerFactory;
  * the node's timestamp, and reads the node again: a Leaf server still running there would have rewritten it,
  * and the claim is refused. The worker's mark is the node's timestamp plus 3 s, so no ID is issued inside the window
  * in which the last Leaf server there may have issued. A node that a uid instance released and nobody wrote since
- * (the version recorded under {@code uid-released/<ip>:<port>} at the release) needs neither wait: its timestamp
- * covers every ID that instance issued.</li>
+ * (the version recorded under {@code uid-released/<ip>:<port>-<sequence>} at the release) needs neither wait: its
+ * timestamp covers every ID that instance issued.</li>
  * </ol>
  *
  * <p>Renewals (every 3 s, or more often as the mark requires) rewrite the node over the version last written, while
@@ -77,8 +71,6 @@ public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 	private static final Pattern LEAF_NAME = Pattern.compile("[^/\\s]{1,200}");
 
 	private static final Pattern IP = Pattern.compile("[0-9A-Za-z.:\\[\\]%_]{1,100}");
-
-	private static final Pattern SEQUENCE = Pattern.compile("[0-9]{10}");
 
 	/** A renewal writes again over its own earlier write whose answer was lost; more would mean a hand edit. */
 	private static final int MAX_RENEW_ATTEMPTS = 3;
@@ -120,29 +112,6 @@ public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 	 */
 	public static Builder builder(CuratorFramework client) {
 		return new Builder(client);
-	}
-
-	/**
-	 * Returns the address a Leaf server on this host reports ({@code Utils.getIp()}): the first IPv4 address of the
-	 * network interfaces that is not a loopback address, or an empty string when there is none.
-	 * @return the address
-	 */
-	public static String leafHostAddress() {
-		try {
-			for (NetworkInterface networkInterface : Collections.list(NetworkInterface.getNetworkInterfaces())) {
-				Enumeration<InetAddress> addresses = networkInterface.getInetAddresses();
-				while (addresses.hasMoreElements()) {
-					InetAddress address = addresses.nextElement();
-					if (!address.isLoopbackAddress() && !(address instanceof Inet6Address)) {
-						return address.getHostAddress();
-					}
-				}
-			}
-		}
-		catch (SocketException ex) {
-			logger.warn("Cannot list the network interfaces for Leaf's host address: {}", ex.toString());
-		}
-		return "";
 	}
 
 	@Override
@@ -195,14 +164,7 @@ public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 	}
 
 	private WorkerAssignment claim(long maxWorkerId, String token) {
-		List<String> mine = new ArrayList<>();
-		for (String child : this.nodes.children()) {
-			int dash = child.lastIndexOf('-');
-			if (dash > 0 && child.substring(0, dash).equals(this.ipPort)
-					&& SEQUENCE.matcher(child.substring(dash + 1)).matches()) {
-				mine.add(child);
-			}
-		}
+		List<String> mine = this.nodes.nodesOf(this.ipPort);
 		if (mine.size() > 1) {
 			throw new LeafNodeException(this.nodes.foreverPath(), null, null, "Leaf's tree " + this.nodes.foreverPath()
 					+ " has " + mine.size() + " nodes for " + this.ipPort + " (" + mine + "), so a Leaf server there "
@@ -213,7 +175,7 @@ public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 		boolean created = mine.isEmpty();
 		String child = created ? this.nodes.create(this.ipPort, endpoint(now).toJson()) : mine.get(0);
 		String path = this.nodes.nodePath(child);
-		long workerId = Long.parseLong(child.substring(child.lastIndexOf('-') + 1));
+		long workerId = LeafNodes.workerIdOf(child);
 		if (workerId > maxWorkerId) {
 			throw new LeafNodeException(path, null, null, "The Leaf node " + path + " gives worker ID " + workerId
 					+ ", which does not fit the layout's worker IDs 0 to " + maxWorkerId + " (Leaf refuses it too: "
@@ -244,7 +206,7 @@ public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 		}
 		// Released by a uid instance and written by nobody since: its final report covers every ID it issued, and no
 		// Leaf server can be running there.
-		boolean releasedByUid = !created && this.nodes.releasedVersion(this.ipPort) == read.version();
+		boolean releasedByUid = !created && this.nodes.releasedVersion(child) == read.version();
 		long timestamp = Math.max(now, previous.timestamp());
 		byte[] report = endpoint(timestamp).toJson();
 		int version;
@@ -270,8 +232,8 @@ public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 		long mark = created ? WorkerAssignment.NO_MARK
 				: releasedByUid ? previous.timestamp() : previous.timestamp() + LEAF_REPORT_INTERVAL.toMillis();
 		logger.info("uid worker ID {} taken from Leaf's node {} for instance '{}' ({})", workerId, path,
-				this.instanceId, created ? "a new node" : "Leaf's last report " + Instant.ofEpochMilli(
-						previous.timestamp()) + ", no ID before " + Instant.ofEpochMilli(mark + 1));
+				this.instanceId, created ? "a new node" : (releasedByUid ? "released by uid at " : "Leaf's last report ")
+						+ Instant.ofEpochMilli(previous.timestamp()) + ", no ID before " + Instant.ofEpochMilli(mark + 1));
 		return new WorkerAssignment(workerId, mark);
 	}
 
@@ -374,7 +336,7 @@ public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 				: Math.max(lease.timestamp(), highWaterMarkMillis);
 		try {
 			Held released = write(lease, timestamp, true);
-			this.nodes.recordRelease(this.ipPort, released.version());
+			this.nodes.recordRelease(lease.child(), released.version());
 			logger.info("uid worker ID {} released: Leaf's node {} reports {}", workerId,
 					this.nodes.nodePath(lease.child()), Instant.ofEpochMilli(timestamp));
 		}
@@ -496,8 +458,8 @@ public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 		}
 
 		/**
-		 * Sets the address this host's Leaf node is named after; {@link #leafHostAddress()} (Leaf's own choice) when
-		 * not set.
+		 * Sets the address this host's Leaf node is named after; when not set, the one a Leaf server on this host
+		 * reports (its first IPv4 address that is not loopback).
 		 * @param ip an address as Leaf reports it, such as 10.0.0.7
 		 * @return this builder
 		 */
@@ -585,7 +547,7 @@ public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 						+ "instance replaces");
 			}
 			if (this.ip == null) {
-				String address = leafHostAddress();
+				String address = LeafHostAddress.find();
 				if (address.isEmpty()) {
 					throw new InvalidSettingException("ip", null, "set the address the Leaf server on this host "
 							+ "reported: this host has no IPv4 address other than loopback");

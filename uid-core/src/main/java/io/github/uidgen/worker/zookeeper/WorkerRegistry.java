@@ -6,17 +6,14 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 import io.github.uidgen.worker.WorkerAssignmentException;
-import io.github.uidgen.worker.WorkerStoreUnavailableException;
+import io.github.uidgen.worker.zookeeper.CuratorCalls.Conflict;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
-import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * {@code clock} (written once per claim attempt, so its {@code mtime} tells the ensemble's time). Every change to a
  * worker znode names the version it read ({@code setData} with a version, in a {@code multi} with the lease znode's
  * create or delete), so two claimants can never both succeed on what they read: the second finds the version moved
- * on and gets a {@link Conflict}.
+ * on and gets a {@link CuratorCalls.Conflict}.
  */
 final class WorkerRegistry {
 
@@ -66,17 +63,6 @@ final class WorkerRegistry {
 	record Snapshot(long storeMillis, List<WorkerNode> nodes, Set<Long> leaseNodes) {
 	}
 
-	/** A znode was not as read any more: another instance wrote it first. */
-	static final class Conflict extends RuntimeException {
-
-		private static final long serialVersionUID = 1L;
-
-		Conflict(KeeperException cause) {
-			super(cause.getMessage(), cause, false, false);
-		}
-
-	}
-
 	private final CuratorFramework client;
 
 	private final String basePath;
@@ -87,10 +73,13 @@ final class WorkerRegistry {
 
 	private final String clockPath;
 
+	private final CuratorCalls calls;
+
 	private volatile boolean pathsCreated;
 
 	WorkerRegistry(CuratorFramework client, String basePath) {
 		this.client = client;
+		this.calls = new CuratorCalls(client, basePath, "hands out uid worker IDs", "uid worker-ID operation");
 		this.basePath = basePath;
 		this.workersPath = ZKPaths.makePath(basePath, "workers");
 		this.leasesPath = ZKPaths.makePath(basePath, "leases");
@@ -109,28 +98,8 @@ final class WorkerRegistry {
 		return ZKPaths.makePath(this.leasesPath, Long.toString(workerId));
 	}
 
-	/**
-	 * Waits for the client to be connected, so that an unreachable ensemble fails start-up within the timeout.
-	 * @param timeout how long to wait
-	 */
 	void awaitConnected(Duration timeout) {
-		if (this.client.getState() == CuratorFrameworkState.LATENT) {
-			throw new WorkerAssignmentException("The CuratorFramework of the zookeeper worker-ID assigner was never "
-					+ "started; call start() on it before the generator claims a worker ID.");
-		}
-		boolean connected;
-		try {
-			connected = this.client.blockUntilConnected((int) Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new WorkerAssignmentException("Interrupted while connecting to ZooKeeper", ex);
-		}
-		if (!connected) {
-			throw new WorkerStoreUnavailableException("Cannot reach ZooKeeper at " + connectString() + " within "
-					+ timeout.toMillis() + " ms, which hands out uid worker IDs; check that it runs and that the "
-					+ "connect string is right.", null);
-		}
+		this.calls.awaitConnected(timeout);
 	}
 
 	/**
@@ -138,16 +107,7 @@ final class WorkerRegistry {
 	 * @return the session ID, 0 while no session is established
 	 */
 	long sessionId() {
-		return call(() -> this.client.getZookeeperClient().getZooKeeper().getSessionId());
-	}
-
-	String connectString() {
-		try {
-			return this.client.getZookeeperClient().getCurrentConnectionString();
-		}
-		catch (RuntimeException ex) {
-			return "(unknown connect string)";
-		}
+		return this.calls.sessionId();
 	}
 
 	/**
@@ -157,16 +117,16 @@ final class WorkerRegistry {
 	 */
 	Snapshot snapshot(long maxWorkerId) {
 		createPaths();
-		long storeMillis = call(() -> this.client.setData().forPath(this.clockPath, NO_DATA)).getMtime();
+		long storeMillis = this.calls.call(() -> this.client.setData().forPath(this.clockPath, NO_DATA)).getMtime();
 		Set<Long> leaseNodes = new HashSet<>();
-		for (String name : call(() -> this.client.getChildren().forPath(this.leasesPath))) {
+		for (String name : this.calls.call(() -> this.client.getChildren().forPath(this.leasesPath))) {
 			long id = workerIdOf(name);
 			if (id >= 0) {
 				leaseNodes.add(id);
 			}
 		}
 		List<Long> ids = new ArrayList<>();
-		for (String name : call(() -> this.client.getChildren().forPath(this.workersPath))) {
+		for (String name : this.calls.call(() -> this.client.getChildren().forPath(this.workersPath))) {
 			long id = workerIdOf(name);
 			if (id >= 0 && id <= maxWorkerId) {
 				ids.add(id);
@@ -189,7 +149,7 @@ final class WorkerRegistry {
 	 * @return the node, or {@code null} when there is none
 	 */
 	WorkerNode read(long workerId) {
-		boolean leaseNode = call(() -> this.client.checkExists().forPath(leasePath(workerId))) != null;
+		boolean leaseNode = this.calls.call(() -> this.client.checkExists().forPath(leasePath(workerId))) != null;
 		return readNode(workerId, leaseNode);
 	}
 
@@ -199,7 +159,7 @@ final class WorkerRegistry {
 	 * @return the session ID, 0 when there is no lease znode
 	 */
 	long leaseOwner(long workerId) {
-		Stat stat = call(() -> this.client.checkExists().forPath(leasePath(workerId)));
+		Stat stat = this.calls.call(() -> this.client.checkExists().forPath(leasePath(workerId)));
 		return (stat != null) ? stat.getEphemeralOwner() : 0;
 	}
 
@@ -211,7 +171,7 @@ final class WorkerRegistry {
 		Stat stat = new Stat();
 		byte[] data;
 		try {
-			data = call(() -> this.client.getData().storingStatIn(stat).forPath(workerPath(workerId)));
+			data = this.calls.call(() -> this.client.getData().storingStatIn(stat).forPath(workerPath(workerId)));
 		}
 		catch (Conflict ex) {
 			return null;
@@ -244,7 +204,7 @@ final class WorkerRegistry {
 		String lease = leasePath(workerId);
 		String worker = workerPath(workerId);
 		byte[] data = record.encode();
-		call(() -> {
+		this.calls.call(() -> {
 			if (staleLeaseNode) {
 				// Lease znodes are never written after their creation, so their version is always 0.
 				ops.add(this.client.transactionOp().delete().withVersion(0).forPath(lease));
@@ -257,7 +217,7 @@ final class WorkerRegistry {
 					data) : this.client.transactionOp().create().withMode(CreateMode.PERSISTENT).forPath(worker, data));
 			return null;
 		});
-		List<CuratorTransactionResult> results = call(() -> this.client.transaction().forOperations(ops));
+		List<CuratorTransactionResult> results = this.calls.call(() -> this.client.transaction().forOperations(ops));
 		return (read != null) ? workerStat(results, worker).getVersion() : 0;
 	}
 
@@ -268,10 +228,10 @@ final class WorkerRegistry {
 	 */
 	int renew(long workerId, WorkerRecord record, int version) {
 		String worker = workerPath(workerId);
-		List<CuratorOp> ops = call(() -> List.of(
+		List<CuratorOp> ops = this.calls.call(() -> List.of(
 				this.client.transactionOp().check().withVersion(0).forPath(leasePath(workerId)),
 				this.client.transactionOp().setData().withVersion(version).forPath(worker, record.encode())));
-		return workerStat(call(() -> this.client.transaction().forOperations(ops)), worker).getVersion();
+		return workerStat(this.calls.call(() -> this.client.transaction().forOperations(ops)), worker).getVersion();
 	}
 
 	/**
@@ -281,7 +241,7 @@ final class WorkerRegistry {
 	 */
 	void release(long workerId, WorkerRecord record, int version, boolean withLeaseNode) {
 		String worker = workerPath(workerId);
-		List<CuratorOp> ops = call(() -> {
+		List<CuratorOp> ops = this.calls.call(() -> {
 			List<CuratorOp> list = new ArrayList<>(2);
 			list.add(this.client.transactionOp().setData().withVersion(version).forPath(worker, record.encode()));
 			if (withLeaseNode) {
@@ -289,7 +249,7 @@ final class WorkerRegistry {
 			}
 			return list;
 		});
-		call(() -> this.client.transaction().forOperations(ops));
+		this.calls.call(() -> this.client.transaction().forOperations(ops));
 	}
 
 	private static Stat workerStat(List<CuratorTransactionResult> results, String worker) {
@@ -307,7 +267,7 @@ final class WorkerRegistry {
 		}
 		for (String path : List.of(this.workersPath, this.leasesPath, this.clockPath)) {
 			try {
-				call(() -> this.client.create().creatingParentsIfNeeded().forPath(path, NO_DATA));
+				this.calls.call(() -> this.client.create().creatingParentsIfNeeded().forPath(path, NO_DATA));
 			}
 			catch (Conflict ex) {
 				// Another instance created it first.
@@ -324,45 +284,6 @@ final class WorkerRegistry {
 		}
 		catch (NumberFormatException ex) {
 			return -1;
-		}
-	}
-
-	/** Work with the client that may fail. */
-	@FunctionalInterface
-	interface ZooKeeperCall<T> {
-
-		T call() throws Exception;
-
-	}
-
-	private <T> T call(ZooKeeperCall<T> call) {
-		try {
-			return call.call();
-		}
-		catch (KeeperException.BadVersionException | KeeperException.NoNodeException
-				| KeeperException.NodeExistsException ex) {
-			throw new Conflict(ex);
-		}
-		catch (KeeperException.ConnectionLossException | KeeperException.OperationTimeoutException
-				| KeeperException.SessionExpiredException | KeeperException.SessionMovedException ex) {
-			throw new WorkerStoreUnavailableException("Cannot reach ZooKeeper at " + connectString()
-					+ ", which hands out uid worker IDs (" + ex.getMessage() + "); check that it runs and that "
-					+ "the connect string is right.", ex);
-		}
-		catch (KeeperException ex) {
-			throw new WorkerAssignmentException("ZooKeeper refused a uid worker-ID operation under " + this.basePath
-					+ ": " + ex.getMessage(), ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new WorkerAssignmentException("Interrupted while talking to ZooKeeper", ex);
-		}
-		catch (RuntimeException ex) {
-			throw ex;
-		}
-		catch (Exception ex) {
-			throw new WorkerStoreUnavailableException("ZooKeeper at " + connectString() + " failed a uid worker-ID "
-					+ "operation: " + ex, ex);
 		}
 	}
 

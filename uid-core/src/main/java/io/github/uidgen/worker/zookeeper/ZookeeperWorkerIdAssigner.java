@@ -21,7 +21,7 @@ import io.github.uidgen.worker.WorkerLeaseLostException;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import io.github.uidgen.worker.support.LeaseSettings;
 import io.github.uidgen.worker.support.LeaseTokens;
-import io.github.uidgen.worker.zookeeper.WorkerRegistry.Conflict;
+import io.github.uidgen.worker.zookeeper.CuratorCalls.Conflict;
 import io.github.uidgen.worker.zookeeper.WorkerRegistry.Snapshot;
 import io.github.uidgen.worker.zookeeper.WorkerRegistry.WorkerNode;
 import org.apache.curator.framework.CuratorFramework;

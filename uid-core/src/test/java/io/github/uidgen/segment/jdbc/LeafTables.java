@@ -2,6 +2,8 @@ package io.github.uidgen.segment.jdbc;
 
 import javax.sql.DataSource;
 
+import com.zaxxer.hikari.HikariDataSource;
+
 import io.github.uidgen.testsupport.TestDatabases;
 import io.github.uidgen.testsupport.TestDatabases.Database;
 
@@ -12,6 +14,32 @@ import io.github.uidgen.testsupport.TestDatabases.Database;
 final class LeafTables {
 
 	private LeafTables() {
+	}
+
+	/** Work on a Leaf table of a test's own. */
+	@FunctionalInterface
+	interface TableWork {
+
+		void run(DataSource dataSource, String table) throws Exception;
+
+	}
+
+	/**
+	 * Creates a Leaf table with a name of its own, runs work on it and drops it.
+	 * @param database the database to create it in
+	 * @param work the work
+	 */
+	static void withTable(Database database, TableWork work) throws Exception {
+		String table = TestDatabases.uniqueTable("leaf_alloc");
+		try (HikariDataSource dataSource = database.open()) {
+			create(database, dataSource, table);
+			try {
+				work.run(dataSource, table);
+			}
+			finally {
+				TestDatabases.dropTable(dataSource, table);
+			}
+		}
 	}
 
 	static void create(Database database, DataSource dataSource, String table) {

@@ -52,46 +52,34 @@ class RedisPersistenceCheckTests {
 
 	@Test
 	void aRedisThatKeepsNothingIsRefusedAtTheFirstClaimAndNoCounterMoves(@TempDir Path dir) {
-		try (ThrowawayRedis redis = ThrowawayRedis.start(dir)) {
-			LettuceConnectionFactory factory = redis.connectionFactory();
-			try {
-				RedisSegmentStore store = RedisSegmentStore.builder(factory).build();
-				for (int attempt = 0; attempt < 2; attempt++) {
-					assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> store.claim("orders", 10))
-						.withMessageContaining("keeps nothing across a restart")
-						.withMessageContaining("appendonly no")
-						.withMessageContaining("numbers handed out before would be handed out again")
-						.withMessageContaining("appendonly yes");
-				}
-				assertThat(redis.cli("EXISTS", "uid:segment:orders")).as("no counter moved").isEqualTo("0");
+		try (OnRedis onRedis = OnRedis.start(dir)) {
+			RedisSegmentStore store = onRedis.store().build();
+			for (int attempt = 0; attempt < 2; attempt++) {
+				assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> store.claim("orders", 10))
+					.withMessageContaining("keeps nothing across a restart")
+					.withMessageContaining("appendonly no")
+					.withMessageContaining("numbers handed out before would be handed out again")
+					.withMessageContaining("appendonly yes");
 			}
-			finally {
-				factory.destroy();
-			}
+			assertThat(onRedis.redis().cli("EXISTS", "uid:segment:orders")).as("no counter moved").isEqualTo("0");
 		}
 	}
 
 	@Test
 	void aRedisThatKeepsNothingIsAcceptedWithOneWarningWhenPersistenceIsNotRequired(@TempDir Path dir) {
-		try (ThrowawayRedis redis = ThrowawayRedis.start(dir)) {
-			LettuceConnectionFactory factory = redis.connectionFactory();
-			try {
-				RedisSegmentStore store = RedisSegmentStore.builder(factory).requirePersistence(false).build();
-				assertThat(store.claim("orders", 10)).isEqualTo(new SegmentRange(1, 10));
-				assertThat(store.claim("orders", 10)).isEqualTo(new SegmentRange(11, 20));
-				assertThat(store.claim("invoices", 10)).as("a new key").isEqualTo(new SegmentRange(1, 10));
-				assertThat(store.claim("tickets", 10)).as("another new key").isEqualTo(new SegmentRange(1, 10));
-				assertThat(messages(Level.INFO)).as("one warning for the store, none per key")
-					.singleElement()
-					.asString()
-					.contains("Redis on port " + redis.port() + " keeps nothing across a restart")
-					.contains("numbers handed out before will be handed out again")
-					.contains("requirePersistence is off");
-				assertThat(this.logged.list).filteredOn((event) -> event.getLevel() == Level.WARN).hasSize(1);
-			}
-			finally {
-				factory.destroy();
-			}
+		try (OnRedis onRedis = OnRedis.start(dir)) {
+			RedisSegmentStore store = onRedis.store().requirePersistence(false).build();
+			assertThat(store.claim("orders", 10)).isEqualTo(new SegmentRange(1, 10));
+			assertThat(store.claim("orders", 10)).isEqualTo(new SegmentRange(11, 20));
+			assertThat(store.claim("invoices", 10)).as("a new key").isEqualTo(new SegmentRange(1, 10));
+			assertThat(store.claim("tickets", 10)).as("another new key").isEqualTo(new SegmentRange(1, 10));
+			assertThat(messages(Level.INFO)).as("one warning for the store, none per key")
+				.singleElement()
+				.asString()
+				.contains("Redis on port " + onRedis.redis().port() + " keeps nothing across a restart")
+				.contains("numbers handed out before will be handed out again")
+				.contains("requirePersistence is off");
+			assertThat(this.logged.list).filteredOn((event) -> event.getLevel() == Level.WARN).hasSize(1);
 		}
 	}
 
@@ -123,39 +111,27 @@ class RedisPersistenceCheckTests {
 
 	@Test
 	void aRedisWithAnAppendOnlyFileStartsWithoutAWordAndNewKeysAreNotWarnedAbout(@TempDir Path dir) {
-		try (ThrowawayRedis redis = ThrowawayRedis.start(dir, "--appendonly", "yes", "--appendfsync", "always")) {
-			LettuceConnectionFactory factory = redis.connectionFactory();
-			try {
-				RedisSegmentStore store = RedisSegmentStore.builder(factory).build();
-				assertThat(store.claim("orders", 10)).isEqualTo(new SegmentRange(1, 10));
-				assertThat(store.claim("invoices", 10)).isEqualTo(new SegmentRange(1, 10));
-				assertThat(store.claim("tickets", 10)).isEqualTo(new SegmentRange(1, 10));
-				assertThat(messages(Level.INFO)).as("nothing said at INFO or above").isEmpty();
-			}
-			finally {
-				factory.destroy();
-			}
+		try (OnRedis onRedis = OnRedis.start(dir, "--appendonly", "yes", "--appendfsync", "always")) {
+			RedisSegmentStore store = onRedis.store().build();
+			assertThat(store.claim("orders", 10)).isEqualTo(new SegmentRange(1, 10));
+			assertThat(store.claim("invoices", 10)).isEqualTo(new SegmentRange(1, 10));
+			assertThat(store.claim("tickets", 10)).isEqualTo(new SegmentRange(1, 10));
+			assertThat(messages(Level.INFO)).as("nothing said at INFO or above").isEmpty();
 		}
 	}
 
 	@Test
 	void aRedisWithSnapshotsOnlyStartsWithOneNoteOfWhatACrashLosesAndNewKeysAreNotWarnedAbout(@TempDir Path dir) {
-		try (ThrowawayRedis redis = ThrowawayRedis.start(dir, "--save", "3600 1")) {
-			LettuceConnectionFactory factory = redis.connectionFactory();
-			try {
-				RedisSegmentStore store = RedisSegmentStore.builder(factory).build();
-				assertThat(store.claim("orders", 10)).isEqualTo(new SegmentRange(1, 10));
-				assertThat(store.claim("invoices", 10)).isEqualTo(new SegmentRange(1, 10));
-				assertThat(messages(Level.WARN)).as("no warning").isEmpty();
-				assertThat(messages(Level.INFO)).singleElement()
-					.asString()
-					.contains("Redis on port " + redis.port())
-					.contains("RDB snapshots")
-					.contains("appendonly yes");
-			}
-			finally {
-				factory.destroy();
-			}
+		try (OnRedis onRedis = OnRedis.start(dir, "--save", "3600 1")) {
+			RedisSegmentStore store = onRedis.store().build();
+			assertThat(store.claim("orders", 10)).isEqualTo(new SegmentRange(1, 10));
+			assertThat(store.claim("invoices", 10)).isEqualTo(new SegmentRange(1, 10));
+			assertThat(messages(Level.WARN)).as("no warning").isEmpty();
+			assertThat(messages(Level.INFO)).singleElement()
+				.asString()
+				.contains("Redis on port " + onRedis.redis().port())
+				.contains("RDB snapshots")
+				.contains("appendonly yes");
 		}
 	}
 
@@ -164,6 +140,36 @@ class RedisPersistenceCheckTests {
 			.filter((event) -> event.getLevel().isGreaterOrEqual(atLeast))
 			.map(ILoggingEvent::getFormattedMessage)
 			.toList();
+	}
+
+	/** A throwaway Redis and a connection factory to it, stopped together. */
+	private record OnRedis(ThrowawayRedis redis, LettuceConnectionFactory factory) implements AutoCloseable {
+
+		static OnRedis start(Path dir, String... args) {
+			ThrowawayRedis redis = ThrowawayRedis.start(dir, args);
+			try {
+				return new OnRedis(redis, redis.connectionFactory());
+			}
+			catch (RuntimeException ex) {
+				redis.close();
+				throw ex;
+			}
+		}
+
+		RedisSegmentStore.Builder store() {
+			return RedisSegmentStore.builder(this.factory);
+		}
+
+		@Override
+		public void close() {
+			try {
+				this.factory.destroy();
+			}
+			finally {
+				this.redis.close();
+			}
+		}
+
 	}
 
 }

@@ -1,12 +1,16 @@
 package io.github.uidgen.segment.redis;
 
+import java.nio.file.Path;
+
 import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.segment.SegmentRange;
 import io.github.uidgen.segment.SegmentStoreException;
 import io.github.uidgen.testsupport.ServerProcess;
 import io.github.uidgen.testsupport.TestRedis;
+import io.github.uidgen.testsupport.ThrowawayRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -53,7 +57,28 @@ class RedisSegmentStoreTests {
 		this.redis.opsForValue().set(this.prefix + ":orders", "not a number");
 		assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> store.claim("orders", 10))
 			.withMessageContaining("The Redis key " + this.prefix + ":orders could not be advanced")
+			.withMessageContaining("value is not an integer")
 			.withMessageContaining("must hold an integer");
+	}
+
+	@Test
+	void aRedisThatRefusesWritesSaysWhyAndDoesNotBlameTheKey(@TempDir Path dir) {
+		try (ThrowawayRedis full = ThrowawayRedis.start(dir)) {
+			LettuceConnectionFactory factory = full.connectionFactory();
+			try {
+				RedisSegmentStore store = RedisSegmentStore.builder(factory).requirePersistence(false).build();
+				assertThat(store.claim("orders", 10)).isEqualTo(new SegmentRange(1, 10));
+				// Out of memory under the default noeviction policy: Redis refuses every write.
+				assertThat(full.cli("CONFIG", "SET", "maxmemory", "1")).isEqualTo("OK");
+				assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> store.claim("orders", 10))
+					.withMessageContaining("uid:segment:orders")
+					.withMessageContaining("OOM command not allowed")
+					.withMessageNotContaining("must hold an integer");
+			}
+			finally {
+				factory.destroy();
+			}
+		}
 	}
 
 	@Test

@@ -204,6 +204,43 @@ class LeafNodeWorkerIdAssignerTests {
 		}
 	}
 
+	/**
+	 * uid released the ip:port's node, an operator deleted it, and a Leaf server made a new one there and reported
+	 * on it until it stopped, leaving it at the very version uid's release had left the old one: the new node is a
+	 * Leaf server's, and its window is waited out.
+	 */
+	@Test
+	void aNodeMadeAgainByALeafServerAfterAUidReleaseGetsLeafsWindow() throws Exception {
+		String leafName = TestRedis.uniqueNamespace("leaf-remade");
+		String ip = "10.0.0.13";
+		LeafSnowflakeServer.leaveNode(this.client, leafName, ip, 8080, System.currentTimeMillis() - 10_000);
+		LeafNodeWorkerIdAssigner first = assigner(this.client, leafName, ip, 8080);
+		long oldWorkerId = first.assign(1023).workerId();
+		first.release(oldWorkerId, System.currentTimeMillis());
+		String oldNode = String.format("/snowflake/%s/forever/%s:8080-%010d", leafName, ip, oldWorkerId);
+		int releasedVersion = this.client.checkExists().forPath(oldNode).getVersion();
+		this.client.delete().forPath(oldNode);
+
+		long stoppedAt = System.currentTimeMillis() - 1_000;
+		long workerId = LeafSnowflakeServer.leaveNode(this.client, leafName, ip, 8080, stoppedAt);
+		String node = String.format("/snowflake/%s/forever/%s:8080-%010d", leafName, ip, workerId);
+		while (this.client.checkExists().forPath(node).getVersion() < releasedVersion) {
+			this.client.setData().forPath(node, LeafSnowflakeServer.json(ip, "8080", stoppedAt));
+		}
+		assertThat(this.client.checkExists().forPath(node).getVersion()).isEqualTo(releasedVersion);
+
+		LeafNodeWorkerIdAssigner next = assigner(this.client, leafName, ip, 8080);
+		WorkerAssignment taken = next.assign(1023);
+		try {
+			assertThat(taken.workerId()).isEqualTo(workerId).isNotEqualTo(oldWorkerId);
+			assertThat(taken.highWaterMarkMillis()).as("nothing issued before the Leaf server's report plus 3 s")
+				.isEqualTo(stoppedAt + 3_000);
+		}
+		finally {
+			next.release(taken.workerId(), taken.highWaterMarkMillis());
+		}
+	}
+
 	@Test
 	void aLeafServerStillReportingOnTheNodeIsDetectedAndTheClaimRefused() throws Exception {
 		String leafName = TestRedis.uniqueNamespace("leaf-live");
@@ -273,6 +310,36 @@ class LeafNodeWorkerIdAssignerTests {
 			assertThat(proxy.lostReplyErrors()).as("applied by the server").containsExactly(0);
 			assigner.renew(workerId, System.currentTimeMillis());
 			assigner.release(workerId, System.currentTimeMillis());
+		}
+	}
+
+	/**
+	 * ZooKeeper creates a new ip:port's node but the answer is lost, and Curator's retry creates a second: the claim
+	 * takes the one it was answered with and removes the one nobody was told of, so the ip:port has one node and the
+	 * next start takes it.
+	 */
+	@Test
+	void aNodeCreatedTwiceBecauseAnAnswerWasLostIsLeftOnce() throws Exception {
+		String leafName = TestRedis.uniqueNamespace("leaf-lost-create");
+		LeafSnowflakeServer.leaveNode(this.client, leafName, "10.0.0.1", 8080, System.currentTimeMillis() - 60_000);
+		// A claim before, so that the next one's only creates are its holder znode's and its node's.
+		LeafNodeWorkerIdAssigner before = assigner(this.client, leafName, "10.0.0.1", 8080);
+		before.release(before.assign(1023).workerId(), System.currentTimeMillis());
+		String forever = "/snowflake/" + leafName + "/forever";
+		try (ReplyLosingProxy proxy = ReplyLosingProxy.start(this.zooKeeper.port());
+				CuratorFramework throughProxy = this.zooKeeper.newClientThrough(proxy, Duration.ofSeconds(10))) {
+			// The holder znode's create goes through; the node's create is applied and its answer lost.
+			proxy.loseRepliesTo(ZooDefs.OpCode.create2, 1, 1);
+			LeafNodeWorkerIdAssigner assigner = assigner(throughProxy, leafName, "10.0.0.14", 8080);
+			long workerId = assigner.assign(1023).workerId();
+			assertThat(proxy.lostReplyErrors()).as("created by the server").containsExactly(0);
+			assigner.release(workerId, System.currentTimeMillis());
+			assertThat(this.client.getChildren().forPath(forever)).as("one node for the ip:port")
+				.filteredOn((child) -> child.startsWith("10.0.0.14:8080-"))
+				.containsExactly(String.format("10.0.0.14:8080-%010d", workerId));
+			LeafNodeWorkerIdAssigner next = assigner(this.client, leafName, "10.0.0.14", 8080);
+			assertThat(next.assign(1023).workerId()).as("the next start takes it").isEqualTo(workerId);
+			next.release(workerId, System.currentTimeMillis());
 		}
 	}
 

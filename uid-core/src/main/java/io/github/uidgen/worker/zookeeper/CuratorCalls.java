@@ -1,0 +1,139 @@
+package io.github.uidgen.worker.zookeeper;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import io.github.uidgen.worker.WorkerAssignmentException;
+import io.github.uidgen.worker.WorkerStoreUnavailableException;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
+import org.apache.zookeeper.KeeperException;
+
+/**
+ * Runs the ZooKeeper work of an assigner on its Curator client and turns ZooKeeper's failures into the assigner's
+ * exceptions: a version or existence not as read becomes a {@link Conflict}, a lost connection or session a
+ * {@link WorkerStoreUnavailableException}, anything else a {@link WorkerAssignmentException}; each message names the
+ * connect string and what the znodes are for.
+ */
+final class CuratorCalls {
+
+	/** A znode was not as read any more: another process wrote (or removed, or created) it first. */
+	static final class Conflict extends RuntimeException {
+
+		private static final long serialVersionUID = 1L;
+
+		Conflict(KeeperException cause) {
+			super(cause.getMessage(), cause, false, false);
+		}
+
+	}
+
+	/** Work with the client that may fail. */
+	@FunctionalInterface
+	interface ZooKeeperCall<T> {
+
+		T call() throws Exception;
+
+	}
+
+	private final CuratorFramework client;
+
+	private final String basePath;
+
+	private final String role;
+
+	private final String operation;
+
+	/**
+	 * Creates the calls of one assigner.
+	 * @param client the Curator client
+	 * @param basePath the path the assigner's znodes live under, for messages
+	 * @param role what the ensemble does for the assigner, for messages: {@code hands out uid worker IDs}
+	 * @param operation what a call is, for messages: {@code uid worker-ID operation}
+	 */
+	CuratorCalls(CuratorFramework client, String basePath, String role, String operation) {
+		this.client = client;
+		this.basePath = basePath;
+		this.role = role;
+		this.operation = operation;
+	}
+
+	/**
+	 * Waits for the client to be connected, so that an unreachable ensemble fails start-up within the timeout.
+	 * @param timeout how long to wait
+	 */
+	void awaitConnected(Duration timeout) {
+		if (this.client.getState() == CuratorFrameworkState.LATENT) {
+			throw new WorkerAssignmentException("The CuratorFramework of the zookeeper worker-ID assigner was never "
+					+ "started; call start() on it before the generator claims a worker ID.");
+		}
+		boolean connected;
+		try {
+			connected = this.client.blockUntilConnected((int) Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new WorkerAssignmentException("Interrupted while connecting to ZooKeeper", ex);
+		}
+		if (!connected) {
+			throw new WorkerStoreUnavailableException("Cannot reach ZooKeeper at " + connectString() + " within "
+					+ timeout.toMillis() + " ms, which " + this.role + "; check that it runs and that the connect "
+					+ "string is right.", null);
+		}
+	}
+
+	/**
+	 * Returns the ZooKeeper session the client runs in now; it changes when a session expires.
+	 * @return the session ID, 0 while no session is established
+	 */
+	long sessionId() {
+		return call(() -> this.client.getZookeeperClient().getZooKeeper().getSessionId());
+	}
+
+	String connectString() {
+		try {
+			return this.client.getZookeeperClient().getCurrentConnectionString();
+		}
+		catch (RuntimeException ex) {
+			return "(unknown connect string)";
+		}
+	}
+
+	/**
+	 * Runs work with the client.
+	 * @param call the work
+	 * @return what it returned
+	 * @throws Conflict when a version or existence was not as the work expected
+	 */
+	<T> T call(ZooKeeperCall<T> call) {
+		try {
+			return call.call();
+		}
+		catch (KeeperException.BadVersionException | KeeperException.NoNodeException
+				| KeeperException.NodeExistsException ex) {
+			throw new Conflict(ex);
+		}
+		catch (KeeperException.ConnectionLossException | KeeperException.OperationTimeoutException
+				| KeeperException.SessionExpiredException | KeeperException.SessionMovedException ex) {
+			throw new WorkerStoreUnavailableException("Cannot reach ZooKeeper at " + connectString() + ", which "
+					+ this.role + " (" + ex.getMessage() + "); check that it runs and that the connect string is "
+					+ "right.", ex);
+		}
+		catch (KeeperException ex) {
+			throw new WorkerAssignmentException("ZooKeeper refused a " + this.operation + " under " + this.basePath
+					+ ": " + ex.getMessage(), ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new WorkerAssignmentException("Interrupted while talking to ZooKeeper", ex);
+		}
+		catch (RuntimeException ex) {
+			throw ex;
+		}
+		catch (Exception ex) {
+			throw new WorkerStoreUnavailableException("ZooKeeper at " + connectString() + " failed a "
+					+ this.operation + ": " + ex, ex);
+		}
+	}
+
+}
