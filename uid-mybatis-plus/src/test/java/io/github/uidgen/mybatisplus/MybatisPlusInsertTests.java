@@ -15,6 +15,7 @@ import io.github.uidgen.mybatisplus.app.Order;
 import io.github.uidgen.mybatisplus.app.OrderMapper;
 import io.github.uidgen.mybatisplus.app.Ticket;
 import io.github.uidgen.mybatisplus.app.TicketMapper;
+import io.github.uidgen.testsupport.ScratchDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -43,7 +44,7 @@ class MybatisPlusInsertTests {
 
 	@BeforeAll
 	static void start() {
-		database = new ScratchDatabase(MybatisPlusTestApplication.TABLES);
+		database = new ScratchDatabase("uid_mp", MybatisPlusTestApplication.TABLES);
 		context = new SpringApplicationBuilder(MybatisPlusTestApplication.class).web(WebApplicationType.NONE)
 			.run("--spring.datasource.url=" + database.url(), "--spring.datasource.username=root",
 					"--spring.datasource.password=", "--uid.worker.id=" + WORKER_ID,

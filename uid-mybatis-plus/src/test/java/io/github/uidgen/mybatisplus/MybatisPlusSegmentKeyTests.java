@@ -9,6 +9,7 @@ import io.github.uidgen.mybatisplus.app.InvoiceMapper;
 import io.github.uidgen.mybatisplus.app.MybatisPlusTestApplication;
 import io.github.uidgen.mybatisplus.app.Order;
 import io.github.uidgen.mybatisplus.app.OrderMapper;
+import io.github.uidgen.testsupport.ScratchDatabase;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.WebApplicationType;
@@ -25,7 +26,7 @@ class MybatisPlusSegmentKeyTests {
 
 	@Test
 	void eachSegmentKeyCountsItsOwnEntities() {
-		try (ScratchDatabase database = new ScratchDatabase(MybatisPlusTestApplication.TABLES);
+		try (ScratchDatabase database = new ScratchDatabase("uid_mp", MybatisPlusTestApplication.TABLES);
 				ConfigurableApplicationContext context = new SpringApplicationBuilder(MybatisPlusTestApplication.class)
 					.web(WebApplicationType.NONE)
 					.run("--spring.datasource.url=" + database.url(), "--spring.datasource.username=root",

@@ -13,6 +13,7 @@ import io.github.uidgen.mybatis.app.InvoiceMapper;
 import io.github.uidgen.mybatis.app.Misfits;
 import io.github.uidgen.mybatis.app.MybatisTestApplication;
 import io.github.uidgen.mybatis.app.Ticket;
+import io.github.uidgen.testsupport.ScratchDatabase;
 import org.apache.ibatis.session.ExecutorType;
 import org.apache.ibatis.session.SqlSession;
 import org.apache.ibatis.session.SqlSessionFactory;
@@ -45,7 +46,7 @@ class MybatisInsertTests {
 
 	@BeforeAll
 	static void start() {
-		database = new ScratchDatabase(MybatisTestApplication.TABLES);
+		database = new ScratchDatabase("uid_mb", MybatisTestApplication.TABLES);
 		context = new SpringApplicationBuilder(MybatisTestApplication.class).web(WebApplicationType.NONE)
 			.run("--spring.datasource.url=" + database.url(), "--spring.datasource.username=root",
 					"--spring.datasource.password=", "--uid.worker.id=" + WORKER_ID,

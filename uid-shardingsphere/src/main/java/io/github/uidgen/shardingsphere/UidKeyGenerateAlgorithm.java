@@ -38,10 +38,18 @@ public final class UidKeyGenerateAlgorithm implements KeyGenerateAlgorithm, Bind
 
 	@Override
 	public Collection<Long> generateKeys(AlgorithmSQLContext context, int keyGenerateCount) {
-		UidGenerator generator = this.slot.require("generate keys for ", context.getTableName())
-			.uidGenerator();
-		List<Long> keys = new ArrayList<>(keyGenerateCount);
-		for (int i = 0; i < keyGenerateCount; i++) {
+		return keys(this.slot.require("generate keys for ", context.getTableName()).uidGenerator(), keyGenerateCount);
+	}
+
+	/**
+	 * Returns the next IDs of a generator, one per row of an {@code INSERT}.
+	 * @param generator the generator
+	 * @param count the rows
+	 * @return as many IDs
+	 */
+	static List<Long> keys(UidGenerator generator, int count) {
+		List<Long> keys = new ArrayList<>(count);
+		for (int i = 0; i < count; i++) {
 			keys.add(generator.getUID());
 		}
 		return keys;

@@ -5,7 +5,6 @@ import java.util.Collection;
 import java.util.Properties;
 import java.util.Set;
 
-import io.github.uidgen.UidLayout;
 import org.apache.shardingsphere.infra.algorithm.core.exception.AlgorithmExecuteException;
 import org.apache.shardingsphere.sharding.api.sharding.standard.PreciseShardingValue;
 import org.apache.shardingsphere.sharding.api.sharding.standard.RangeShardingValue;
@@ -50,13 +49,11 @@ public final class UidModShardingAlgorithm implements StandardShardingAlgorithm<
 	/** The divisor applied before the modulo, 1 by default: the target count of the level above. */
 	public static final String STRIDE = "stride";
 
-	private final BindingSlot slot = new BindingSlot(TYPE);
+	private final BoundLayout layout = new BoundLayout(TYPE);
 
 	private int shardingCount;
 
 	private int stride;
-
-	private volatile UidLayout layout;
 
 	@Override
 	public void init(Properties props) {
@@ -67,9 +64,8 @@ public final class UidModShardingAlgorithm implements StandardShardingAlgorithm<
 
 	@Override
 	public String doSharding(Collection<String> availableTargetNames, PreciseShardingValue<Comparable<?>> value) {
-		UidLayout layout = layout();
 		long id = UidIds.toLong(this, value.getValue());
-		UidIds.decode(this, layout, id);
+		UidIds.decode(this, this.layout.get(), id);
 		long index = indexOf(id);
 		for (String target : availableTargetNames) {
 			if (trailingNumber(target) == index) {
@@ -85,7 +81,7 @@ public final class UidModShardingAlgorithm implements StandardShardingAlgorithm<
 	@Override
 	public Collection<String> doSharding(Collection<String> availableTargetNames,
 			RangeShardingValue<Comparable<?>> value) {
-		layout();
+		this.layout.get();
 		return new ArrayList<>(availableTargetNames);
 	}
 
@@ -119,26 +115,14 @@ public final class UidModShardingAlgorithm implements StandardShardingAlgorithm<
 		return Long.parseLong(target.substring(start, end));
 	}
 
-	private UidLayout layout() {
-		this.slot.require("route IDs", "");
-		UidLayout current = this.layout;
-		if (current == null) {
-			throw new IllegalStateException("The ShardingSphere sharding algorithm " + this.slot.name()
-					+ " is being bound; route after the application has started");
-		}
-		return current;
-	}
-
 	@Override
 	public void bind(UidSource source, String name) {
-		UidLayout bound = UidIds.layoutOf(source, name, TYPE);
-		this.slot.bind(source, name);
-		this.layout = bound;
+		this.layout.bind(source, name);
 	}
 
 	@Override
 	public void unbind(UidSource source) {
-		this.slot.unbind(source);
+		this.layout.unbind(source);
 	}
 
 	@Override

@@ -1,8 +1,6 @@
 package io.github.uidgen.shardingsphere;
 
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 
@@ -57,11 +55,7 @@ public final class UidSegmentKeyGenerateAlgorithm implements KeyGenerateAlgorith
 		if (numbers == null) {
 			numbers = source.segmentGenerators().forKey(this.key);
 		}
-		List<Long> keys = new ArrayList<>(keyGenerateCount);
-		for (int i = 0; i < keyGenerateCount; i++) {
-			keys.add(numbers.getUID());
-		}
-		return keys;
+		return UidKeyGenerateAlgorithm.keys(numbers, keyGenerateCount);
 	}
 
 	@Override

@@ -14,9 +14,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.stream.IntStream;
 
-import com.zaxxer.hikari.HikariDataSource;
-import io.github.uidgen.testsupport.TestDatabases;
-import io.github.uidgen.testsupport.TestDatabases.Database;
+import io.github.uidgen.testsupport.ScratchDatabase;
 
 /**
  * Two MariaDB databases of the test's own, standing for ShardingSphere's {@code ds_0} and {@code ds_1}, with the
@@ -36,25 +34,24 @@ final class ShardedDatabases implements AutoCloseable {
 		.mapToObj((month) -> String.format("%d%02d", YEAR, month))
 		.toList();
 
-	private final HikariDataSource server = Database.MARIADB.open();
-
-	private final String[] names = new String[2];
-
-	private final Map<String, HikariDataSource> direct = new HashMap<>();
+	private final List<ScratchDatabase> databases = new ArrayList<>();
 
 	ShardedDatabases() {
-		String run = UUID.randomUUID().toString().replace("-", "").substring(0, 8);
-		for (int i = 0; i < 2; i++) {
-			this.names[i] = "uid_ss_" + run + "_ds_" + i;
-			TestDatabases.execute(this.server, "CREATE DATABASE " + this.names[i]);
-			for (String month : ORDER_MONTHS) {
-				TestDatabases.execute(this.server, "CREATE TABLE " + this.names[i] + ".t_order_" + month
-						+ " (id BIGINT PRIMARY KEY, item VARCHAR(64) NOT NULL)");
+		List<String> tables = new ArrayList<>();
+		for (String month : ORDER_MONTHS) {
+			tables.add("CREATE TABLE ${db}.t_order_" + month + " (id BIGINT PRIMARY KEY, item VARCHAR(64) NOT NULL)");
+		}
+		for (int t = 0; t < 2; t++) {
+			tables.add("CREATE TABLE ${db}.t_item_" + t + " (id BIGINT PRIMARY KEY, name VARCHAR(64) NOT NULL)");
+		}
+		try {
+			for (int i = 0; i < 2; i++) {
+				this.databases.add(new ScratchDatabase("uid_ss_ds_" + i, tables.toArray(String[]::new)));
 			}
-			for (int t = 0; t < 2; t++) {
-				TestDatabases.execute(this.server, "CREATE TABLE " + this.names[i] + ".t_item_" + t
-						+ " (id BIGINT PRIMARY KEY, name VARCHAR(64) NOT NULL)");
-			}
+		}
+		catch (RuntimeException ex) {
+			close();
+			throw ex;
 		}
 	}
 
@@ -74,11 +71,11 @@ final class ShardedDatabases implements AutoCloseable {
 				}
 				yaml = yaml.replace(edits[i], edits[i + 1]);
 			}
-			yaml = yaml.replace("@ds_0@", this.names[0])
-				.replace("@ds_1@", this.names[1])
+			yaml = yaml.replace("@ds_0@", this.databases.get(0).name())
+				.replace("@ds_1@", this.databases.get(1).name())
 				.replace("@year@", String.valueOf(YEAR));
 			String name = resource.replace(".yaml", "") + ((edits.length > 0) ? "-" + UUID.randomUUID() : "") + ".yaml";
-			Path file = Files.createDirectories(Path.of("target", "sharding")).resolve(this.names[0] + "-" + name);
+			Path file = Files.createDirectories(Path.of("target", "sharding")).resolve(this.databases.get(0).name() + "-" + name);
 			Files.writeString(file, yaml);
 			return "jdbc:shardingsphere:absolutepath:" + file.toAbsolutePath();
 		}
@@ -95,8 +92,8 @@ final class ShardedDatabases implements AutoCloseable {
 	 */
 	List<Long> idsIn(String dataSource, String table) {
 		List<Long> ids = new ArrayList<>();
-		String database = this.names[Integer.parseInt(dataSource.substring(3))];
-		for (List<Object> row : TestDatabases.query(this.server, "SELECT id FROM " + database + "." + table)) {
+		ScratchDatabase database = this.databases.get(Integer.parseInt(dataSource.substring(3)));
+		for (List<Object> row : database.query("SELECT id FROM ${db}." + table)) {
 			ids.add(((Number) row.get(0)).longValue());
 		}
 		return ids;
@@ -124,17 +121,7 @@ final class ShardedDatabases implements AutoCloseable {
 
 	@Override
 	public void close() {
-		try {
-			for (String name : this.names) {
-				if (name != null) {
-					TestDatabases.execute(this.server, "DROP DATABASE IF EXISTS " + name);
-				}
-			}
-		}
-		finally {
-			this.direct.values().forEach(HikariDataSource::close);
-			this.server.close();
-		}
+		this.databases.forEach(ScratchDatabase::close);
 	}
 
 }

@@ -4,6 +4,7 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 
 import com.google.common.collect.Range;
@@ -123,6 +124,27 @@ class UidShardingAlgorithmsTests {
 		String target = mod.doSharding(TABLES, precise(id));
 		assertThat(mod.doSharding(List.of("t_3", "t_2", "t_1", "t_0"), precise(id))).isEqualTo(target);
 		assertThat(mod.doSharding(TABLES, range(Range.closed(id, id + 10)))).containsExactlyElementsOf(TABLES);
+	}
+
+	/**
+	 * Rows stay where they were written only if every instance and every later version routes an ID alike: these
+	 * routes were seen in a run of ShardingSphere over two MariaDB databases (docs/shardingsphere.md's YAML) and must
+	 * never change.
+	 */
+	@Test
+	void modRoutesStoredIdsWhereTheyHaveAlwaysGone() {
+		UidModShardingAlgorithm databases = mod(2, 1);
+		UidModShardingAlgorithm tables = mod(2, 2);
+		Map<Long, String> seen = Map.of(251480143841722368L, "ds_0.t_1", 251480152511348736L, "ds_0.t_1",
+				251480152712675328L, "ds_1.t_0", 251480152712675329L, "ds_1.t_0", 251480152712675330L, "ds_1.t_1");
+		seen.forEach((id, node) -> assertThat(databases.doSharding(List.of("ds_0", "ds_1"), precise(id)) + "."
+				+ tables.doSharding(List.of("t_0", "t_1"), precise(id)))
+			.as("route of %d", id)
+			.isEqualTo(node));
+		UidModShardingAlgorithm sixteen = mod(16, 1);
+		assertThat(List.of(1L, 4_194_332_672L, 251480143841722368L, 251480152712675330L).stream()
+			.map(sixteen::indexOf)
+			.toList()).containsExactly(12L, 15L, 14L, 7L);
 	}
 
 	@Test

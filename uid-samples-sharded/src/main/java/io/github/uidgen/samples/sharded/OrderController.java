@@ -1,6 +1,8 @@
 package io.github.uidgen.samples.sharded;
 
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
@@ -42,11 +44,27 @@ class OrderController {
 		return Map.of("id", String.valueOf(order.getId()), "item", item);
 	}
 
-	/** The orders issued between two instants: the instants become the first and last IDs of their time units. */
+	/**
+	 * The orders issued between two instants: the instants become the first and last IDs of their time units. The
+	 * window is cut to the years that have tables, since {@code UID_INTERVAL} refuses a range no table can hold.
+	 */
 	@GetMapping("/orders")
 	List<Map<String, String>> ordersBetween(@RequestParam String from, @RequestParam String to) {
-		long first = this.layout.compose(this.layout.toUnit(instant("from", from).toEpochMilli()), 0, 0);
-		long last = this.layout.compose(this.layout.toUnit(instant("to", to).toEpochMilli()) + 1, 0, 0) - 1;
+		Instant start = instant("from", from);
+		Instant end = instant("to", to);
+		if (start.isAfter(end)) {
+			throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "Parameter 'from' (" + start
+					+ ") must not be after 'to' (" + end + ")");
+		}
+		long firstMillis = Math.max(start.toEpochMilli(), startOfYear(ShardedSchema.FIRST_YEAR));
+		long lastMillis = Math.min(end.toEpochMilli(), startOfYear(ShardedSchema.LAST_YEAR + 1) - 1);
+		if (firstMillis > lastMillis) {
+			throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "Orders are kept in one table per year from "
+					+ ShardedSchema.FIRST_YEAR + " to " + ShardedSchema.LAST_YEAR + " (sharding.yaml), and the window "
+					+ start + " to " + end + " lies outside them");
+		}
+		long first = this.layout.compose(this.layout.toUnit(firstMillis), 0, 0);
+		long last = this.layout.compose(this.layout.toUnit(lastMillis) + 1, 0, 0) - 1;
 		return this.orders.between(first, last)
 			.stream()
 			.map((order) -> Map.of("id", String.valueOf(order.getId()), "item", order.getItem()))
@@ -69,6 +87,10 @@ class OrderController {
 		}
 		List<String> names = IntStream.range(0, count).mapToObj((n) -> "keyed-" + n).toList();
 		return Map.of("inserted", this.items.insertNames(names));
+	}
+
+	private static long startOfYear(int year) {
+		return LocalDate.of(year, 1, 1).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
 	}
 
 	private static Instant instant(String parameter, String value) {

@@ -27,6 +27,7 @@ import org.springframework.web.client.RestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
  * The sharded sample over HTTP, on two databases of its own on the MariaDB of {@code .ci/run}: orders and items get
@@ -100,6 +101,30 @@ class ShardedSampleTests {
 		assertThatExceptionOfType(HttpClientErrorException.BadRequest.class)
 			.isThrownBy(() -> client.get().uri("/orders?from=yesterday&to=today").retrieve().body(LIST))
 			.withMessageContaining("Parameter 'from' must be an ISO-8601 instant");
+	}
+
+	@Test
+	void aWindowOutsideTheTablesOrRunningBackwardsIsABadRequest() {
+		RestClient client = RestClient.create("http://127.0.0.1:" + this.port);
+		assertThat(badRequest(client, "2040-01-01T00:00:00Z", "2041-01-01T00:00:00Z"))
+			.contains("one table per year from 2025 to 2034");
+		assertThat(badRequest(client, "2020-01-01T00:00:00Z", "2021-01-01T00:00:00Z"))
+			.contains("one table per year from 2025 to 2034");
+		assertThat(badRequest(client, "2026-12-01T00:00:00Z", "2026-01-01T00:00:00Z"))
+			.contains("'from' (2026-12-01T00:00:00Z) must not be after 'to' (2026-01-01T00:00:00Z)");
+		// A window that only reaches into the tables' years is cut to them.
+		assertThat(client.get()
+			.uri("/orders?from={from}&to={to}", "2020-01-01T00:00:00Z", "2025-01-01T00:00:00Z")
+			.retrieve()
+			.body(LIST)).isEmpty();
+	}
+
+	/** The body of the 400 that {@code GET /orders} answers, failing if it answers anything else. */
+	private static String badRequest(RestClient client, String from, String to) {
+		HttpClientErrorException.BadRequest answer = catchThrowableOfType(HttpClientErrorException.BadRequest.class,
+				() -> client.get().uri("/orders?from={from}&to={to}", from, to).retrieve().body(LIST));
+		assertThat(answer).as("GET /orders?from=%s&to=%s answers 400", from, to).isNotNull();
+		return answer.getResponseBodyAsString();
 	}
 
 	private static List<Long> ids(String table) throws SQLException {
