@@ -49,7 +49,8 @@ import org.slf4j.LoggerFactory;
  * the holder znode exists, with Leaf's JSON whose {@code timestamp} is the current time, or the mark less 3 s when
  * that is later: a Leaf server started there again checks against it, and a uid instance taking the node over waits
  * past it. A node rewritten by another process ends the lease ({@link WorkerLeaseLostException}); a renewal whose
- * answer was lost is recognised by its own data and carries on. The release writes the final mark as the timestamp.
+ * answer was lost is recognised by its own data and carries on. The release writes the millisecond after the final
+ * mark as the timestamp, since a Leaf server started on the node may issue within the millisecond it reads there.
  */
 public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 
@@ -332,8 +333,9 @@ public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 		if (lease == null || lease.workerId() != workerId) {
 			return;
 		}
+		// A Leaf server started on the node issues from the reported millisecond on: report the one after the mark.
 		long timestamp = (highWaterMarkMillis == WorkerAssignment.NO_MARK) ? lease.timestamp()
-				: Math.max(lease.timestamp(), highWaterMarkMillis);
+				: Math.max(lease.timestamp(), highWaterMarkMillis + 1);
 		try {
 			Held released = write(lease, timestamp, true);
 			this.nodes.recordRelease(lease.child(), released.version());

@@ -133,6 +133,22 @@ class LeafNodeWorkerIdAssignerTests {
 			.as("a Leaf server started there later takes the same node").isEqualTo(2);
 	}
 
+	/**
+	 * A Leaf server starts on a node whose timestamp is not ahead of its clock and issues from its current millisecond
+	 * on, so the final report must lie past the millisecond of uid's last ID, not on it.
+	 */
+	@Test
+	void theFinalReportIsPastTheLastIdsMillisecondSoALeafServerStartedThereSharesNone() throws Exception {
+		String leafName = TestRedis.uniqueNamespace("leaf-release");
+		LeafSnowflakeServer.leaveNode(this.client, leafName, "10.0.0.3", 8080, System.currentTimeMillis());
+		LeafNodeWorkerIdAssigner assigner = assigner(this.client, leafName, "10.0.0.4", 8080);
+		long workerId = assigner.assign(1023).workerId();
+		Thread.sleep(20);
+		long lastIdMillis = System.currentTimeMillis();
+		assigner.release(workerId, lastIdMillis);
+		assertThat(reportedTimestamp(leafName, "10.0.0.4", 8080, workerId)).isEqualTo(lastIdMillis + 1);
+	}
+
 	@Test
 	void aNodeWhoseTimestampIsAheadOfTheClockIsRefusedAndLeftAsItWas() throws Exception {
 		String leafName = TestRedis.uniqueNamespace("leaf-ahead");
