@@ -58,7 +58,7 @@ final class BindingSlot {
 					+ "with Spring Boot, uid-shardingsphere does so when the application context starts, for every "
 					+ "DataSource bean that is a ShardingSphere data source (is yours a bean of the context, and is "
 					+ "this before the context has started?); without Spring, call UidShardingSphere.bind(dataSource, "
-					+ "uidGenerator).");
+					+ "uidGenerator, segmentGenerators or null, applicationName).");
 		}
 		return new IllegalStateException("The ShardingSphere algorithm '" + this.name + "' (type " + this.type
 				+ ") cannot " + use + ": " + current.name() + ", whose UidGenerator it was bound to, has stopped.");

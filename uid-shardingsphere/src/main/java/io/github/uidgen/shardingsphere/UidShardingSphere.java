@@ -23,7 +23,7 @@ import org.apache.shardingsphere.sharding.rule.ShardingRule;
  * algorithm instances of its own data sources to its own generator, and unbinds them when it stops.
  *
  * <pre>{@code
- * try (UidShardingSphere.Binding binding = UidShardingSphere.bind(dataSource, uidGenerator, null)) {
+ * try (UidShardingSphere.Binding binding = UidShardingSphere.bind(dataSource, uidGenerator, null, "orders")) {
  *     // inserts and queries through dataSource
  * }
  * }</pre>
