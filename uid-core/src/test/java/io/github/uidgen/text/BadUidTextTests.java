@@ -63,6 +63,7 @@ class BadUidTextTests {
 		RadixUidFormat radix36 = RadixUidFormat.radix36(this.max, false);
 		assertThat(radix36.format(35)).isEqualTo("z");
 		assertThat(radix36.parse("Z")).isEqualTo(35).isEqualTo(radix36.parse("z"));
+		assertRefused(radix36, "", "radix36", "empty");
 		assertRefused(radix36, "y!", "radix36", "'!' at position 2 is not one of its digits (0-9, a-z in either case)");
 		assertRefused(radix36, "zzzzzzzzzzzz", "radix36", "at most 11");
 	}

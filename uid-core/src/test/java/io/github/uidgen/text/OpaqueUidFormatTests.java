@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
 
 import io.github.uidgen.UidLayout;
 import org.junit.jupiter.api.Test;
@@ -159,6 +160,27 @@ class OpaqueUidFormatTests {
 			.withMessageContaining("34 bytes");
 		assertThatIllegalArgumentException().isThrownBy(() -> OpaqueUidFormat.builder(19))
 			.withMessageContaining("20 to 63 bits");
+	}
+
+	/**
+	 * Texts are stored and printed, so a later version must write and read them exactly as this one: FF1 is pinned by
+	 * {@link Ff1KnownAnswerTests}, these pin what is built on it (the radix-62 writing, the width, the version).
+	 */
+	@Test
+	void knownTextsOfKnownIdsStayTheSameFromVersionToVersion() {
+		OpaqueUidFormat unversioned = OpaqueUidFormat.builder(63).key("", KEY).build();
+		OpaqueUidFormat versioned = OpaqueUidFormat.builder(63).key("k", KEY).build();
+		OpaqueUidFormat narrow = OpaqueUidFormat.builder(40).key("", OTHER_KEY).build();
+		long[] ids = { 0, 1, 2, 250943701143015425L, Long.MAX_VALUE };
+		assertThat(Arrays.stream(ids).mapToObj(unversioned::format)).containsExactly("3nluhI0aoVu", "1UpRh3CWGgC",
+				"ArSJtBakAow", "6TxqkbW14Ht", "2KSxXDXqX8w");
+		assertThat(Arrays.stream(ids).mapToObj(versioned::format)).containsExactly("k3nluhI0aoVu", "k1UpRh3CWGgC",
+				"kArSJtBakAow", "k6TxqkbW14Ht", "k2KSxXDXqX8w");
+		assertThat(LongStream.of(0, 1, (1L << 40) - 1).mapToObj(narrow::format)).containsExactly(
+				"IEwCwy9", "41BfQE4", "J5tlVjf");
+		assertThat(unversioned.parse("6TxqkbW14Ht")).isEqualTo(250943701143015425L);
+		assertThat(versioned.parse("k2KSxXDXqX8w")).isEqualTo(Long.MAX_VALUE);
+		assertThat(narrow.parse("J5tlVjf")).isEqualTo((1L << 40) - 1);
 	}
 
 	@Test
