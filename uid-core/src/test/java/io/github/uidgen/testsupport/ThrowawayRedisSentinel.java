@@ -208,6 +208,43 @@ public final class ThrowawayRedisSentinel implements AutoCloseable {
 	}
 
 	/**
+	 * Fails the master over so that the replica has every write the master took, as {@code FAILOVER} and a Cluster
+	 * manual failover make sure and {@code SENTINEL FAILOVER} alone does not (it promotes the replica at once; the
+	 * old master keeps taking writes until the sentinel demotes it, and those are lost). Writes on the master are
+	 * paused ({@code CLIENT PAUSE WRITE}), the sentinel fails over once the replica has the master's whole
+	 * replication stream, and the old master's clients are disconnected before the pause is lifted, so that nothing
+	 * held back runs there: they reconnect to the new master through the sentinel and send it again.
+	 * @return the new master's port
+	 */
+	public int failoverWithEveryWrite() {
+		int oldMaster = masterPort();
+		int replica = this.servers.keySet().stream().filter((port) -> port != oldMaster).findFirst().orElseThrow();
+		cli(oldMaster, "CLIENT", "PAUSE", Long.toString(FAILOVER.toMillis()), "WRITE");
+		try {
+			this.servers.get(replica).awaitTrue(FAILOVER, () -> {
+				long sent = replicationOffset(oldMaster);
+				return sent > 0 && sent == replicationOffset(replica);
+			}, "take in the whole replication stream of 127.0.0.1:" + oldMaster);
+			int newMaster = failover();
+			cli(oldMaster, "CLIENT", "KILL", "TYPE", "normal");
+			return newMaster;
+		}
+		finally {
+			cli(oldMaster, "CLIENT", "UNPAUSE");
+		}
+	}
+
+	private long replicationOffset(int port) {
+		String replication = cli(port, "INFO", "replication");
+		int at = replication.indexOf("master_repl_offset:");
+		if (at < 0) {
+			return -1;
+		}
+		String rest = replication.substring(at + "master_repl_offset:".length());
+		return Long.parseLong(rest.lines().findFirst().orElse("-1").trim());
+	}
+
+	/**
 	 * Waits until a former master follows the current one in sync; the sentinel reconfigures it at its next look
 	 * at it, which may take some 15 s.
 	 * @param formerMaster the former master's port
