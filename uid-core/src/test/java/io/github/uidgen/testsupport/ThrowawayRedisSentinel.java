@@ -209,11 +209,12 @@ public final class ThrowawayRedisSentinel implements AutoCloseable {
 
 	/**
 	 * Fails the master over so that the replica has every write the master took, as {@code FAILOVER} and a Cluster
-	 * manual failover make sure and {@code SENTINEL FAILOVER} alone does not (it promotes the replica at once; the
-	 * old master keeps taking writes until the sentinel demotes it, and those are lost). Writes on the master are
-	 * paused ({@code CLIENT PAUSE WRITE}), the sentinel fails over once the replica has the master's whole
-	 * replication stream, and the old master's clients are disconnected before the pause is lifted, so that nothing
-	 * held back runs there: they reconnect to the new master through the sentinel and send it again.
+	 * manual failover see to by pausing writes until the replica has caught up, and {@code SENTINEL FAILOVER} alone
+	 * does not (it promotes the replica at once; the old master keeps taking writes until the sentinel demotes it,
+	 * and those are lost). Writes on the master are paused ({@code CLIENT PAUSE WRITE}), the sentinel fails over
+	 * once the replica has the master's whole replication stream, and the old master's clients are disconnected
+	 * before the pause is lifted, so that nothing held back runs there: they reconnect to the new master through the
+	 * sentinel and send it again.
 	 * @return the new master's port
 	 */
 	public int failoverWithEveryWrite() {
