@@ -121,6 +121,10 @@ public final class RadixUidFormat implements UidFormat {
 		if (uid < 0 || uid > this.maxUid) {
 			throw new IllegalArgumentException("ID " + uid + " lies outside 0 to " + this.maxUid);
 		}
+		if (this.radix == 10 && !this.fixedWidth) {
+			// The same text; the JDK writes it straight into the string's Latin-1 bytes, twice as fast as a char[].
+			return Long.toString(uid);
+		}
 		char[] text = new char[this.width];
 		int position = this.width;
 		long rest = uid;
