@@ -174,6 +174,26 @@ class UidShardingAlgorithmsTests {
 	}
 
 	@Test
+	void intervalByDayRoutesAnIdToTheTableOfItsDayAndARangeToItsDaysAcrossAMonthsEnd() {
+		UidIntervalShardingAlgorithm daily = new UidIntervalShardingAlgorithm();
+		// DAYS is the default unit: only the pattern says it is days.
+		daily.init(AlgorithmPropertiesTests.props("datetime-lower", "2026-01-01 00:00:00", "datetime-upper",
+				"2026-12-31 00:00:00", "sharding-suffix-pattern", "yyyyMMdd"));
+		daily.bind(this.source, "by-day");
+		List<String> days = List.of("t_20260129", "t_20260130", "t_20260131", "t_20260201", "t_20260202");
+		UidLayout layout = this.generator.layout();
+		long lastOfJanuary = layout.compose(unit(2026, 2, 1) - 1, 7, 4095);
+		assertThat(daily.doSharding(days, precise(lastOfJanuary))).isEqualTo("t_20260131");
+		long firstOfFebruary = layout.compose(unit(2026, 2, 1), 0, 0);
+		assertThat(daily.doSharding(days, precise(firstOfFebruary))).isEqualTo("t_20260201");
+		long thirtieth = layout.compose(unit(2026, 1, 30) + 1_000, 7, 0);
+		assertThat(daily.doSharding(days, range(Range.closed(thirtieth, firstOfFebruary))))
+			.containsExactly("t_20260130", "t_20260131", "t_20260201");
+		assertThat(daily.doSharding(days, range(Range.closedOpen(thirtieth, firstOfFebruary))))
+			.containsExactly("t_20260130", "t_20260131");
+	}
+
+	@Test
 	void intervalRefusesAnIdOutsideItsIntervalsAndAMissingTable() {
 		UidIntervalShardingAlgorithm interval = monthly();
 		long march = this.generator.layout().compose(unit(2026, 3, 5), 7, 0);
