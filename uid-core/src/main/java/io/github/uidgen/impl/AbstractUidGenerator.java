@@ -123,7 +123,11 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 			return new LayoutExhaustedException(this.layout.getExpiry());
 		}
 		UidException lost = this.recovery.failure();
-		return (lost != null) ? lost : issuingSession().failure();
+		if (lost != null) {
+			return lost;
+		}
+		UidException sessionFailure = issuingSession().failure();
+		return (sessionFailure instanceof WorkerLeaseLostException reported) ? lostLease(reported) : sessionFailure;
 	}
 
 	/**
@@ -135,12 +139,11 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 	}
 
 	/**
-	 * The exception to throw for a lost lease: what the generator does about it (claims again, or stays stopped), if
-	 * it has said so, else what the assigner said.
+	 * The exception to throw for a lost lease: what the assigner said and what the generator does about it (claims
+	 * again, or stays stopped), also to a caller that sees the loss before the keeper has told the recovery.
 	 */
 	WorkerLeaseLostException lostLease(WorkerLeaseLostException reported) {
-		WorkerLeaseLostException told = this.recovery.lost();
-		return (told != null) ? told : reported;
+		return this.recovery.toldToCallers(reported, this.clock.currentTimeMillis());
 	}
 
 	/**

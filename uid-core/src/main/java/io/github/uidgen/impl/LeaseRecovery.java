@@ -70,16 +70,30 @@ final class LeaseRecovery {
 	 */
 	synchronized WorkerLeaseLostException lost(WorkerSession lost, WorkerLeaseLostException reason) {
 		this.lostAtMillis = lost.clock().currentTimeMillis();
+		this.failure = describe(reason, this.lostAtMillis);
+		return this.failure;
+	}
+
+	/**
+	 * Returns what callers are told of a lost lease: what {@link #lost} recorded, or, when the session's keeper has
+	 * stopped issue but not yet told this recovery (it does so right after, on its own thread), the same words.
+	 * @param reported what the assigner said
+	 * @param nowMillis the generator's clock
+	 * @return the exception for callers
+	 */
+	WorkerLeaseLostException toldToCallers(WorkerLeaseLostException reported, long nowMillis) {
+		WorkerLeaseLostException told = this.failure;
+		return (told != null) ? told : describe(reported, nowMillis);
+	}
+
+	private WorkerLeaseLostException describe(WorkerLeaseLostException reason, long lostAtMillis) {
 		if (!this.reclaim || this.closed) {
-			this.failure = new WorkerLeaseLostException(reason, "Restart the instance to claim a worker ID again ("
+			return new WorkerLeaseLostException(reason, "Restart the instance to claim a worker ID again ("
 					+ "uid.worker.reclaim-lost-lease is off).");
 		}
-		else {
-			this.failure = new WorkerLeaseLostException(reason, "Claiming a worker ID again since "
-					+ Instant.ofEpochMilli(this.lostAtMillis) + "; IDs are issued again once one is claimed and its "
-					+ "mark has passed (the health details and the log say how it goes).");
-		}
-		return this.failure;
+		return new WorkerLeaseLostException(reason, "Claiming a worker ID again since "
+				+ Instant.ofEpochMilli(lostAtMillis) + "; IDs are issued again once one is claimed and its "
+				+ "mark has passed (the health details and the log say how it goes).");
 	}
 
 	/**
@@ -195,14 +209,6 @@ final class LeaseRecovery {
 			return current;
 		}
 		return new WorkerLeaseLostException(current, "The last claim failed: " + attempt);
-	}
-
-	/**
-	 * Returns the exception callers get while no lease is held, as {@link #lost} made it.
-	 * @return the failure, or {@code null}
-	 */
-	WorkerLeaseLostException lost() {
-		return this.failure;
 	}
 
 	/**
