@@ -3,13 +3,7 @@ package io.github.uidgen.testsupport;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A TCP proxy on a spare loopback port in front of one store, for one instance, that can cut that instance off from
@@ -18,25 +12,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * heals; connections opened meanwhile are accepted but reach the store only then. Other clients of the store, which
  * do not go through the proxy, see nothing: the store itself is never touched.
  */
-public final class PartitionProxy implements AutoCloseable {
+public final class PartitionProxy extends LoopbackProxy {
 
 	private static final int BUFFER = 16 * 1024;
-
-	private final ServerSocket listener;
-
-	private final int storePort;
-
-	private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
 
 	private final Object gate = new Object();
 
 	private volatile boolean partitioned;
 
-	private volatile boolean closed;
-
-	private PartitionProxy(ServerSocket listener, int storePort) {
-		this.listener = listener;
-		this.storePort = storePort;
+	private PartitionProxy(int storePort) {
+		super("partition-proxy", storePort);
 	}
 
 	/**
@@ -45,24 +30,9 @@ public final class PartitionProxy implements AutoCloseable {
 	 * @return the running proxy
 	 */
 	public static PartitionProxy start(int storePort) {
-		ServerSocket listener;
-		try {
-			listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		PartitionProxy proxy = new PartitionProxy(listener, storePort);
-		daemon("partition-proxy-accept-" + listener.getLocalPort(), proxy::acceptLoop).start();
+		PartitionProxy proxy = new PartitionProxy(storePort);
+		proxy.startAccepting();
 		return proxy;
-	}
-
-	/**
-	 * Returns the port clients connect to instead of the store's.
-	 * @return the proxy's loopback port
-	 */
-	public int port() {
-		return this.listener.getLocalPort();
 	}
 
 	/** Cuts the instance off from the store: nothing passes until {@link #heal()}. */
@@ -78,33 +48,14 @@ public final class PartitionProxy implements AutoCloseable {
 		}
 	}
 
-	private void acceptLoop() {
-		while (!this.closed) {
-			Socket client;
-			try {
-				client = this.listener.accept();
-			}
-			catch (IOException ex) {
-				return;
-			}
-			this.sockets.add(client);
-			daemon("partition-proxy-" + client.getPort(), () -> connect(client)).start();
-		}
-	}
-
-	private void connect(Socket client) {
+	@Override
+	protected void serve(Socket client) {
 		awaitHealed();
-		Socket store = new Socket();
-		try {
-			store.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), this.storePort), 5_000);
-		}
-		catch (IOException ex) {
-			closeQuietly(client);
-			closeQuietly(store);
+		Socket store = connectServer(client);
+		if (store == null) {
 			return;
 		}
-		this.sockets.add(store);
-		daemon("partition-proxy-up-" + client.getPort(), () -> pump(client, store)).start();
+		startDaemon("up", client, () -> pump(client, store));
 		pump(store, client);
 	}
 
@@ -134,7 +85,7 @@ public final class PartitionProxy implements AutoCloseable {
 
 	private void awaitHealed() {
 		synchronized (this.gate) {
-			while (this.partitioned && !this.closed) {
+			while (this.partitioned && !isClosed()) {
 				try {
 					this.gate.wait(100);
 				}
@@ -146,39 +97,14 @@ public final class PartitionProxy implements AutoCloseable {
 		}
 	}
 
-	private void closeQuietly(Socket socket) {
-		this.sockets.remove(socket);
-		try {
-			socket.close();
-		}
-		catch (IOException ex) {
-			// Closing anyway.
-		}
-	}
-
-	private static Thread daemon(String name, Runnable task) {
-		Thread thread = new Thread(task, name);
-		thread.setDaemon(true);
-		return thread;
-	}
-
 	@Override
-	public void close() {
-		this.closed = true;
+	protected void onClose() {
 		heal();
-		try {
-			this.listener.close();
-		}
-		catch (IOException ex) {
-			// Closing anyway.
-		}
-		this.sockets.forEach(this::closeQuietly);
 	}
 
 	@Override
 	public String toString() {
-		return "PartitionProxy[127.0.0.1:" + port() + " -> 127.0.0.1:" + this.storePort
-				+ (this.partitioned ? ", partitioned" : "") + "]";
+		return super.toString() + (this.partitioned ? ", partitioned" : "");
 	}
 
 }

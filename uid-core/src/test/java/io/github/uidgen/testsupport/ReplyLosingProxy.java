@@ -4,16 +4,11 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -27,16 +22,10 @@ import org.apache.zookeeper.ZooDefs;
  * request the server carried out, as with a network that fails between the two, and connects again through the
  * proxy in the same session.
  */
-public final class ReplyLosingProxy implements AutoCloseable {
+public final class ReplyLosingProxy extends LoopbackProxy {
 
 	/** ZooKeeper frames are far smaller; a bigger length means the stream is not ZooKeeper's. */
 	private static final int MAX_FRAME = 64 * 1024 * 1024;
-
-	private final ServerSocket listener;
-
-	private final int serverPort;
-
-	private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
 
 	private final AtomicInteger toSkip = new AtomicInteger();
 
@@ -46,11 +35,8 @@ public final class ReplyLosingProxy implements AutoCloseable {
 
 	private final List<Integer> lostReplyErrors = new CopyOnWriteArrayList<>();
 
-	private volatile boolean closed;
-
-	private ReplyLosingProxy(ServerSocket listener, int serverPort) {
-		this.listener = listener;
-		this.serverPort = serverPort;
+	private ReplyLosingProxy(int serverPort) {
+		super("zk-proxy", serverPort);
 	}
 
 	/**
@@ -59,15 +45,8 @@ public final class ReplyLosingProxy implements AutoCloseable {
 	 * @return the running proxy
 	 */
 	public static ReplyLosingProxy start(int serverPort) {
-		ServerSocket listener;
-		try {
-			listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		ReplyLosingProxy proxy = new ReplyLosingProxy(listener, serverPort);
-		daemon("zk-proxy-accept-" + listener.getLocalPort(), proxy::acceptLoop).start();
+		ReplyLosingProxy proxy = new ReplyLosingProxy(serverPort);
+		proxy.startAccepting();
 		return proxy;
 	}
 
@@ -76,7 +55,7 @@ public final class ReplyLosingProxy implements AutoCloseable {
 	 * @return {@code 127.0.0.1:<port>}
 	 */
 	public String connectString() {
-		return "127.0.0.1:" + this.listener.getLocalPort();
+		return "127.0.0.1:" + port();
 	}
 
 	/**
@@ -132,31 +111,15 @@ public final class ReplyLosingProxy implements AutoCloseable {
 		}
 	}
 
-	private void acceptLoop() {
-		while (!this.closed) {
-			Socket client;
-			Socket server;
-			try {
-				client = this.listener.accept();
-			}
-			catch (IOException ex) {
-				return;
-			}
-			try {
-				server = new Socket();
-				server.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), this.serverPort), 5_000);
-			}
-			catch (IOException ex) {
-				closeQuietly(client);
-				continue;
-			}
-			this.sockets.add(client);
-			this.sockets.add(server);
-			Map<Integer, Integer> doomed = new ConcurrentHashMap<>();
-			String name = "zk-proxy-" + client.getPort();
-			daemon(name + "-up", () -> pumpRequests(client, server, doomed)).start();
-			daemon(name + "-down", () -> pumpReplies(server, client, doomed)).start();
+	@Override
+	protected void serve(Socket client) {
+		Socket server = connectServer(client);
+		if (server == null) {
+			return;
 		}
+		Map<Integer, Integer> doomed = new ConcurrentHashMap<>();
+		startDaemon("up", client, () -> pumpRequests(client, server, doomed));
+		pumpReplies(server, client, doomed);
 	}
 
 	/** Client to server: the first frame is the connect request, then each starts with its xid and operation. */
@@ -253,39 +216,9 @@ public final class ReplyLosingProxy implements AutoCloseable {
 		out.flush();
 	}
 
-	private void closeQuietly(Socket socket) {
-		this.sockets.remove(socket);
-		try {
-			socket.close();
-		}
-		catch (IOException ex) {
-			// Closing anyway.
-		}
-	}
-
-	private static Thread daemon(String name, Runnable task) {
-		Thread thread = new Thread(task, name);
-		thread.setDaemon(true);
-		return thread;
-	}
-
-	@Override
-	public void close() {
-		this.closed = true;
-		try {
-			this.listener.close();
-		}
-		catch (IOException ex) {
-			// Closing anyway.
-		}
-		for (Socket socket : this.sockets) {
-			closeQuietly(socket);
-		}
-	}
-
 	@Override
 	public String toString() {
-		return "ReplyLosingProxy[" + connectString() + " -> 127.0.0.1:" + this.serverPort + "]";
+		return "ReplyLosingProxy[" + connectString() + " -> 127.0.0.1:" + serverPort() + "]";
 	}
 
 }

@@ -3,17 +3,11 @@ package io.github.uidgen.testsupport;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -25,26 +19,17 @@ import java.util.concurrent.atomic.AtomicReference;
  * out by the server, while the client only sees its connection fail. Other clients of the server, which do not go
  * through the proxy, see nothing: the server itself is never touched.
  */
-public final class StatementCuttingProxy implements AutoCloseable {
+public final class StatementCuttingProxy extends LoopbackProxy {
 
 	/** {@code COM_QUERY}: a statement as text, which is how Connector/J sends them unless told otherwise. */
 	private static final int COM_QUERY = 0x03;
-
-	private final ServerSocket listener;
-
-	private final int serverPort;
-
-	private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
 
 	private final AtomicReference<Fault> armed = new AtomicReference<>();
 
 	private final List<String> cuts = new CopyOnWriteArrayList<>();
 
-	private volatile boolean closed;
-
-	private StatementCuttingProxy(ServerSocket listener, int serverPort) {
-		this.listener = listener;
-		this.serverPort = serverPort;
+	private StatementCuttingProxy(int serverPort) {
+		super("sql-proxy", serverPort);
 	}
 
 	/**
@@ -53,24 +38,9 @@ public final class StatementCuttingProxy implements AutoCloseable {
 	 * @return the running proxy
 	 */
 	public static StatementCuttingProxy start(int serverPort) {
-		ServerSocket listener;
-		try {
-			listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		StatementCuttingProxy proxy = new StatementCuttingProxy(listener, serverPort);
-		daemon("sql-proxy-accept-" + listener.getLocalPort(), proxy::acceptLoop).start();
+		StatementCuttingProxy proxy = new StatementCuttingProxy(serverPort);
+		proxy.startAccepting();
 		return proxy;
-	}
-
-	/**
-	 * Returns the port clients connect to instead of the server's.
-	 * @return the proxy's loopback port
-	 */
-	public int port() {
-		return this.listener.getLocalPort();
 	}
 
 	/**
@@ -122,31 +92,15 @@ public final class StatementCuttingProxy implements AutoCloseable {
 		}
 	}
 
-	private void acceptLoop() {
-		while (!this.closed) {
-			Socket client;
-			Socket server = new Socket();
-			try {
-				client = this.listener.accept();
-			}
-			catch (IOException ex) {
-				return;
-			}
-			try {
-				server.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), this.serverPort), 5_000);
-			}
-			catch (IOException ex) {
-				closeQuietly(client);
-				closeQuietly(server);
-				continue;
-			}
-			this.sockets.add(client);
-			this.sockets.add(server);
-			AtomicReference<String> awaitingReply = new AtomicReference<>();
-			String name = "sql-proxy-" + client.getPort();
-			daemon(name + "-up", () -> pumpRequests(client, server, awaitingReply)).start();
-			daemon(name + "-down", () -> pumpReplies(server, client, awaitingReply)).start();
+	@Override
+	protected void serve(Socket client) {
+		Socket server = connectServer(client);
+		if (server == null) {
+			return;
 		}
+		AtomicReference<String> awaitingReply = new AtomicReference<>();
+		startDaemon("up", client, () -> pumpRequests(client, server, awaitingReply));
+		pumpReplies(server, client, awaitingReply);
 	}
 
 	/** Client to server, packet by packet: a command is a packet with sequence number 0. */
@@ -224,39 +178,6 @@ public final class StatementCuttingProxy implements AutoCloseable {
 		System.arraycopy(header, 0, packet, 0, 4);
 		in.readFully(packet, 4, length);
 		return packet;
-	}
-
-	private void closeQuietly(Socket socket) {
-		this.sockets.remove(socket);
-		try {
-			socket.close();
-		}
-		catch (IOException ex) {
-			// Closing anyway.
-		}
-	}
-
-	private static Thread daemon(String name, Runnable task) {
-		Thread thread = new Thread(task, name);
-		thread.setDaemon(true);
-		return thread;
-	}
-
-	@Override
-	public void close() {
-		this.closed = true;
-		try {
-			this.listener.close();
-		}
-		catch (IOException ex) {
-			// Closing anyway.
-		}
-		this.sockets.forEach(this::closeQuietly);
-	}
-
-	@Override
-	public String toString() {
-		return "StatementCuttingProxy[127.0.0.1:" + port() + " -> 127.0.0.1:" + this.serverPort + "]";
 	}
 
 	private record Fault(String prefix, boolean loseReply) {
