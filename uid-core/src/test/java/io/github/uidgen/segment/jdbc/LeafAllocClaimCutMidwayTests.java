@@ -173,10 +173,10 @@ class LeafAllocClaimCutMidwayTests {
 						Duplicates.concat(leafNumbers.toArray(long[][]::new)));
 				assertThat(Duplicates.count(all)).as("numbers handed out twice").isZero();
 
-				List<SegmentRange> uidOwn = sorted(uidClaims);
+				RecordedClaims uidOwn = new RecordedClaims(uidClaims);
 				for (long[] numbers : uidTaken) {
 					for (long number : numbers) {
-						assertThat(inside(uidOwn, number)).as("%d inside a claim of the generator", number).isTrue();
+						assertThat(uidOwn.cover(number)).as("%d inside a claim of the generator", number).isTrue();
 					}
 				}
 				// The claims are disjoint and within what the table moved past; where they leave a hole, a claim
@@ -246,32 +246,6 @@ class LeafAllocClaimCutMidwayTests {
 			assertThat(System.nanoTime() - deadline).as("waiting for %s", what).isNegative();
 			TimeUnit.MILLISECONDS.sleep(5);
 		}
-	}
-
-	private static List<SegmentRange> sorted(List<SegmentRange> claims) {
-		List<SegmentRange> sorted = new ArrayList<>(claims);
-		sorted.sort(Comparator.comparingLong(SegmentRange::first));
-		return sorted;
-	}
-
-	/** Whether a number lies in one of the sorted, disjoint claims. */
-	private static boolean inside(List<SegmentRange> sorted, long number) {
-		int low = 0;
-		int high = sorted.size() - 1;
-		while (low <= high) {
-			int middle = (low + high) >>> 1;
-			SegmentRange claim = sorted.get(middle);
-			if (number < claim.first()) {
-				high = middle - 1;
-			}
-			else if (number > claim.last()) {
-				low = middle + 1;
-			}
-			else {
-				return true;
-			}
-		}
-		return false;
 	}
 
 	@FunctionalInterface

@@ -134,15 +134,15 @@ class LeafAllocSharedWithLeafServersTests {
 				assertThat(LeafTables.step(leafPool, table, TAG)).as("never written").isEqualTo(ROW_STEP);
 
 				for (int t = 0; t < uidNumbers.length; t++) {
-					List<SegmentRange> own = sorted(uidClaims.get(t / THREADS_PER_UID_INSTANCE));
+					RecordedClaims own = new RecordedClaims(uidClaims.get(t / THREADS_PER_UID_INSTANCE));
 					for (long number : uidNumbers[t]) {
-						assertThat(inside(own, number)).as("%d inside a claim of its instance", number).isTrue();
+						assertThat(own.cover(number)).as("%d inside a claim of its instance", number).isTrue();
 					}
 				}
-				List<SegmentRange> leafOwn = sorted(leafClaims);
+				RecordedClaims leafOwn = new RecordedClaims(leafClaims);
 				for (long[] numbers : leafNumbers) {
 					for (long number : numbers) {
-						assertThat(inside(leafOwn, number)).as("%d inside a Leaf claim", number).isTrue();
+						assertThat(leafOwn.cover(number)).as("%d inside a Leaf claim", number).isTrue();
 					}
 				}
 				assertThat(leafClaims).as("Leaf servers claimed in between").hasSizeGreaterThan(10);
@@ -155,32 +155,6 @@ class LeafAllocSharedWithLeafServersTests {
 				TestDatabases.dropTable(leafPool, table);
 			}
 		}
-	}
-
-	private static List<SegmentRange> sorted(List<SegmentRange> claims) {
-		List<SegmentRange> sorted = new ArrayList<>(claims);
-		sorted.sort(Comparator.comparingLong(SegmentRange::first));
-		return sorted;
-	}
-
-	/** Whether a number lies in one of the sorted, disjoint claims. */
-	private static boolean inside(List<SegmentRange> sorted, long number) {
-		int low = 0;
-		int high = sorted.size() - 1;
-		while (low <= high) {
-			int middle = (low + high) >>> 1;
-			SegmentRange claim = sorted.get(middle);
-			if (number < claim.first()) {
-				high = middle - 1;
-			}
-			else if (number > claim.last()) {
-				low = middle + 1;
-			}
-			else {
-				return true;
-			}
-		}
-		return false;
 	}
 
 	@FunctionalInterface
