@@ -24,6 +24,8 @@ public final class ServerProcess {
 	/** Every server still running, killed when the test JVM exits so none outlives a run. */
 	private static final Set<Process> running = ConcurrentHashMap.newKeySet();
 
+	private static final Set<Integer> handedOutPorts = ConcurrentHashMap.newKeySet();
+
 	static {
 		Runtime.getRuntime().addShutdownHook(new Thread(() -> running.forEach(Process::destroyForcibly),
 				"throwaway-server-reaper"));
@@ -73,16 +75,22 @@ public final class ServerProcess {
 	}
 
 	/**
-	 * Returns a loopback port nobody listens on at the moment.
+	 * Returns a loopback port nobody listens on at the moment and that this JVM has not handed out before: the
+	 * operating system may offer a port again before the server it went to has bound it.
 	 * @return the port
 	 */
 	public static int freePort() {
-		try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-			return socket.getLocalPort();
+		for (int attempt = 0; attempt < 100; attempt++) {
+			try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+				if (handedOutPorts.add(socket.getLocalPort())) {
+					return socket.getLocalPort();
+				}
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
 		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+		throw new IllegalStateException("No free port that was not handed out already in 100 attempts");
 	}
 
 	static boolean accepts(int port) {

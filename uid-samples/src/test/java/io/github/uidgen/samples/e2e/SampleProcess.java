@@ -23,6 +23,8 @@ final class SampleProcess implements AutoCloseable {
 	/** Every process still running, killed when the test JVM exits however it exits, so none outlives a run. */
 	private static final Set<Process> running = ConcurrentHashMap.newKeySet();
 
+	private static final Set<Integer> handedOutPorts = ConcurrentHashMap.newKeySet();
+
 	static {
 		Runtime.getRuntime().addShutdownHook(new Thread(() -> running.forEach(Process::destroyForcibly),
 				"sample-process-reaper"));
@@ -310,10 +312,20 @@ final class SampleProcess implements AutoCloseable {
 		return this.name + " (pid " + this.process.pid() + ", port " + this.port + ")";
 	}
 
+	/**
+	 * A port nobody listens on now and that this JVM has not handed out before: the operating system may offer a port
+	 * again before the instance it went to has bound it, and two instances on one port looked like two started ones
+	 * (the second failed to bind, while the first answered its health checks).
+	 */
 	private static int freePort() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0)) {
-			return socket.getLocalPort();
+		for (int attempt = 0; attempt < 100; attempt++) {
+			try (ServerSocket socket = new ServerSocket(0)) {
+				if (handedOutPorts.add(socket.getLocalPort())) {
+					return socket.getLocalPort();
+				}
+			}
 		}
+		throw new IOException("No free port that was not handed out already in 100 attempts");
 	}
 
 	private static void sleep(Duration duration) {
