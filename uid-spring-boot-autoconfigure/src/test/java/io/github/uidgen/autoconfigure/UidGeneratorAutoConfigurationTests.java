@@ -162,45 +162,14 @@ class UidGeneratorAutoConfigurationTests {
 
 	@Test
 	void aGeneratorWhoseLeaseIsLostClaimsAgainUnlessSwitchedOff() {
-		// Leases worker 1, then 2, ...; the first renewal after the switch below finds the lease gone.
-		AtomicInteger claims = new AtomicInteger();
-		AtomicReference<Boolean> losing = new AtomicReference<>(false);
-		WorkerIdAssigner losingOnce = new WorkerIdAssigner() {
-
-			@Override
-			public WorkerAssignment assign(long maxWorkerId) {
-				return WorkerAssignment.fresh(claims.incrementAndGet());
-			}
-
-			@Override
-			public void renew(long workerId, long highWaterMarkMillis) {
-				if (losing.get() && workerId == 1) {
-					throw new io.github.uidgen.worker.WorkerLeaseLostException(workerId, "taken in the test");
-				}
-			}
-
-			@Override
-			public void release(long workerId, long highWaterMarkMillis) {
-			}
-
-			@Override
-			public Duration renewInterval() {
-				return Duration.ofMillis(20);
-			}
-
-			@Override
-			public String name() {
-				return "losing-once";
-			}
-
-		};
+		LeaseLosingAssigner losingOnce = new LeaseLosingAssigner();
 		ApplicationContextRunner runner = new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(UidGeneratorAutoConfiguration.class))
 			.withBean(WorkerIdAssigner.class, () -> losingOnce);
 		runner.run((context) -> {
 			AbstractUidGenerator generator = context.getBean(AbstractUidGenerator.class);
 			generator.getUID();
-			losing.set(true);
+			losingOnce.loseWorkerOne();
 			long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
 			while (generator.status().worker().recoveries() == 0 && System.nanoTime() < deadline) {
 				Thread.sleep(10);
@@ -209,12 +178,11 @@ class UidGeneratorAutoConfigurationTests {
 			assertThat(generator.status().worker().id()).isEqualTo(2);
 			assertThat(generator.decode(generator.getUID()).workerId()).isEqualTo(2);
 		});
-		claims.set(0);
-		losing.set(false);
+		losingOnce.reset();
 		runner.withPropertyValues("uid.worker.reclaim-lost-lease=false").run((context) -> {
 			AbstractUidGenerator generator = context.getBean(AbstractUidGenerator.class);
 			generator.getUID();
-			losing.set(true);
+			losingOnce.loseWorkerOne();
 			long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
 			while (generator.status().failure() == null && System.nanoTime() < deadline) {
 				Thread.sleep(10);
@@ -222,7 +190,7 @@ class UidGeneratorAutoConfigurationTests {
 			Thread.sleep(200);
 			assertThat(generator.status().failure()).hasMessageContaining("Restart the instance");
 			assertThat(generator.status().worker().recoveries()).isZero();
-			assertThat(claims.get()).isOne();
+			assertThat(losingOnce.claims()).isOne();
 		});
 	}
 

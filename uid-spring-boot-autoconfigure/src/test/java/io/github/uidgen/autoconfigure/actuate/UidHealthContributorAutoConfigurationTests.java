@@ -4,11 +4,10 @@ package io.github.uidgen.autoconfigure.actuate;
 import java.time.Duration;
 
 import io.github.uidgen.UidGenerator;
+import io.github.uidgen.autoconfigure.LeaseLosingAssigner;
 import io.github.uidgen.autoconfigure.UidGeneratorAutoConfiguration;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
-import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerIdAssigner;
-import io.github.uidgen.worker.WorkerLeaseLostException;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -111,7 +110,7 @@ class UidHealthContributorAutoConfigurationTests {
 
 	@Test
 	void theReadinessProbeFollowsTheUidComponentAndTheLivenessProbeDoesNot() {
-		LosingAssigner assigner = new LosingAssigner();
+		LeaseLosingAssigner assigner = new LeaseLosingAssigner();
 		withProbes(assigner).run((context) -> {
 			// What a started application has published by now.
 			AvailabilityChangeEvent.publish(context, LivenessState.CORRECT);
@@ -121,7 +120,7 @@ class UidHealthContributorAutoConfigurationTests {
 			assertThat(components(health, "readiness")).contains("uid", "readinessState");
 			assertThat(components(health, "liveness")).doesNotContain("uid");
 
-			assigner.losing = true;
+			assigner.loseWorkerOne();
 			long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
 			while (status(health, "readiness") == Status.UP && System.nanoTime() < deadline) {
 				Thread.sleep(10);
@@ -135,7 +134,7 @@ class UidHealthContributorAutoConfigurationTests {
 
 	@Test
 	void theReadinessGroupAnApplicationConfiguredIsLeftAsItIs() {
-		withProbes(new LosingAssigner())
+		withProbes(new LeaseLosingAssigner())
 			.withPropertyValues("management.endpoint.health.group.readiness.include=readinessState")
 			.run((context) -> assertThat(components(context.getBean(HealthEndpoint.class), "readiness"))
 				.doesNotContain("uid"));
@@ -143,7 +142,7 @@ class UidHealthContributorAutoConfigurationTests {
 
 	@Test
 	void theUidComponentStaysOutOfTheReadinessGroupWhenSwitchedOff() {
-		withProbes(new LosingAssigner()).withPropertyValues("uid.health.readiness=false")
+		withProbes(new LeaseLosingAssigner()).withPropertyValues("uid.health.readiness=false")
 			.run((context) -> assertThat(components(context.getBean(HealthEndpoint.class), "readiness"))
 				.doesNotContain("uid"));
 	}
@@ -156,39 +155,6 @@ class UidHealthContributorAutoConfigurationTests {
 		HealthDescriptor descriptor = health.healthForPath(group);
 		return (descriptor instanceof CompositeHealthDescriptor composite) ? composite.getComponents().keySet()
 				: java.util.Set.of();
-	}
-
-	/** Leases worker 1 and renews it until told to lose it. */
-	private static final class LosingAssigner implements WorkerIdAssigner {
-
-		volatile boolean losing;
-
-		@Override
-		public WorkerAssignment assign(long maxWorkerId) {
-			return WorkerAssignment.fresh(1);
-		}
-
-		@Override
-		public void renew(long workerId, long highWaterMarkMillis) {
-			if (this.losing) {
-				throw new WorkerLeaseLostException(workerId, "taken in the test");
-			}
-		}
-
-		@Override
-		public void release(long workerId, long highWaterMarkMillis) {
-		}
-
-		@Override
-		public Duration renewInterval() {
-			return Duration.ofMillis(20);
-		}
-
-		@Override
-		public String name() {
-			return "losing";
-		}
-
 	}
 
 }

@@ -2,15 +2,11 @@ package io.github.uidgen.autoconfigure.actuate;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
+import io.github.uidgen.autoconfigure.LeaseLosingAssigner;
 import io.github.uidgen.impl.CachedUidGenerator;
 import io.github.uidgen.impl.DefaultUidGenerator;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
-import io.github.uidgen.worker.WorkerAssignment;
-import io.github.uidgen.worker.WorkerIdAssigner;
-import io.github.uidgen.worker.WorkerLeaseLostException;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -58,37 +54,7 @@ class UidMeterBinderTests {
 
 	@Test
 	void countsTheRecoveriesAfterALostLeaseAndNeverGoesBackOnTheIssuedIds() throws InterruptedException {
-		AtomicBoolean losing = new AtomicBoolean();
-		AtomicLong claims = new AtomicLong();
-		WorkerIdAssigner losingOnce = new WorkerIdAssigner() {
-
-			@Override
-			public WorkerAssignment assign(long maxWorkerId) {
-				return WorkerAssignment.fresh(claims.incrementAndGet());
-			}
-
-			@Override
-			public void renew(long workerId, long highWaterMarkMillis) {
-				if (workerId == 1 && losing.get()) {
-					throw new WorkerLeaseLostException(workerId, "taken in the test");
-				}
-			}
-
-			@Override
-			public void release(long workerId, long highWaterMarkMillis) {
-			}
-
-			@Override
-			public Duration renewInterval() {
-				return Duration.ofMillis(20);
-			}
-
-			@Override
-			public String name() {
-				return "losing-once";
-			}
-
-		};
+		LeaseLosingAssigner losingOnce = new LeaseLosingAssigner();
 		try (CachedUidGenerator generator = CachedUidGenerator.builder()
 			.workerIdAssigner(losingOnce)
 			.maxAhead(Duration.ofSeconds(1))
@@ -98,7 +64,7 @@ class UidMeterBinderTests {
 				generator.getUID();
 			}
 			assertThat(counter("uid.worker.recoveries").count()).isZero();
-			losing.set(true);
+			losingOnce.loseWorkerOne();
 			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
 			while (counter("uid.worker.recoveries").count() == 0 && System.nanoTime() < deadline) {
 				Thread.sleep(10);
