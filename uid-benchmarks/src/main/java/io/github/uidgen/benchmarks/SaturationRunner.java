@@ -182,7 +182,7 @@ public final class SaturationRunner {
 		out.println();
 	}
 
-	private static Samples rates(List<SaturationRun.Outcome> row) {
+	static Samples rates(List<SaturationRun.Outcome> row) {
 		List<Double> rates = new ArrayList<>();
 		for (SaturationRun.Outcome outcome : row) {
 			rates.add(outcome.idsPerSecond());
@@ -190,7 +190,7 @@ public final class SaturationRunner {
 		return new Samples(rates);
 	}
 
-	private static String join(List<Integer> values) {
+	static String join(List<Integer> values) {
 		StringBuilder joined = new StringBuilder();
 		for (int value : values) {
 			joined.append((joined.length() > 0) ? "," : "").append(value);

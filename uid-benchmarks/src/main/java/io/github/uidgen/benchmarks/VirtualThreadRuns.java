@@ -63,7 +63,7 @@ public final class VirtualThreadRuns {
 			for (Contender contender : contenders) {
 				System.err.printf("virtual threads, round %d of %d: %s%n", round, repeats, contender.label());
 				results.addAll(ChildJvm.start(contender.label(), List.of("-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch"),
-						VirtualThreadRuns.class, "--" + CHILD, contender.label(), "--threads", join(threadCounts),
+						VirtualThreadRuns.class, "--" + CHILD, contender.label(), "--threads", SaturationRunner.join(threadCounts),
 						"--ids", Integer.toString(ids))
 					.results());
 			}
@@ -95,8 +95,8 @@ public final class VirtualThreadRuns {
 				if (kinds == null) {
 					continue;
 				}
-				Samples platform = rates(kinds.get(ThreadKind.PLATFORM));
-				Samples virtual = rates(kinds.get(ThreadKind.VIRTUAL));
+				Samples platform = SaturationRunner.rates(kinds.get(ThreadKind.PLATFORM));
+				Samples virtual = SaturationRunner.rates(kinds.get(ThreadKind.VIRTUAL));
 				long threw = 0;
 				long duplicates = 0;
 				long negatives = 0;
@@ -137,22 +137,6 @@ public final class VirtualThreadRuns {
 			}
 		}
 		System.exit(0);
-	}
-
-	private static Samples rates(List<SaturationRun.Outcome> outcomes) {
-		List<Double> rates = new ArrayList<>();
-		for (SaturationRun.Outcome outcome : outcomes) {
-			rates.add(outcome.idsPerSecond());
-		}
-		return new Samples(rates);
-	}
-
-	private static String join(List<Integer> values) {
-		StringBuilder joined = new StringBuilder();
-		for (int value : values) {
-			joined.append((joined.length() > 0) ? "," : "").append(value);
-		}
-		return joined.toString();
 	}
 
 }
