@@ -55,6 +55,12 @@ public abstract class AbstractLeaseWorkerIdAssignerContractTests extends Abstrac
 		return claimants;
 	}
 
+	/** A lease may have run out once {@link #LEASE} has passed since its claim began. */
+	@Override
+	protected boolean mayHaveExpiredBetween(long claimBegan, long otherClaimEnded) {
+		return otherClaimEnded - claimBegan >= LEASE.toNanos();
+	}
+
 	/** The assigner asks to be renewed more often than its lease expires. */
 	@Test
 	public void renewsMoreOftenThanTheLeaseExpires() {
