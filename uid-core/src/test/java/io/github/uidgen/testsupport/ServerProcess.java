@@ -24,8 +24,6 @@ public final class ServerProcess {
 	/** Every server still running, killed when the test JVM exits so none outlives a run. */
 	private static final Set<Process> running = ConcurrentHashMap.newKeySet();
 
-	private static final Set<Integer> handedOutPorts = ConcurrentHashMap.newKeySet();
-
 	static {
 		Runtime.getRuntime().addShutdownHook(new Thread(() -> running.forEach(Process::destroyForcibly),
 				"throwaway-server-reaper"));
@@ -75,22 +73,26 @@ public final class ServerProcess {
 	}
 
 	/**
-	 * Returns a loopback port nobody listens on at the moment and that this JVM has not handed out before: the
-	 * operating system may offer a port again before the server it went to has bound it.
+	 * Returns a loopback port nobody listens on at the moment and that no test JVM on this machine has handed out
+	 * before: the operating system may offer a port again before the server it went to has bound it, and test JVMs
+	 * run side by side (Surefire forks, Maven modules built in parallel). A port is taken by holding a lock on a file
+	 * named for it in {@code uid-test-ports} under the temporary directory until this JVM exits.
 	 * @return the port
 	 */
 	public static int freePort() {
 		for (int attempt = 0; attempt < 100; attempt++) {
+			int port;
 			try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-				if (handedOutPorts.add(socket.getLocalPort())) {
-					return socket.getLocalPort();
-				}
+				port = socket.getLocalPort();
 			}
 			catch (IOException ex) {
 				throw new UncheckedIOException(ex);
 			}
+			if (PortClaims.claim(port)) {
+				return port;
+			}
 		}
-		throw new IllegalStateException("No free port that was not handed out already in 100 attempts");
+		throw new IllegalStateException("No free port that no test JVM had handed out already in 100 attempts");
 	}
 
 	static boolean accepts(int port) {
