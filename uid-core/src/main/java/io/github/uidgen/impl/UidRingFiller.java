@@ -343,10 +343,14 @@ final class UidRingFiller implements RingFiller {
 
 	/**
 	 * Stops for good. IDs left in the ring are still valid when the layout ran out, but are withdrawn when the
-	 * lease was lost, and the ring sealed, so issue stops at once, even if a fill is under way.
+	 * lease was lost, and the ring sealed, so issue stops at once, even if a fill is under way. The first reason stays:
+	 * a lost lease is told by the generator (with what it does about it) before the keeper records the loss that a
+	 * fill waiting for the mark then throws with the assigner's words alone.
 	 */
 	private void stop(UidException reason, boolean withdraw) {
-		this.failure = reason;
+		if (this.failure == null) {
+			this.failure = reason;
+		}
 		if (withdraw) {
 			this.ring.seal();
 		}

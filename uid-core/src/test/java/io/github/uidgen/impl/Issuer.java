@@ -115,6 +115,11 @@ final class Issuer {
 		return Arrays.copyOf(this.ids, taken);
 	}
 
+	/** Whether the thread still takes IDs: not stopped, and not stopped by a refusal. */
+	boolean isRunning() {
+		return this.thread.isAlive();
+	}
+
 	int count() {
 		return this.count;
 	}

@@ -19,6 +19,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * An {@link Error} thrown from the assigner's {@code renew} (a driver's {@code NoClassDefFoundError}, an
@@ -82,12 +83,8 @@ class MarkKeeperErrorTests {
 		}
 	}
 
-	private static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while (!condition.getAsBoolean()) {
-			assertThat(System.nanoTime() - deadline).as("waited 5 s for " + what).isNegative();
-			Thread.sleep(10);
-		}
+	private static void awaitTrue(BooleanSupplier condition, String what) {
+		await(what).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(10)).until(condition::getAsBoolean);
 	}
 
 	/** A real assigner whose renewals throw whatever {@link #fault} holds first. */

@@ -25,6 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A partition between one instance (A) and its store outlasts A's lease; meanwhile a newcomer (B), which reaches the
@@ -79,7 +80,7 @@ class PartitionHealedTests {
 				long healedAt = System.currentTimeMillis();
 				long recoveredAt = RedisRestoredFromSnapshotTests.awaitRecovered(a, BACK_WITHIN);
 				int servedBefore = issuingA.count();
-				Thread.sleep(300);
+				await().atMost(Duration.ofSeconds(30)).until(() -> issuingA.count() > servedBefore);
 				long[] issuedByA = issuingA.stop();
 				long[] issuedByB = issuingB.stop();
 

@@ -1,7 +1,6 @@
 package io.github.uidgen.impl;
 
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 
 import io.github.uidgen.UidClock;
 import io.github.uidgen.testsupport.Duplicates;
@@ -20,6 +19,7 @@ import static io.github.uidgen.impl.TestGenerators.minUnit;
 import static io.github.uidgen.impl.TestGenerators.take;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Redis loses every key while a cached generator runs ahead of the clock on worker 0: the generator stops at its
@@ -121,12 +121,10 @@ class RedisDataLossTests {
 		}
 	}
 
-	private static void awaitLeaseLost(AbstractUidGenerator generator) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while (!(generator.status().failure() instanceof WorkerLeaseLostException) && System.nanoTime() < deadline) {
-			Thread.sleep(5);
-		}
-		assertThat(generator.status().failure()).isInstanceOf(WorkerLeaseLostException.class);
+	private static void awaitLeaseLost(AbstractUidGenerator generator) {
+		await().atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> generator.status().failure() instanceof WorkerLeaseLostException);
 	}
 
 	private RedisWorkerIdAssigner assigner(String instanceId) {

@@ -20,6 +20,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import static io.github.uidgen.impl.TestGenerators.LAYOUT;
 import static io.github.uidgen.impl.TestGenerators.minUnit;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A Sentinel failover while three generators (two cached, running ahead of the clock, and one default) issue IDs
@@ -69,7 +70,10 @@ class RedisSentinelFailoverTests {
 				generators.add(holder);
 				holders.add(Issuer.untilRefused(holder, "holder-" + i));
 			}
+			// A second of issue before the failover, and at least one ID from each holder, however slow the machine.
 			Thread.sleep(1_000);
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> holders.stream().allMatch((holder) -> holder.count() > 0 || !holder.isRunning()));
 			long failoverAt = System.currentTimeMillis();
 			failover.run();
 
@@ -79,7 +83,10 @@ class RedisSentinelFailoverTests {
 				generators.add(newcomer);
 				newcomers.add(Issuer.untilRefused(newcomer, "newcomer-" + i));
 			}
+			// Holders and newcomers side by side for 1.5 s, and until each newcomer has issued.
 			Thread.sleep(1_500);
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> newcomers.stream().allMatch((newcomer) -> newcomer.count() > 0 || !newcomer.isRunning()));
 			for (Issuer newcomer : newcomers) {
 				newcomer.stop();
 			}

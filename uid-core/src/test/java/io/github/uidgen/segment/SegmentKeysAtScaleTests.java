@@ -3,6 +3,7 @@ package io.github.uidgen.segment;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -188,14 +189,18 @@ class SegmentKeysAtScaleTests {
 				PacedTaker inUse = new PacedTaker(busy);
 				inUse.start();
 				try {
+					awaitWithin(Duration.ofSeconds(30),
+							() -> Arrays.stream(failures(idle)).noneMatch((count) -> count == 0),
+							"each idle key's prefetch to be tried and fail");
+					// Retries back off to 2 s at most: 2 s more and an idle key that still retried would have.
 					Thread.sleep(2000);
 					long[] idleFailures = failures(idle);
 					long busyFailures = busy.getStoreFailureCount();
 					Thread.sleep(3000);
 					assertThat(failures(idle)).as("idle keys stopped retrying").containsExactly(idleFailures);
 					assertThat(idleFailures).as("each idle key's prefetch was tried and failed").doesNotContain(0L);
-					assertThat(busy.getStoreFailureCount()).as("the key in use goes on retrying")
-						.isGreaterThan(busyFailures);
+					awaitWithin(Duration.ofSeconds(30), () -> busy.getStoreFailureCount() > busyFailures,
+							"the key in use to go on retrying");
 
 					redis.start();
 					// Lettuce reconnects with a growing delay, up to 30 s.

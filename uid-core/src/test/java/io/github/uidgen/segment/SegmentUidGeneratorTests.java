@@ -270,16 +270,12 @@ class SegmentUidGeneratorTests {
 			assertThat(generator.getStoreFailure()).hasMessageContaining("NoClassDefFoundError")
 				.hasMessageContaining("key 'erring'");
 			long[] rest = take(generator, 4);
-			long next = 0;
-			for (int attempt = 0; next == 0; attempt++) {
-				try {
-					next = generator.getUID();
-				}
-				catch (SegmentUnavailableException ex) {
-					assertThat(attempt).as("the retry within a second; last failure: %s", ex).isLessThan(50);
-					Thread.sleep(20);
-				}
-			}
+			// The failed claim is retried after 100 ms and then less often; callers meanwhile are told it is unavailable.
+			long next = org.awaitility.Awaitility.await("the retried claim")
+				.atMost(Duration.ofSeconds(30))
+				.pollInterval(Duration.ofMillis(20))
+				.ignoreExceptionsInstanceOf(SegmentUnavailableException.class)
+				.until(generator::getUID, (id) -> true);
 			assertThat(next).as("issue resumes once the store answers").isEqualTo(11);
 			assertThat(generator.getFailure()).isNull();
 			assertThat(TakingThreads.duplicates(before, rest, new long[] { next })).isZero();
@@ -361,7 +357,7 @@ class SegmentUidGeneratorTests {
 	}
 
 	static void await(BooleanSupplier condition, String what) {
-		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+		long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
 		while (!condition.getAsBoolean()) {
 			if (System.nanoTime() - deadline > 0) {
 				throw new AssertionError("Gave up waiting for " + what);
