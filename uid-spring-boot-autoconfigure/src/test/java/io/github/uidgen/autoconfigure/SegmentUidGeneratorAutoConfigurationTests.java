@@ -1,6 +1,7 @@
 package io.github.uidgen.autoconfigure;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -62,6 +63,7 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import static io.github.uidgen.autoconfigure.InvalidConfigurationTests.assertFailure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for the segment generator's auto-configuration ({@code uid.generator=segment}) on the real MariaDB,
@@ -332,13 +334,8 @@ class SegmentUidGeneratorAutoConfigurationTests {
 	}
 
 	/** Waits at most 15 seconds for the condition, polling; fails naming what did not happen. */
-	private static void awaitTrue(BooleanSupplier condition, String what)
-			throws InterruptedException {
-		long deadline = System.nanoTime() + 15_000_000_000L;
-		while (!condition.getAsBoolean()) {
-			assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
-			Thread.sleep(20);
-		}
+	private static void awaitTrue(BooleanSupplier condition, String what) {
+		await(what).atMost(Duration.ofSeconds(15)).until(condition::getAsBoolean);
 	}
 
 	@Test
@@ -354,10 +351,7 @@ class SegmentUidGeneratorAutoConfigurationTests {
 				for (int i = 0; i < 6; i++) {
 					generator.getUID();
 				}
-				long deadline = System.nanoTime() + 10_000_000_000L;
-				while (generator.getSegmentsFetched() < 2 && System.nanoTime() < deadline) {
-					Thread.sleep(5);
-				}
+				awaitTrue(() -> generator.getSegmentsFetched() >= 2, "the second segment");
 				assertThat(generator.getStep()).as("doubled within the target interval").isEqualTo(20);
 			});
 	}
@@ -379,7 +373,10 @@ class SegmentUidGeneratorAutoConfigurationTests {
 					.hasSize(3)
 					.allSatisfy((thread) -> assertThat(thread.isDaemon()).isTrue());
 			});
-		assertThat(prefetchThreads()).as("stopped with the context").containsExactlyInAnyOrderElementsOf(before);
+		// Threads of other contexts may come and go meanwhile (the shared prefetcher's extra threads end when idle).
+		List<Thread> left = prefetchThreads();
+		left.removeAll(before);
+		assertThat(left).as("stopped with the context").isEmpty();
 	}
 
 	@Test

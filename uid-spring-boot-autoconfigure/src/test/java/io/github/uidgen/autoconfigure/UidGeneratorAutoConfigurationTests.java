@@ -31,6 +31,7 @@ import org.springframework.core.annotation.Order;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link UidGeneratorAutoConfiguration}, with the worker ID given by an application's own
@@ -170,10 +171,7 @@ class UidGeneratorAutoConfigurationTests {
 			AbstractUidGenerator generator = context.getBean(AbstractUidGenerator.class);
 			generator.getUID();
 			losingOnce.loseWorkerOne();
-			long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-			while (generator.status().worker().recoveries() == 0 && System.nanoTime() < deadline) {
-				Thread.sleep(10);
-			}
+			await().atMost(Duration.ofSeconds(10)).until(() -> generator.status().worker().recoveries() > 0);
 			assertThat(generator.status().worker().recoveries()).isOne();
 			assertThat(generator.status().worker().id()).isEqualTo(2);
 			assertThat(generator.decode(generator.getUID()).workerId()).isEqualTo(2);
@@ -183,12 +181,12 @@ class UidGeneratorAutoConfigurationTests {
 			AbstractUidGenerator generator = context.getBean(AbstractUidGenerator.class);
 			generator.getUID();
 			losingOnce.loseWorkerOne();
-			long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-			while (generator.status().failure() == null && System.nanoTime() < deadline) {
-				Thread.sleep(10);
-			}
-			Thread.sleep(200);
+			await().atMost(Duration.ofSeconds(10)).until(() -> generator.status().failure() != null);
 			assertThat(generator.status().failure()).hasMessageContaining("Restart the instance");
+			// Nothing claims again: the state holds over ten renew intervals of the assigner (20 ms each).
+			await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(10))
+				.until(() -> generator.status().worker().recoveries() == 0 && losingOnce.claims() == 1
+						&& generator.status().failure() != null);
 			assertThat(generator.status().worker().recoveries()).isZero();
 			assertThat(losingOnce.claims()).isOne();
 		});

@@ -2,7 +2,6 @@ package io.github.uidgen.samples.e2e;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +13,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
+import io.github.uidgen.testsupport.ServerProcess;
+
 /**
  * One running instance of the sample: the {@code java -jar} process itself (no shell in between, so a kill
  * reaches the JVM), its port, its log file and the client that talks to it.
@@ -22,8 +23,6 @@ final class SampleProcess implements AutoCloseable {
 
 	/** Every process still running, killed when the test JVM exits however it exits, so none outlives a run. */
 	private static final Set<Process> running = ConcurrentHashMap.newKeySet();
-
-	private static final Set<Integer> handedOutPorts = ConcurrentHashMap.newKeySet();
 
 	static {
 		Runtime.getRuntime().addShutdownHook(new Thread(() -> running.forEach(Process::destroyForcibly),
@@ -83,7 +82,9 @@ final class SampleProcess implements AutoCloseable {
 	static SampleProcess launch(String name, Path workDir, List<String> jvmOptions, List<String> args) {
 		try {
 			Files.createDirectories(workDir.resolve("logs"));
-			int port = freePort();
+			// One guard against a port handed out twice in this JVM, shared with the throwaway stores: two instances
+			// on one port looked like two started ones (the second failed to bind, the first answered for both).
+			int port = ServerProcess.freePort();
 			Path log = workDir.resolve("logs").resolve(name + "-" + port + ".log");
 			List<String> command = new ArrayList<>(SampleJvm.command(jvmOptions));
 			command.add("--server.port=" + port);
@@ -310,22 +311,6 @@ final class SampleProcess implements AutoCloseable {
 	@Override
 	public String toString() {
 		return this.name + " (pid " + this.process.pid() + ", port " + this.port + ")";
-	}
-
-	/**
-	 * A port nobody listens on now and that this JVM has not handed out before: the operating system may offer a port
-	 * again before the instance it went to has bound it, and two instances on one port looked like two started ones
-	 * (the second failed to bind, while the first answered its health checks).
-	 */
-	private static int freePort() throws IOException {
-		for (int attempt = 0; attempt < 100; attempt++) {
-			try (ServerSocket socket = new ServerSocket(0)) {
-				if (handedOutPorts.add(socket.getLocalPort())) {
-					return socket.getLocalPort();
-				}
-			}
-		}
-		throw new IOException("No free port that was not handed out already in 100 attempts");
 	}
 
 	private static void sleep(Duration duration) {

@@ -29,8 +29,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code kill -9} and a restart on the same state file repeats none of the IDs it issued before.
  *
  * <p>Only three sequence bits (8 IDs per millisecond) make the cached generator borrow future time while it serves
- * 100,000 IDs (12.5 s of IDs, as far ahead as its 10 s limit allows), so the restart lands inside time the killed
- * instance already used: only the high-water mark in the state file keeps the two runs apart.
+ * 100,000 IDs (12.5 s of IDs, as far ahead as its 10 s limit allows), and the test takes more just before the kill
+ * until the latest lies 5 s ahead, so the restart lands inside time the killed instance already used: only the
+ * high-water mark in the state file keeps the two runs apart.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -42,6 +43,15 @@ class StaticAssignerEndToEndTests {
 			SEQ_BITS);
 
 	private static final Duration STARTUP = Duration.ofSeconds(90);
+
+	/**
+	 * How far ahead of the clock the killed instance's latest ID must lie just before the kill, so that the restart
+	 * lands inside time it already issued IDs for however long the tests before took.
+	 */
+	private static final Duration AHEAD = Duration.ofSeconds(5);
+
+	/** The most batches taken to get {@link #AHEAD} of the clock; each is 1.25 s of IDs. */
+	private static final int MAX_TOP_UP_BATCHES = 40;
 
 	private Path workDir;
 
@@ -103,6 +113,7 @@ class StaticAssignerEndToEndTests {
 	@Order(3)
 	void killedInstanceRestartsOnItsStateFileWithoutRepeatingIds() throws IOException {
 		Path stateFile = this.workDir.resolve("uid-state/worker-1.state");
+		takeUntilAheadOfTheClock(this.sample.client());
 		long lastTimestamp = LAYOUT.decode(this.beforeKill.max()).timestamp().toEpochMilli();
 
 		String command = this.sample.osCommand();
@@ -124,7 +135,7 @@ class StaticAssignerEndToEndTests {
 		IssuedIds all = new IssuedIds();
 		all.addAll(this.beforeKill);
 		all.addAll(afterRestart);
-		assertThat(all.size()).isEqualTo(200_002);
+		assertThat(all.size()).isEqualTo(this.beforeKill.size() + 100_000);
 		assertThat(all.duplicates()).isZero();
 		assertAllOfWorker(afterRestart, 1);
 		long firstAfterRestart = Arrays.stream(afterRestart.toArray()).min().orElseThrow();
@@ -139,6 +150,26 @@ class StaticAssignerEndToEndTests {
 		assertThat(exitCode).as("SIGTERM").isEqualTo(143);
 		assertThat(this.sample.log()).contains("Commencing graceful shutdown");
 		assertThat(Files.size(this.workDir.resolve("uid-state/worker-1.state"))).isPositive();
+	}
+
+	/**
+	 * Takes more IDs until the latest lies {@link #AHEAD} or more ahead of the clock: how far the first test got
+	 * ahead, and how much of it the tests since used up, depends on the machine's speed.
+	 */
+	private void takeUntilAheadOfTheClock(SampleClient client) throws IOException {
+		for (int batch = 0; batch < MAX_TOP_UP_BATCHES; batch++) {
+			if (aheadOfTheClockMillis() >= AHEAD.toMillis()) {
+				return;
+			}
+			this.beforeKill.addAll(client.batch(10_000));
+		}
+		assertThat(aheadOfTheClockMillis()).as("ms the latest ID lies ahead of the clock after %s more batches",
+				MAX_TOP_UP_BATCHES)
+			.isGreaterThanOrEqualTo(AHEAD.toMillis());
+	}
+
+	private long aheadOfTheClockMillis() {
+		return LAYOUT.decode(this.beforeKill.max()).timestamp().toEpochMilli() - System.currentTimeMillis();
 	}
 
 	private static void assertAllOfWorker(IssuedIds ids, long workerId) {

@@ -30,6 +30,7 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link UidHealthContributorAutoConfiguration}.
@@ -121,10 +122,7 @@ class UidHealthContributorAutoConfigurationTests {
 			assertThat(components(health, "liveness")).doesNotContain("uid");
 
 			assigner.loseWorkerOne();
-			long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-			while (status(health, "readiness") == Status.UP && System.nanoTime() < deadline) {
-				Thread.sleep(10);
-			}
+			await().atMost(Duration.ofSeconds(10)).until(() -> status(health, "readiness") != Status.UP);
 			assertThat(status(health, "readiness")).as("an instance that cannot issue IDs is not ready")
 				.isEqualTo(Status.DOWN);
 			assertThat(status(health, "liveness")).as("a lost lease is no reason to restart the instance")

@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link UidMeterBinder}.
@@ -65,10 +66,7 @@ class UidMeterBinderTests {
 			}
 			assertThat(counter("uid.worker.recoveries").count()).isZero();
 			losingOnce.loseWorkerOne();
-			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-			while (counter("uid.worker.recoveries").count() == 0 && System.nanoTime() < deadline) {
-				Thread.sleep(10);
-			}
+			await().atMost(Duration.ofSeconds(10)).until(() -> counter("uid.worker.recoveries").count() > 0);
 			assertThat(counter("uid.worker.recoveries").count()).isEqualTo(1);
 			for (int i = 0; i < 1_000; i++) {
 				generator.getUID();
