@@ -9,12 +9,14 @@ import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
+import io.github.uidgen.UidLayout;
 import io.github.uidgen.worker.AbstractLeaseBuilder;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.WorkerIdOutOfRangeException;
 import io.github.uidgen.worker.WorkerLeaseLostException;
+import io.github.uidgen.worker.RecordedLayout;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import io.github.uidgen.worker.WorkerTableMissingException;
 import io.github.uidgen.worker.support.HostEnvironment;
@@ -90,6 +92,37 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 	 */
 	public static Builder builder(DataSource dataSource) {
 		return new Builder(dataSource);
+	}
+
+	/**
+	 * Records the layout in a row of the lease table of its own (worker ID 2^62, the layout in {@code instance_id}),
+	 * which no claim of this or an older version reads; the table needs no new column. The primary key lets exactly
+	 * one of two racing first starts insert it.
+	 */
+	@Override
+	public void recordLayout(UidLayout layout) {
+		LeaseTable table = leaseTable();
+		String own = RecordedLayout.of(layout);
+		String recorded = this.store.call(table::layout);
+		if (recorded == null) {
+			try {
+				this.store.inTransaction((jdbc) -> {
+					table.insertLayout(jdbc, own);
+					return null;
+				});
+				recorded = own;
+				logger.info("uid layout recorded in {}: {}", table.table(), own);
+			}
+			catch (DuplicateKeyException ex) {
+				// Another instance recorded a layout first: compare with it.
+				recorded = this.store.call(table::layout);
+			}
+			catch (RuntimeException ex) {
+				throw this.store.translate(ex);
+			}
+		}
+		RecordedLayout.check(recorded, layout, "table " + table.table(),
+				"the row with worker_id " + LeaseTable.LAYOUT_ROW + " in " + table.table());
 	}
 
 	@Override
