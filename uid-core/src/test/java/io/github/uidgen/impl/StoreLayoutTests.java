@@ -1,5 +1,6 @@
 package io.github.uidgen.impl;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -19,15 +20,22 @@ import io.github.uidgen.UidLayout;
 import io.github.uidgen.UidTimeUnit;
 import io.github.uidgen.testsupport.AssignerBackend;
 import io.github.uidgen.testsupport.TestDatabases.Database;
+import io.github.uidgen.testsupport.TestRedis;
+import io.github.uidgen.testsupport.ThrowawayRedisCluster;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.LayoutMismatchException;
 import io.github.uidgen.worker.WorkerIdAssigner;
+import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * Every worker store records the layout its worker IDs are used with, and refuses a start with another: on one
@@ -212,6 +220,39 @@ class StoreLayoutTests {
 		finally {
 			started.forEach(AbstractUidGenerator::close);
 		}
+	}
+
+	@Test
+	void onARedisClusterTheRecordLivesOnTheSlotOfTheNamespaceAndRefusesAnotherLayout(@TempDir Path dir) {
+		String tag = "{uid-test:layout}";
+		try (ThrowawayRedisCluster cluster = ThrowawayRedisCluster.start(dir)) {
+			cluster.cli(cluster.portOfKey(tag + ":leases"), TestRedis.markNewRegistryCommand(tag));
+			LettuceConnectionFactory factory = cluster.connectionFactory();
+			try (AbstractUidGenerator first = DC2.start(clusterAssigner(factory, "first"));
+					AbstractUidGenerator second = DC2.start(clusterAssigner(factory, "second"))) {
+				assertThat(List.of(first.status().worker().id(), second.status().worker().id())).containsExactly(0L,
+						1L);
+				assertThat(cluster.cli(cluster.portOfKey(tag + ":leases"), "GET", tag + ":layout").strip())
+					.isEqualTo(DC2.record());
+				assertThatExceptionOfType(LayoutMismatchException.class)
+					.isThrownBy(() -> PLAIN.start(clusterAssigner(factory, "third")))
+					.withMessageContaining("records the layout [" + DC2.record() + "]")
+					.withMessageContaining("this instance's layout is [" + PLAIN.record() + "]");
+			}
+			finally {
+				factory.destroy();
+			}
+		}
+	}
+
+	private static WorkerIdAssigner clusterAssigner(LettuceConnectionFactory factory, String instanceId) {
+		return RedisWorkerIdAssigner.builder(factory)
+			.keyPrefix("uid-test")
+			.namespace("layout")
+			.leaseDuration(LEASE)
+			.heartbeatInterval(LEASE.dividedBy(4))
+			.instanceId(instanceId)
+			.build();
 	}
 
 }

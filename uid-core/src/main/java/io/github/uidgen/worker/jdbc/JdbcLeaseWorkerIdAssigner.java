@@ -96,26 +96,30 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 
 	/**
 	 * Records the layout in a row of the lease table of its own (worker ID 2^62, the layout in {@code instance_id}),
-	 * which no claim of this or an older version reads; the table needs no new column. The primary key lets exactly
-	 * one of two racing first starts insert it.
+	 * which no claim of this or an older version reads; the table needs no new column. An insert that does nothing
+	 * when the row exists, then a read, in one transaction: of two racing first starts, the second's insert waits for
+	 * the first's and the second reads what the first recorded.
 	 */
 	@Override
 	public void recordLayout(UidLayout layout) {
 		LeaseTable table = leaseTable();
 		String own = RecordedLayout.of(layout);
-		String recorded = this.store.call(table::layout);
-		if (recorded == null) {
+		String recorded = null;
+		for (int round = 1; recorded == null; round++) {
 			try {
-				this.store.inTransaction((jdbc) -> {
-					table.insertLayout(jdbc, own);
-					return null;
+				recorded = this.store.inTransaction((jdbc) -> {
+					if (table.insertLayoutIfAbsent(jdbc, own)) {
+						logger.info("uid layout recorded in {}: {}", table.table(), own);
+					}
+					return table.layout(jdbc);
 				});
-				recorded = own;
-				logger.info("uid layout recorded in {}: {}", table.table(), own);
 			}
-			catch (DuplicateKeyException ex) {
-				// Another instance recorded a layout first: compare with it.
-				recorded = this.store.call(table::layout);
+			catch (ConcurrencyFailureException ex) {
+				// The database broke a deadlock between first starts: try again.
+				if (round == MAX_CLAIM_ATTEMPTS) {
+					throw this.store.translate(ex);
+				}
+				JdbcStore.backOff(round);
 			}
 			catch (RuntimeException ex) {
 				throw this.store.translate(ex);

@@ -120,7 +120,9 @@ final class LeaseTable {
 		this.layoutSql = "SELECT instance_id FROM " + table + " WHERE worker_id = " + LAYOUT_ROW;
 		this.insertLayoutSql = "INSERT INTO " + table + " (worker_id, instance_id, lease_token, host_name, port, "
 				+ "lease_expires_at, high_water_mark, created, modified) VALUES (" + LAYOUT_ROW + ", ?, NULL, "
-				+ "'uid layout record', NULL, " + now + ", NULL, " + now + ", " + now + ")";
+				+ "'uid layout record', NULL, " + now + ", NULL, " + now + ", " + now + ")"
+				+ ((dialect == SqlDialect.POSTGRESQL) ? " ON CONFLICT (worker_id) DO NOTHING"
+						: " ON DUPLICATE KEY UPDATE worker_id = worker_id");
 	}
 
 	String table() {
@@ -264,11 +266,11 @@ final class LeaseTable {
 	}
 
 	/**
-	 * Records the layout, if no other claimant recorded one first.
-	 * @throws org.springframework.dao.DuplicateKeyException when a layout is recorded already
+	 * Records the layout unless one is recorded already; waits for a concurrent first insert to commit or roll back.
+	 * @return whether this call recorded it
 	 */
-	void insertLayout(JdbcClient jdbc, String layout) {
-		jdbc.sql(this.insertLayoutSql).param(text(layout)).update();
+	boolean insertLayoutIfAbsent(JdbcClient jdbc, String layout) {
+		return jdbc.sql(this.insertLayoutSql).param(text(layout)).update() == 1;
 	}
 
 	/** A text parameter that may be {@code null}, typed so that binding it needs no round trip to the database. */
