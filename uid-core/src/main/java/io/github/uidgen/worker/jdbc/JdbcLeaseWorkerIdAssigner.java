@@ -119,10 +119,16 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 				if (round == MAX_CLAIM_ATTEMPTS) {
 					throw this.store.translate(ex);
 				}
-				JdbcStore.backOff(round);
 			}
 			catch (RuntimeException ex) {
 				throw this.store.translate(ex);
+			}
+			if (recorded == null) {
+				if (round == MAX_CLAIM_ATTEMPTS) {
+					throw new WorkerAssignmentException("The uid layout row of " + table.table() + " was deleted "
+							+ round + " times while it was being recorded; is something deleting rows of the table?");
+				}
+				JdbcStore.backOff(round);
 			}
 		}
 		RecordedLayout.check(recorded, layout, "table " + table.table(),
