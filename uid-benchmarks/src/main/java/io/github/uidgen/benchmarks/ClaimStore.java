@@ -173,9 +173,9 @@ abstract class ClaimStore implements AutoCloseable {
 		};
 	}
 
-	/** The keys the Redis assigner keeps for one namespace (see its registry script). */
+	/** The keys the Redis assigner keeps for one namespace (see its registry script), and its layout record. */
 	private static final List<String> REDIS_KEYS = List.of("leases", "tokens", "holders", "instances", "marks",
-			"generation", "server");
+			"generation", "server", "layout");
 
 	private static ClaimStore redis(String hostAndPort) {
 		String host = hostAndPort.substring(0, hostAndPort.lastIndexOf(':'));

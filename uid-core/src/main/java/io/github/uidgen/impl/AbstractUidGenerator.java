@@ -184,7 +184,7 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 
 		private WorkerIdAssigner workerIdAssigner;
 
-		private long datacenterId;
+		private Long datacenterId;
 
 		private Duration markReservation = DEFAULT_MARK_RESERVATION;
 
@@ -233,9 +233,10 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 		}
 
 		/**
-		 * Sets the data center the generator issues for, written into the layout's data-center bits; 0 when not set.
-		 * The worker-ID assigner must be this data center's own store: worker IDs are unique within a data center,
-		 * the data-center ID makes them unique across data centers. Checked against the layout at build.
+		 * Sets the data center the generator issues for, written into the layout's data-center bits; required when the
+		 * layout has data-center bits (a data center that forgot it must not silently issue as data center 0), 0
+		 * without them. The worker-ID assigner must be this data center's own store: worker IDs are unique within a
+		 * data center, the data-center ID makes them unique across data centers. Checked against the layout at build.
 		 * @param datacenterId from 0 to the layout's {@link UidLayout#getMaxDatacenterId() largest data-center ID}
 		 * @return this builder
 		 */
@@ -323,11 +324,19 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 		 */
 		final WorkerSession openSession(Duration allowedAhead) {
 			applyDefaults();
-			this.layout.checkDatacenterId(this.datacenterId);
+			if (this.datacenterId == null && this.layout.getDatacenterBits() > 0) {
+				throw new InvalidSettingException("datacenterId", null, "the layout has "
+						+ this.layout.getDatacenterBits() + " data-center bits, so the generator needs this data "
+						+ "center's ID: set datacenterId from 0 to " + this.layout.getMaxDatacenterId()
+						+ ", different in each data center");
+			}
+			long datacenterId = (this.datacenterId != null) ? this.datacenterId : 0;
+			this.layout.checkDatacenterId(datacenterId);
 			Objects.requireNonNull(this.clock, "clock");
 			WorkerIdAssigner assigner = Objects.requireNonNull(this.workerIdAssigner,
 					"workerIdAssigner: every generator needs one, for example new FixedWorkerIdAssigner(1)");
-			return WorkerSession.open(assigner, this.layout, this.datacenterId, this.clock, new WorkerSession.Settings(
+			assigner.recordLayout(this.layout);
+			return WorkerSession.open(assigner, this.layout, datacenterId, this.clock, new WorkerSession.Settings(
 					this.markReservation, this.markTimeout, this.maxStartupWait, allowedAhead));
 		}
 

@@ -3,6 +3,8 @@ package io.github.uidgen.worker;
 import java.time.Duration;
 import java.util.Optional;
 
+import io.github.uidgen.UidLayout;
+
 /**
  * Hands a generator a worker ID no other running instance holds, together with the worker's high-water mark:
  * the latest time this worker may already have issued IDs for.
@@ -13,6 +15,21 @@ import java.util.Optional;
  * meaningful if the layout changes.
  */
 public interface WorkerIdAssigner {
+
+	/**
+	 * Records in the store the layout its worker IDs are used with, or, when the store records one already, refuses
+	 * another: on one store, worker ID 300 without data-center bits issues the IDs of data center 1, worker 44 with
+	 * two. The first caller on a store writes the record atomically; a racing one compares with what won. A store
+	 * that has workers but no record (written by an older version) adopts the layout of its first caller. The
+	 * generator calls this once at start, before it claims.
+	 * <p>The default records nothing: a fixed worker ID, Leaf's nodes (whose layout is Leaf's) and assigners of one's
+	 * own keep no layout.
+	 * @param layout the generator's layout, data-center bits included
+	 * @throws LayoutMismatchException when the store records another layout
+	 * @throws WorkerAssignmentException when the store cannot be asked
+	 */
+	default void recordLayout(UidLayout layout) {
+	}
 
 	/**
 	 * Claims a worker ID for this instance.

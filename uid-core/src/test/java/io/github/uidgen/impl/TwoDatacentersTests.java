@@ -20,6 +20,7 @@ import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 import io.github.uidgen.DecodedUid;
+import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.ManualClock;
 import io.github.uidgen.UidClock;
 import io.github.uidgen.UidGeneratorStatus;
@@ -29,6 +30,7 @@ import io.github.uidgen.testsupport.AssignerBackend;
 import io.github.uidgen.testsupport.Duplicates;
 import io.github.uidgen.testsupport.SteppableClock;
 import io.github.uidgen.testsupport.TestDatabases.Database;
+import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import io.github.uidgen.worker.StaticWorkerIdAssigner;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import org.junit.jupiter.api.Test;
@@ -37,6 +39,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Two data centers, each leasing worker IDs from a store of its own that knows nothing of the other: both stores
@@ -143,11 +146,27 @@ class TwoDatacentersTests {
 		try (Store store = Store.of(AssignerBackend.redis(LEASE), AssignerBackend.redis(LEASE))) {
 			long[][] withoutBits = issueInBoth(store, single, new long[] { 0, 0 }, clock);
 			assertThat(Duplicates.count(withoutBits)).isEqualTo(1_000);
-			// Past the marks the first two left (a reservation of 200 ms), so both start on worker 0 again.
-			clock.advance(1_000);
+		}
+		// Two more such stores (a store records its layout and refuses another), both handing out worker 0 again.
+		clock.advance(1_000);
+		try (Store store = Store.of(AssignerBackend.redis(LEASE), AssignerBackend.redis(LEASE))) {
 			long[][] withBits = issueInBoth(store, LAYOUT, new long[] { 1, 2 }, clock);
 			assertThat(Duplicates.count(withBits)).isZero();
 			assertThat(LAYOUT.decode(withBits[0][0]).workerId()).isEqualTo(LAYOUT.decode(withBits[1][0]).workerId());
+		}
+	}
+
+	@Test
+	void aGeneratorWithDataCenterBitsButNoDataCenterIdDoesNotStartAsDataCenterZero() {
+		for (AbstractUidGenerator.Builder<?> builder : List.of(DefaultUidGenerator.builder(),
+				CachedUidGenerator.builder())) {
+			builder.layout(LAYOUT).workerIdAssigner(new FixedWorkerIdAssigner(44));
+			assertThatExceptionOfType(InvalidSettingException.class)
+				.isThrownBy(() -> ((builder instanceof DefaultUidGenerator.Builder plain) ? plain.build()
+						: ((CachedUidGenerator.Builder) builder).build()).close())
+				.satisfies((ex) -> assertThat(ex.getSetting()).isEqualTo("datacenterId"))
+				.withMessageContaining("the layout has 2 data-center bits")
+				.withMessageContaining("set datacenterId from 0 to 3");
 		}
 	}
 

@@ -42,7 +42,7 @@ class SegmentUidGeneratorConfiguration {
 	SegmentUidGenerators segmentUidGenerators(UidProperties properties, ObjectProvider<SegmentStore> store,
 			ObjectProvider<SegmentUidGeneratorCustomizer> customizers, Environment environment) {
 		UidProperties.Segment segment = properties.getSegment();
-		if (properties.getDatacenterId() != 0) {
+		if (properties.getDatacenterId() != null && properties.getDatacenterId() != 0) {
 			throw new UidPropertyException("uid.datacenter-id", properties.getDatacenterId(),
 					"Segment numbers have no data-center part, so uid.datacenter-id cannot keep the numbers of data "
 							+ "centers apart: two data centers claiming segments from stores of their own would hand "

@@ -28,7 +28,7 @@ final class UidGeneratorBuilders {
 		// The system clock; a customizer may set another after this.
 		builder.clock(UidClock.SYSTEM)
 			.layout(UidPropertyMapper.layout(properties, UidClock.SYSTEM.currentTimeMillis()))
-			.datacenterId(properties.getDatacenterId());
+			.datacenterId(UidPropertyMapper.datacenterId(properties));
 		WorkerIdAssigner assigner = workerIdAssigner.getIfAvailable(() -> {
 			throw noAssigner(properties.getWorker());
 		});

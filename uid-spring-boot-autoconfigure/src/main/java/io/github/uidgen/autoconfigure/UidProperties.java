@@ -72,9 +72,10 @@ public class UidProperties {
 
 	/**
 	 * ID of this instance's data center, from 0 to 2^datacenterBits - 1: different in each data center, the same
-	 * for every instance in one, whose worker IDs come from that data center's own store.
+	 * for every instance in one, whose worker IDs come from that data center's own store. Required once
+	 * uid.datacenter-bits is above 0, so a data center that forgets it does not silently issue as data center 0.
 	 */
-	private long datacenterId = 0;
+	private Long datacenterId;
 
 	/**
 	 * Number of bits of the sequence: each worker issues up to 2^seqBits IDs per time unit. Time, worker and
@@ -170,11 +171,11 @@ public class UidProperties {
 		this.datacenterBits = datacenterBits;
 	}
 
-	public long getDatacenterId() {
+	public Long getDatacenterId() {
 		return this.datacenterId;
 	}
 
-	public void setDatacenterId(long datacenterId) {
+	public void setDatacenterId(Long datacenterId) {
 		this.datacenterId = datacenterId;
 	}
 

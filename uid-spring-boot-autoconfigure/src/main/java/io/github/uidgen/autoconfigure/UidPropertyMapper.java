@@ -82,8 +82,32 @@ final class UidPropertyMapper {
 		return layout;
 	}
 
+	/**
+	 * Returns the data-center ID the generator writes into its IDs: {@code uid.datacenter-id}, required once
+	 * {@code uid.datacenter-bits} is above 0, else 0.
+	 * @param properties the bound properties
+	 * @return the data-center ID
+	 */
+	static long datacenterId(UidProperties properties) {
+		return (properties.getDatacenterId() != null) ? properties.getDatacenterId() : 0;
+	}
+
 	/** Refuses a {@code uid.datacenter-id} the data-center bits cannot hold, in the words of the properties. */
-	private static void checkDatacenterId(UidLayout layout, long datacenterId) {
+	private static void checkDatacenterId(UidLayout layout, Long configured) {
+		if (configured == null) {
+			if (layout.getDatacenterBits() > 0) {
+				throw new UidPropertyException("uid.datacenter-id", null, "uid.datacenter-bits is "
+						+ layout.getDatacenterBits() + ", so every instance must say which data center it issues for, "
+						+ "and uid.datacenter-id is not set; without it the instance would issue as data center 0, "
+						+ "the same IDs as data center 0's own instances.",
+						"Set uid.datacenter-id to this data center's ID, from 0 to " + layout.getMaxDatacenterId()
+								+ ", different in each data center (0 for the one that ran without data-center bits), "
+								+ "or set uid.datacenter-bits to 0 for a single data center.",
+						null);
+			}
+			return;
+		}
+		long datacenterId = configured;
 		try {
 			layout.checkDatacenterId(datacenterId);
 		}

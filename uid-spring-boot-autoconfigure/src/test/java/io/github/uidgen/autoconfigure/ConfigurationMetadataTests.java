@@ -58,7 +58,7 @@ class ConfigurationMetadataTests {
 				Map.entry("uid.generator", "default"), Map.entry("uid.time-unit", "milliseconds"),
 				Map.entry("uid.epoch", "2025-01-01"), Map.entry("uid.time-bits", "41"),
 				Map.entry("uid.worker-bits", "10"), Map.entry("uid.seq-bits", "12"),
-				Map.entry("uid.datacenter-bits", "0"), Map.entry("uid.datacenter-id", "0"),
+				Map.entry("uid.datacenter-bits", "0"),
 				Map.entry("uid.clock-backwards-tolerance", "1s"), Map.entry("uid.mark.reservation", "3s"),
 				Map.entry("uid.mark.timeout", "5s"), Map.entry("uid.mark.max-startup-wait", "10s"),
 				Map.entry("uid.cached.boost-power", "3"), Map.entry("uid.cached.padding-factor", "50"),
@@ -95,9 +95,11 @@ class ConfigurationMetadataTests {
 			assertThat(properties.get(name).get("defaultValue")).as(name).isNotNull();
 			assertThat(properties.get(name).get("defaultValue").asString()).as(name).isEqualTo(value);
 		});
-		// No default on purpose: the assigner must be chosen, the worker ID given.
+		// No default on purpose: the assigner must be chosen, the worker ID given, and the data center given once
+		// there are data-center bits.
 		assertThat(properties.get("uid.worker.assigner").get("defaultValue")).isNull();
 		assertThat(properties.get("uid.worker.id").get("defaultValue")).isNull();
+		assertThat(properties.get("uid.datacenter-id").get("defaultValue")).isNull();
 	}
 
 	@Test

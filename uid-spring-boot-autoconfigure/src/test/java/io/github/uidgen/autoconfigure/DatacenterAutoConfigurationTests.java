@@ -118,6 +118,20 @@ class DatacenterAutoConfigurationTests {
 	}
 
 	@Test
+	void dataCenterBitsWithoutADataCenterId() {
+		assertFailure(this.withAssigner, (analysis) -> {
+			assertThat(analysis.getDescription())
+				.contains("uid.datacenter-bits is 2, so every instance must say which data center it issues for, "
+						+ "and uid.datacenter-id is not set")
+				.contains("Property: uid.datacenter-id")
+				.contains("Value: (not set)");
+			assertThat(analysis.getAction()).isEqualTo("Set uid.datacenter-id to this data center's ID, from 0 to 3, "
+					+ "different in each data center (0 for the one that ran without data-center bits), or set "
+					+ "uid.datacenter-bits to 0 for a single data center.");
+		}, "uid.datacenter-bits=2");
+	}
+
+	@Test
 	void aDataCenterIdWithoutDataCenterBits() {
 		assertFailure(this.withAssigner, (analysis) -> {
 			assertThat(analysis.getDescription())

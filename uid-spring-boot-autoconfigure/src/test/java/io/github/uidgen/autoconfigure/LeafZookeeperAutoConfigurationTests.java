@@ -104,7 +104,8 @@ class LeafZookeeperAutoConfigurationTests {
 		assertFailure(this.contextRunner, (analysis) -> {
 			assertThat(analysis.getDescription()).contains("Property: uid.datacenter-bits").contains("Value: 2");
 			assertThat(analysis.getAction()).contains("Remove uid.datacenter-bits");
-		}, "uid.worker.zookeeper.leaf.name=any", "uid.worker.zookeeper.leaf.port=8080", "uid.datacenter-bits=2");
+		}, "uid.worker.zookeeper.leaf.name=any", "uid.worker.zookeeper.leaf.port=8080", "uid.datacenter-bits=2",
+				"uid.datacenter-id=1");
 	}
 
 	@Test

@@ -9,12 +9,14 @@ import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
+import io.github.uidgen.UidLayout;
 import io.github.uidgen.worker.AbstractLeaseBuilder;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.WorkerIdOutOfRangeException;
 import io.github.uidgen.worker.WorkerLeaseLostException;
+import io.github.uidgen.worker.RecordedLayout;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import io.github.uidgen.worker.WorkerTableMissingException;
 import io.github.uidgen.worker.support.HostEnvironment;
@@ -90,6 +92,47 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 	 */
 	public static Builder builder(DataSource dataSource) {
 		return new Builder(dataSource);
+	}
+
+	/**
+	 * Records the layout in a row of the lease table of its own (worker ID 2^62, the layout in {@code instance_id}),
+	 * which no claim of this or an older version reads; the table needs no new column. An insert that does nothing
+	 * when the row exists, then a read, in one transaction: of two racing first starts, the second's insert waits for
+	 * the first's and the second reads what the first recorded.
+	 */
+	@Override
+	public void recordLayout(UidLayout layout) {
+		LeaseTable table = leaseTable();
+		String own = RecordedLayout.of(layout);
+		String recorded = null;
+		for (int round = 1; recorded == null; round++) {
+			try {
+				recorded = this.store.inTransaction((jdbc) -> {
+					if (table.insertLayoutIfAbsent(jdbc, own)) {
+						logger.info("uid layout recorded in {}: {}", table.table(), own);
+					}
+					return table.layout(jdbc);
+				});
+			}
+			catch (ConcurrencyFailureException ex) {
+				// The database broke a deadlock between first starts: try again.
+				if (round == MAX_CLAIM_ATTEMPTS) {
+					throw this.store.translate(ex);
+				}
+			}
+			catch (RuntimeException ex) {
+				throw this.store.translate(ex);
+			}
+			if (recorded == null) {
+				if (round == MAX_CLAIM_ATTEMPTS) {
+					throw new WorkerAssignmentException("The uid layout row of " + table.table() + " was deleted "
+							+ round + " times while it was being recorded; is something deleting rows of the table?");
+				}
+				JdbcStore.backOff(round);
+			}
+		}
+		RecordedLayout.check(recorded, layout, "table " + table.table(),
+				"the row with worker_id " + LeaseTable.LAYOUT_ROW + " in " + table.table());
 	}
 
 	@Override

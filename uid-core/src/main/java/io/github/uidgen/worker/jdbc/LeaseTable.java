@@ -35,6 +35,13 @@ final class LeaseTable {
 	record LiveLeases(long count, List<String> holders) {
 	}
 
+	/**
+	 * The {@code worker_id} of the row that records the layout ({@code instance_id} holds it): above any worker ID a
+	 * layout holds (at most 61 worker bits), so every query of worker IDs, this version's and older ones', passes it
+	 * by; and below {@link Long#MAX_VALUE}, so {@code worker_id + 1} does not overflow.
+	 */
+	static final long LAYOUT_ROW = 1L << 62;
+
 	/** How many holders {@link #liveLeases} names. */
 	private static final int NAMED_HOLDERS = 8;
 
@@ -67,6 +74,10 @@ final class LeaseTable {
 	private final String liveCountSql;
 
 	private final String liveHoldersSql;
+
+	private final String layoutSql;
+
+	private final String insertLayoutSql;
 
 	LeaseTable(SqlDialect dialect, String table) {
 		this.table = table;
@@ -106,6 +117,12 @@ final class LeaseTable {
 		String live = " WHERE worker_id <= ? AND lease_token IS NOT NULL AND lease_expires_at >= " + now;
 		this.liveCountSql = "SELECT COUNT(*) FROM " + table + live;
 		this.liveHoldersSql = "SELECT instance_id FROM " + table + live + " ORDER BY worker_id LIMIT " + NAMED_HOLDERS;
+		this.layoutSql = "SELECT instance_id FROM " + table + " WHERE worker_id = " + LAYOUT_ROW;
+		this.insertLayoutSql = "INSERT INTO " + table + " (worker_id, instance_id, lease_token, host_name, port, "
+				+ "lease_expires_at, high_water_mark, created, modified) VALUES (" + LAYOUT_ROW + ", ?, NULL, "
+				+ "'uid layout record', NULL, " + now + ", NULL, " + now + ", " + now + ")"
+				+ ((dialect == SqlDialect.POSTGRESQL) ? " ON CONFLICT (worker_id) DO NOTHING"
+						: " ON DUPLICATE KEY UPDATE worker_id = worker_id");
 	}
 
 	String table() {
@@ -238,6 +255,22 @@ final class LeaseTable {
 		long count = jdbc.sql(this.liveCountSql).param(maxWorkerId).query(Long.class).single();
 		List<String> holders = jdbc.sql(this.liveHoldersSql).param(maxWorkerId).query(String.class).list();
 		return new LiveLeases(count, holders);
+	}
+
+	/**
+	 * Reads the layout the table records.
+	 * @return the record, or {@code null} when there is none yet
+	 */
+	String layout(JdbcClient jdbc) {
+		return jdbc.sql(this.layoutSql).query(String.class).optional().orElse(null);
+	}
+
+	/**
+	 * Records the layout unless one is recorded already; waits for a concurrent first insert to commit or roll back.
+	 * @return whether this call recorded it
+	 */
+	boolean insertLayoutIfAbsent(JdbcClient jdbc, String layout) {
+		return jdbc.sql(this.insertLayoutSql).param(text(layout)).update() == 1;
 	}
 
 	/** A text parameter that may be {@code null}, typed so that binding it needs no round trip to the database. */

@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 import io.github.uidgen.InvalidSettingException;
+import io.github.uidgen.UidLayout;
 import io.github.uidgen.worker.AbstractLeaseBuilder;
 import io.github.uidgen.worker.AllWorkerIdsLeasedException;
 import io.github.uidgen.worker.WorkerAssignment;
@@ -90,6 +91,8 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
 	private final RegistryScripts scripts;
 
+	private final RegistryLayout layout;
+
 	private final String keyPrefix;
 
 	private final String namespace;
@@ -115,6 +118,7 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		this.registryTrust = builder.registryTrust;
 		this.hashTag = "{" + this.keyPrefix + ":" + this.namespace + "}";
 		this.scripts = new RegistryScripts(builder.connectionFactory, this.hashTag);
+		this.layout = new RegistryLayout(builder.connectionFactory, this.hashTag);
 	}
 
 	/**
@@ -124,6 +128,12 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 	 */
 	public static Builder builder(RedisConnectionFactory connectionFactory) {
 		return new Builder(connectionFactory);
+	}
+
+	/** Records the layout in the namespace's {@code …:layout} key, or refuses another; see {@link RegistryLayout}. */
+	@Override
+	public void recordLayout(UidLayout layout) {
+		this.layout.record(layout);
 	}
 
 	@Override

@@ -12,6 +12,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 
 import io.github.uidgen.InvalidSettingException;
+import io.github.uidgen.UidLayout;
 import io.github.uidgen.worker.AbstractLeaseBuilder;
 import io.github.uidgen.worker.AllWorkerIdsLeasedException;
 import io.github.uidgen.worker.WorkerAssignment;
@@ -86,6 +87,8 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 
 	private final String namespace;
 
+	private final LayoutZnode layoutZnode;
+
 	private final Duration connectionTimeout;
 
 	private final Map<Long, HeldLease> held = new ConcurrentHashMap<>();
@@ -97,6 +100,7 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 		this.connectionTimeout = builder.connectionTimeout;
 		String basePath = ("/".equals(this.rootPath) ? "" : this.rootPath) + "/" + this.namespace;
 		this.registry = new WorkerRegistry(builder.client, basePath);
+		this.layoutZnode = new LayoutZnode(builder.client, basePath);
 	}
 
 	/**
@@ -106,6 +110,13 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 	 */
 	public static Builder builder(CuratorFramework client) {
 		return new Builder(client);
+	}
+
+	/** Records the layout in the namespace's {@code layout} znode, or refuses another; see {@link LayoutZnode}. */
+	@Override
+	public void recordLayout(UidLayout layout) {
+		this.registry.awaitConnected(this.connectionTimeout);
+		this.layoutZnode.record(layout);
 	}
 
 	/**

@@ -1,0 +1,74 @@
+package io.github.uidgen.worker.zookeeper;
+
+import java.nio.charset.StandardCharsets;
+
+import io.github.uidgen.UidLayout;
+import io.github.uidgen.worker.RecordedLayout;
+import io.github.uidgen.worker.WorkerAssignmentException;
+import io.github.uidgen.worker.zookeeper.CuratorCalls.Conflict;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.utils.ZKPaths;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The layout a namespace's worker IDs are used with, in a persistent znode of its own,
+ * {@code <root>/<namespace>/layout}, beside {@code workers} and {@code leases}: a create lets exactly one of two
+ * racing first starts write it, and the other reads what won.
+ */
+final class LayoutZnode {
+
+	private static final Logger logger = LoggerFactory.getLogger(ZookeeperWorkerIdAssigner.class);
+
+	/** A znode deleted between a refused create and the read is created again, a few times at most. */
+	private static final int MAX_ATTEMPTS = 3;
+
+	private final CuratorFramework client;
+
+	private final CuratorCalls calls;
+
+	private final String path;
+
+	LayoutZnode(CuratorFramework client, String basePath) {
+		this.client = client;
+		this.calls = new CuratorCalls(client, basePath, "hands out uid worker IDs", "uid layout record");
+		this.path = ZKPaths.makePath(basePath, "layout");
+	}
+
+	String path() {
+		return this.path;
+	}
+
+	/**
+	 * Records the layout when the namespace has none, else refuses another.
+	 * @param layout the generator's layout
+	 * @throws io.github.uidgen.worker.LayoutMismatchException when the namespace records another layout
+	 */
+	void record(UidLayout layout) {
+		String own = RecordedLayout.of(layout);
+		byte[] data = own.getBytes(StandardCharsets.UTF_8);
+		for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+			try {
+				this.calls.call(() -> this.client.create().creatingParentsIfNeeded().forPath(this.path, data));
+				logger.info("uid layout recorded in ZooKeeper {}: {}", this.path, own);
+				return;
+			}
+			catch (Conflict exists) {
+				// Recorded already, by an earlier start or one racing this one: compare with it.
+			}
+			try {
+				byte[] recorded = this.calls.call(() -> this.client.getData().forPath(this.path));
+				RecordedLayout.check(new String(recorded, StandardCharsets.UTF_8), layout,
+						"ZooKeeper " + this.calls.connectString() + " " + ZKPaths.getPathAndNode(this.path).getPath(),
+						"the znode " + this.path);
+				return;
+			}
+			catch (Conflict deleted) {
+				// Deleted between the create and the read: create it again.
+			}
+		}
+		throw new WorkerAssignmentException("The uid layout znode " + this.path + " was deleted " + MAX_ATTEMPTS
+				+ " times while it was being recorded; is something deleting znodes under it?");
+	}
+
+}
