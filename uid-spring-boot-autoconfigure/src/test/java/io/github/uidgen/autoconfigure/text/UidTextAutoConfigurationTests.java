@@ -8,7 +8,6 @@ import io.github.uidgen.worker.WorkerIdAssigner;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -61,7 +60,7 @@ class UidTextAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("uid.text.form=opaque")
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
-				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.isInstanceOf(UidTextPropertyException.class)
 				.hasMessageContaining("uid.text.opaque.key")
 				.hasMessageContaining("no default key"));
 	}
@@ -71,7 +70,7 @@ class UidTextAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("uid.text.opaque.key=c2VjcmV0c2VjcmV0")
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
-				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.isInstanceOf(UidTextPropertyException.class)
 				.hasMessageContaining("uid.text.opaque.key")
 				.hasMessageContaining("12 bytes")
 				.hasMessageNotContaining("c2VjcmV0c2VjcmV0"));
