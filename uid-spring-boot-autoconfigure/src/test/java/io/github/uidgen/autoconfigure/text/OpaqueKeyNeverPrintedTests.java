@@ -54,7 +54,7 @@ class OpaqueKeyNeverPrintedTests {
 				"one letter or digit", "--uid.text.opaque.key=AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
 				"--uid.text.opaque.key-version=c"));
 		shapes.add(shape("a previous key under the current key's version", "uid.text.opaque.previous-keys.c", GOOD,
-				"Two keys have the version 'c'", "--uid.text.opaque.key=AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
+				"two keys have the version 'c'", "--uid.text.opaque.key=AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
 				"--uid.text.opaque.key-version=c"));
 		shapes.add(shape("a previous key without a current key", "uid.text.opaque.previous-keys.b", GOOD,
 				"Property: uid.text.opaque.key"));
