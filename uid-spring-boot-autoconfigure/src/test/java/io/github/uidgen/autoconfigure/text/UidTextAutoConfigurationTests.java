@@ -2,6 +2,7 @@ package io.github.uidgen.autoconfigure.text;
 
 import io.github.uidgen.autoconfigure.UidGeneratorAutoConfiguration;
 import io.github.uidgen.jackson.UidTextModule;
+import io.github.uidgen.text.OpaqueUidFormat;
 import io.github.uidgen.text.UidFormats;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import io.github.uidgen.worker.WorkerIdAssigner;
@@ -46,6 +47,42 @@ class UidTextAutoConfigurationTests {
 				assertThat(formats.defaultForm().format(36)).isEqualTo("ORD_10");
 				assertThat(formats.names()).contains("opaque");
 			});
+	}
+
+	@Test
+	void theApplicationsTweakAppliesWhereAUseNamesNoneAndVersionsWrittenWithoutOneStayReadable() {
+		String oldKey = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";
+		OpaqueUidFormat before = OpaqueUidFormat.builder(63).key("b", OpaqueUidFormat.decodeKey(oldKey)).build();
+		this.contextRunner
+			.withPropertyValues("uid.text.form=opaque", "uid.text.opaque.key=" + KEY,
+					"uid.text.opaque.key-version=c", "uid.text.opaque.previous-keys.b=" + oldKey,
+					"uid.text.opaque.untweaked-versions=b", "uid.text.opaque.tweak=billing")
+			.run((context) -> {
+				UidFormats formats = context.getBean(UidFormats.class);
+				OpaqueUidFormat opaque = (OpaqueUidFormat) formats.form("opaque");
+				assertThat(opaque.tweak()).isEqualTo("billing");
+				OpaqueUidFormat untweaked = OpaqueUidFormat.builder(63)
+					.key("c", OpaqueUidFormat.decodeKey(KEY))
+					.build();
+				long id = 250943701143015425L;
+				assertThat(formats.defaultForm().format(id)).startsWith("c").isNotEqualTo(untweaked.format(id));
+				assertThat(formats.defaultForm().format(id))
+					.isEqualTo(untweaked.tweaked("billing").format(id));
+				assertThat(formats.defaultForm().parse(before.format(id))).isEqualTo(id);
+				assertThat(formats.form("opaque", "orders").parse(before.format(id))).isEqualTo(id);
+			});
+	}
+
+	@Test
+	void aVersionWrittenWithoutTweakThatIsNoPreviousKeysIsRefused() {
+		this.contextRunner
+			.withPropertyValues("uid.text.opaque.key=" + KEY, "uid.text.opaque.key-version=c",
+					"uid.text.opaque.untweaked-versions=c")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(UidTextPropertyException.class)
+				.hasMessageContaining("uid.text.opaque.untweaked-versions")
+				.hasMessageContaining("current key's version 'c'"));
 	}
 
 	@Test
