@@ -34,6 +34,35 @@ public final class AffixedUidFormat implements UidFormat {
 	}
 
 	@Override
+	public boolean isKeyed() {
+		return this.form.isKeyed();
+	}
+
+	/**
+	 * Returns the form between the prefix and the suffix.
+	 * @return the form
+	 */
+	public UidFormat form() {
+		return this.form;
+	}
+
+	/**
+	 * Returns the text before the ID.
+	 * @return the prefix, may be empty
+	 */
+	public String prefix() {
+		return this.prefix;
+	}
+
+	/**
+	 * Returns the text after the ID.
+	 * @return the suffix, may be empty
+	 */
+	public String suffix() {
+		return this.suffix;
+	}
+
+	@Override
 	public String format(long uid) {
 		return this.prefix + this.form.format(uid) + this.suffix;
 	}

@@ -68,13 +68,20 @@ final class Ff1 {
 	 * @param tweak the tweak, may be empty
 	 */
 	Ff1(byte[] key, int bits, byte[] tweak) {
+		this(aesKey(key), bits, tweak);
+	}
+
+	/**
+	 * Creates the cipher of a key already checked, as the opaque form keeps it.
+	 * @param key an AES key of 16, 24 or 32 bytes
+	 * @param bits the length of the bit strings, 20 to 64
+	 * @param tweak the tweak, may be empty
+	 */
+	Ff1(SecretKeySpec key, int bits, byte[] tweak) {
 		if (bits < MIN_BITS || bits > 64) {
 			throw new IllegalArgumentException("FF1 over bits works on 20 to 64 bits, not " + bits);
 		}
-		if (key.length != 16 && key.length != 24 && key.length != 32) {
-			throw new IllegalArgumentException("An AES key has 16, 24 or 32 bytes, not " + key.length);
-		}
-		this.key = new SecretKeySpec(key.clone(), "AES");
+		this.key = key;
 		this.bits = bits;
 		this.u = bits / 2;
 		this.v = bits - this.u;
@@ -100,6 +107,13 @@ final class Ff1 {
 		}
 		this.baseTail = (long) EIGHT_BYTES.get(this.base, 8);
 		release(cipher.ready(this.base));
+	}
+
+	private static SecretKeySpec aesKey(byte[] key) {
+		if (key.length != 16 && key.length != 24 && key.length != 32) {
+			throw new IllegalArgumentException("An AES key has 16, 24 or 32 bytes, not " + key.length);
+		}
+		return new SecretKeySpec(key, "AES");
 	}
 
 	int bits() {

@@ -28,4 +28,13 @@ public interface UidFormat {
 	 */
 	String name();
 
+	/**
+	 * Tells whether reading the form's texts needs a secret key, so that whoever may read them with this service
+	 * learns what the key hides (the ID, its time, its worker).
+	 * @return {@code true} for the opaque form, alone or with text around it
+	 */
+	default boolean isKeyed() {
+		return false;
+	}
+
 }

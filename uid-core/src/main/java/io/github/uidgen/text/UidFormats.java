@@ -86,6 +86,38 @@ public final class UidFormats {
 	}
 
 	/**
+	 * Returns a form by name, for one use with its own tweak.
+	 * @param name one of {@link #names()}
+	 * @param tweak the use's tweak, see {@link OpaqueUidFormat#tweaked(String)}; empty for the form as configured
+	 * @return the form
+	 * @throws IllegalArgumentException as {@link #form(String)}, and for a tweak on a form without a key
+	 */
+	public UidFormat form(String name, String tweak) {
+		return tweaked(form(name), tweak);
+	}
+
+	/**
+	 * Returns the form of one use of an opaque form, alone or with text around it.
+	 * @param form a form
+	 * @param tweak the use's tweak; empty for the form as it is
+	 * @return the form with that tweak
+	 * @throws IllegalArgumentException for a tweak on a form that has no key, where it would change nothing
+	 */
+	public static UidFormat tweaked(UidFormat form, String tweak) {
+		if (tweak == null || tweak.isEmpty()) {
+			return form;
+		}
+		if (form instanceof OpaqueUidFormat opaque) {
+			return opaque.tweaked(tweak);
+		}
+		if (form instanceof AffixedUidFormat affixed && affixed.isKeyed()) {
+			return new AffixedUidFormat(affixed.prefix(), tweaked(affixed.form(), tweak), affixed.suffix());
+		}
+		throw new IllegalArgumentException("A tweak is for the opaque form, and the " + form.name()
+				+ " form has no key to take it; leave the tweak out or choose the opaque form");
+	}
+
+	/**
 	 * Returns the names of the forms available.
 	 * @return the names, in a fixed order
 	 */

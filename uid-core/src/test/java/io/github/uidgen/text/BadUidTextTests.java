@@ -121,10 +121,22 @@ class BadUidTextTests {
 		assertRefused(opaque, "", "opaque", "empty");
 		assertRefused(opaque, "0123456789ab", "opaque", "12 characters long; opaque IDs have 9");
 		assertRefused(opaque, "01234567_", "opaque", "'_' at position 9");
-		assertRefused(opaque, "a012345678", "opaque", "key version 'a' is none of this service's keys");
+		assertRefused(opaque, "a012345678", "opaque", "it is not a valid ID of this service");
 		assertRefused(opaque, "zzzzzzzzz", "opaque", "beyond the largest ID of this layout");
 		assertThatExceptionOfType(UidTextException.class).isThrownBy(() -> opaque.parse("é"))
 			.withMessage("'é' is not an opaque ID: it is 1 character long; opaque IDs have 9");
+	}
+
+	@Test
+	void anOpaqueTextOfAnUnknownKeyVersionDoesNotListTheVersionsOfTheService() {
+		byte[] key = OpaqueUidFormat.decodeKey("AAECAwQFBgcICQoLDA0ODw==");
+		OpaqueUidFormat rotated = OpaqueUidFormat.builder(this.small.totalBits())
+			.key("c", key)
+			.key("b", key)
+			.key("", key)
+			.build();
+		assertThatExceptionOfType(UidTextException.class).isThrownBy(() -> rotated.parse("x012345678"))
+			.withMessage("'x012345678' is not an opaque ID: it is not a valid ID of this service");
 	}
 
 	private static void assertRefused(UidFormat form, String text, String name, String reason) {

@@ -84,7 +84,7 @@ class Ff1KnownAnswerTests {
 		return text.toString();
 	}
 
-	private static String referenceBits(byte[] key, byte[] tweak, String bits) {
+	static String referenceBits(byte[] key, byte[] tweak, String bits) {
 		byte[] digits = bits.getBytes(StandardCharsets.US_ASCII);
 		for (int i = 0; i < digits.length; i++) {
 			digits[i] -= '0';
@@ -104,7 +104,7 @@ class Ff1KnownAnswerTests {
 		return out;
 	}
 
-	private static String bitString(long value, int bits) {
+	static String bitString(long value, int bits) {
 		StringBuilder text = new StringBuilder(bits);
 		for (int i = bits - 1; i >= 0; i--) {
 			text.append((value >>> i) & 1);

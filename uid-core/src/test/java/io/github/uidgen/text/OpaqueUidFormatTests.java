@@ -1,5 +1,6 @@
 package io.github.uidgen.text;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -203,6 +204,95 @@ class OpaqueUidFormatTests {
 		OpaqueUidFormat unversioned = OpaqueUidFormat.builder(63).key("", KEY).build();
 		OpaqueUidFormat withVersions = OpaqueUidFormat.builder(63).key("b", OTHER_KEY).key("", KEY).build();
 		assertThat(withVersions.parse(unversioned.format(this.first))).isEqualTo(this.first);
+	}
+
+	@Test
+	void eachUseWithItsOwnTweakGivesOtherTextsForTheSameIdsAndReadsOnlyItsOwn() {
+		OpaqueUidFormat orders = this.opaque.tweaked("orders");
+		OpaqueUidFormat users = this.opaque.tweaked("users");
+		assertThat(this.opaque.tweaked("")).isSameAs(this.opaque);
+		assertThat(this.opaque.tweaked("orders")).isSameAs(orders);
+		assertThat(orders.tweaked("users")).isSameAs(users);
+		Set<String> texts = new HashSet<>();
+		for (int i = 0; i < 10_000; i++) {
+			long uid = this.first + i;
+			String plain = this.opaque.format(uid);
+			String order = orders.format(uid);
+			String user = users.format(uid);
+			texts.add(plain);
+			texts.add(order);
+			texts.add(user);
+			assertThat(order).hasSize(11);
+			assertThat(orders.parse(order)).isEqualTo(uid);
+			assertThat(users.parse(user)).isEqualTo(uid);
+			assertThat(orders.parse(user)).isNotEqualTo(uid);
+			assertThat(this.opaque.parse(order)).isNotEqualTo(uid);
+		}
+		// Three uses, 10,000 IDs: 30,000 texts with nothing in common.
+		assertThat(texts).hasSize(30_000);
+	}
+
+	@Test
+	void textsWrittenBeforeAUseTookATweakAreReadUnderTheirVersionAfterIt() {
+		OpaqueUidFormat before = OpaqueUidFormat.builder(63).key("b", KEY).build();
+		OpaqueUidFormat after = OpaqueUidFormat.builder(63)
+			.key("c", KEY)
+			.key("b", KEY)
+			.writtenWithoutTweak("b")
+			.build()
+			.tweaked("orders");
+		for (int i = 0; i < 1000; i++) {
+			long uid = this.first + i;
+			String old = before.format(uid);
+			String tweaked = after.format(uid);
+			assertThat(tweaked).startsWith("c");
+			assertThat(tweaked.substring(1)).isNotEqualTo(old.substring(1));
+			assertThat(after.parse(old)).isEqualTo(uid);
+			assertThat(after.parse(tweaked)).isEqualTo(uid);
+		}
+		// Unversioned texts of before any version, as "none" in the properties.
+		OpaqueUidFormat unversioned = OpaqueUidFormat.builder(63).key("", KEY).build();
+		OpaqueUidFormat adopted = OpaqueUidFormat.builder(63)
+			.key("c", OTHER_KEY)
+			.key("", KEY)
+			.writtenWithoutTweak("")
+			.build()
+			.tweaked("orders");
+		assertThat(adopted.parse(unversioned.format(this.first))).isEqualTo(this.first);
+	}
+
+	@Test
+	void onlyPreviousKeysAreWrittenWithoutTweak() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> OpaqueUidFormat.builder(63).key("c", KEY).writtenWithoutTweak("c").build())
+			.withMessageContaining("current key's version 'c'");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> OpaqueUidFormat.builder(63).key("c", KEY).writtenWithoutTweak("b").build())
+			.withMessageContaining("'b'")
+			.withMessageContaining("none of the previous keys' versions");
+	}
+
+	@Test
+	void theFormPrintsItsVersionsAndTweakButNoKey() {
+		OpaqueUidFormat form = OpaqueUidFormat.builder(63).key("c", KEY).key("b", OTHER_KEY).build().tweaked("t");
+		assertThat(form.toString()).isEqualTo("opaque form of 63 bits, key versions [c, b], tweak 't'");
+	}
+
+	/** A tweak's texts are pinned as the empty tweak's are, checked against Bouncy Castle in Ff1KnownAnswerTests. */
+	@Test
+	void knownTextsOfATweakStayTheSameFromVersionToVersion() {
+		OpaqueUidFormat orders = OpaqueUidFormat.builder(63).key("", KEY).build().tweaked("orders");
+		long[] ids = { 0, 1, 250943701143015425L, Long.MAX_VALUE };
+		String[] known = { "AX4N6MfVXBC", "556ZPlfBwr3", "8KjZGuKIIKr", "4SztJjQloMt" };
+		assertThat(Arrays.stream(ids).mapToObj(orders::format)).containsExactly(known);
+		RadixUidFormat body = RadixUidFormat.radix62(Long.MAX_VALUE, true);
+		for (int i = 0; i < ids.length; i++) {
+			// FF1 with the tweak's UTF-8 bytes, as Bouncy Castle computes it.
+			assertThat(Ff1KnownAnswerTests.referenceBits(KEY, "orders".getBytes(StandardCharsets.UTF_8),
+					Ff1KnownAnswerTests.bitString(ids[i], 63)))
+				.isEqualTo(Ff1KnownAnswerTests.bitString(body.parse(known[i]), 63));
+			assertThat(orders.parse(known[i])).isEqualTo(ids[i]);
+		}
 	}
 
 }

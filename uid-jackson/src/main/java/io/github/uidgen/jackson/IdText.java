@@ -27,8 +27,8 @@ final class IdText {
 		if (annotation == null) {
 			return formats.defaultForm();
 		}
-		UidFormat form = (annotation.value() == UidAsString.Form.DEFAULT) ? formats.defaultForm()
-				: formats.form(annotation.value().name().toLowerCase(Locale.ROOT));
+		UidFormat form = UidFormats.tweaked((annotation.value() == UidAsString.Form.DEFAULT) ? formats.defaultForm()
+				: formats.form(annotation.value().name().toLowerCase(Locale.ROOT)), annotation.tweak());
 		if (annotation.prefix().isEmpty() && annotation.suffix().isEmpty()) {
 			return form;
 		}

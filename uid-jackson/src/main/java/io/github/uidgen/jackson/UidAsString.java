@@ -28,6 +28,7 @@ import tools.jackson.databind.annotation.JsonSerialize;
  * <p>A form other than decimal is named on the annotation ({@code @UidAsString(Form.RADIX62)},
  * {@code @UidAsString(value = Form.OPAQUE, prefix = "ORD_")}); such a property reads only text of its form (a JSON
  * number is refused, so an opaque ID cannot be bypassed with the plain one). Decimal properties read numbers too.
+ * With Spring Boot, a form the application cannot give (opaque without a key) fails the start, naming the property.
  *
  * <p>To write every {@code long} as a string instead, register {@link UidJacksonModule#allLongsAsStrings()} (with
  * Spring Boot: {@code uid.jackson.write-longs-as-strings=true}).
@@ -57,6 +58,16 @@ public @interface UidAsString {
 	 * @return the suffix, empty for none
 	 */
 	String suffix() default "";
+
+	/**
+	 * FF1's tweak for the opaque form of this use, for example {@code orders} or the prefix: the same ID gives
+	 * unrelated texts under different tweaks, so texts of one use cannot be matched with those of another made with
+	 * the same key. Empty for the application's tweak ({@code uid.text.opaque.tweak}, empty by default); only for the
+	 * opaque form (a tweak on another form fails the start). Take a tweak on a use that has texts out there together
+	 * with a new key version (see {@code docs/ids-as-text.md}), or its old texts read as other IDs.
+	 * @return the tweak, empty for the application's
+	 */
+	String tweak() default "";
 
 	/**
 	 * The text forms of {@code io.github.uidgen.text.UidFormats}. Forms other than decimal, radix 62 and radix 36

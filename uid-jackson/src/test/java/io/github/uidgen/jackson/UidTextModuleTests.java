@@ -38,6 +38,34 @@ class UidTextModuleTests {
 			@UidAsString(Form.READABLE) long issued, @UidAsString(Form.DECIMAL) List<Long> lines) {
 	}
 
+	record Invoice(@UidAsString(value = Form.OPAQUE, tweak = "invoices") long number,
+			@UidAsString(value = Form.OPAQUE, prefix = "ORD_", tweak = "orders") long order) {
+	}
+
+	record Misplaced(@UidAsString(value = Form.RADIX62, tweak = "orders") long id) {
+	}
+
+	@Test
+	void anOpaquePropertyWithATweakHasTheTextsOfThatTweak() {
+		OpaqueUidFormat opaque = (OpaqueUidFormat) this.formats.form(UidFormats.OPAQUE);
+		String json = this.mapper.writeValueAsString(new Invoice(ID, ID));
+		String invoice = opaque.tweaked("invoices").format(ID);
+		String order = opaque.tweaked("orders").format(ID);
+		assertThat(invoice).isNotEqualTo(order).isNotEqualTo(opaque.format(ID));
+		assertThat(json).isEqualTo("{\"number\":\"" + invoice + "\",\"order\":\"ORD_" + order + "\"}");
+		assertThat(this.mapper.readValue(json, Invoice.class)).isEqualTo(new Invoice(ID, ID));
+		// The text of one use is another ID in the other.
+		assertThat(this.mapper.readValue("{\"number\":\"" + order + "\",\"order\":\"ORD_" + invoice + "\"}",
+				Invoice.class).number()).isNotEqualTo(ID);
+	}
+
+	@Test
+	void aTweakOnAFormWithoutAKeyIsRefused() {
+		assertThatExceptionOfType(InvalidDefinitionException.class)
+			.isThrownBy(() -> this.mapper.writeValueAsString(new Misplaced(ID)))
+			.withMessageContaining("A tweak is for the opaque form");
+	}
+
 	@Test
 	void eachPropertyIsWrittenAndReadInItsForm() {
 		Order order = new Order(ID, ID, ID, List.of(ID, ID + 1));

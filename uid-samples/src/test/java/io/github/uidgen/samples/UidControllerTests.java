@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Properties;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -16,10 +17,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.factory.config.YamlProcessor.MatchStatus;
+import org.springframework.beans.factory.config.YamlPropertiesFactoryBean;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.core.io.ClassPathResource;
 import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,7 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * form, the actuator endpoints exposed.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = "uid.text.opaque.key=q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA=")
+		properties = { "uid.text.opaque.key=q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA=",
+				"management.endpoint.uid.parse-opaque=true" })
 class UidControllerTests {
 
 	private static final JsonMapper json = JsonMapper.builder().build();
@@ -39,6 +45,9 @@ class UidControllerTests {
 
 	@LocalServerPort
 	private int port;
+
+	@LocalManagementPort
+	private int managementPort;
 
 	@DynamicPropertySource
 	static void stateFileInTempDirectory(DynamicPropertyRegistry registry) throws IOException {
@@ -76,7 +85,7 @@ class UidControllerTests {
 			case "opaque" -> assertThat(text).matches("[0-9A-Za-z]{11}");
 			default -> assertThat(text).matches("[1-9][0-9]*");
 		}
-		HttpResponse<String> parsed = get("/actuator/uid/parse?form=" + format + "&uid=" + text);
+		HttpResponse<String> parsed = actuator("/actuator/uid/parse?form=" + format + "&uid=" + text);
 		assertThat(parsed.statusCode()).as(parsed.body()).isEqualTo(200);
 		assertThat(json.readTree(parsed.body()).get("workerId").asLong()).isEqualTo(1);
 		HttpResponse<String> batch = get("/uid/batch?size=2&format=" + format);
@@ -158,7 +167,7 @@ class UidControllerTests {
 
 	@Test
 	void healthShowsTheUidComponent() throws Exception {
-		HttpResponse<String> response = get("/actuator/health");
+		HttpResponse<String> response = actuator("/actuator/health");
 		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
 		JsonNode health = json.readTree(response.body());
 		assertThat(health.path("status").asString()).isEqualTo("UP");
@@ -168,15 +177,39 @@ class UidControllerTests {
 	@Test
 	void actuatorExposesInfoMetricsAndUid() throws Exception {
 		for (String path : List.of("/actuator/info", "/actuator/metrics", "/actuator/uid")) {
-			HttpResponse<String> response = get(path);
+			HttpResponse<String> response = actuator(path);
 			assertThat(response.statusCode()).as(path + " " + response.body()).isEqualTo(200);
 		}
-		JsonNode info = json.readTree(get("/actuator/info").body());
+		JsonNode info = json.readTree(actuator("/actuator/info").body());
 		assertThat(info.path("app").path("name").asString()).isEqualTo("uid-samples");
 	}
 
+	@Test
+	void theActuatorIsOnTheManagementPortOnlyAndOnTheLoopbackAddress() throws Exception {
+		assertThat(this.managementPort).isNotEqualTo(this.port);
+		for (String path : List.of("/actuator/uid", "/actuator/uid/parse?uid=1", "/actuator/health")) {
+			assertThat(get(path).statusCode()).as(path + " on the service's port").isEqualTo(404);
+		}
+		// The sample's own setting, which the test overrides above: the address, and opaque texts not decoded.
+		YamlPropertiesFactoryBean yaml = new YamlPropertiesFactoryBean();
+		yaml.setResources(new ClassPathResource("application.yml"));
+		yaml.setDocumentMatchers((properties) -> properties.containsKey("management.server.port") ? MatchStatus.FOUND
+				: MatchStatus.NOT_FOUND);
+		Properties sample = yaml.getObject();
+		assertThat(sample.getProperty("management.server.address")).isEqualTo("127.0.0.1");
+		assertThat(sample.getProperty("management.endpoint.uid.parse-opaque")).isEqualTo("false");
+	}
+
 	private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path)).build();
+		return get(this.port, path);
+	}
+
+	private HttpResponse<String> actuator(String path) throws IOException, InterruptedException {
+		return get(this.managementPort, path);
+	}
+
+	private HttpResponse<String> get(int port, String path) throws IOException, InterruptedException {
+		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build();
 		return this.http.send(request, HttpResponse.BodyHandlers.ofString());
 	}
 

@@ -72,6 +72,7 @@ final class SampleJvm {
 				Launcher trainer = new Launcher(thinJar, List.of("-XX:ArchiveClassesAtExit=" + archive));
 				List<String> train = new ArrayList<>(trainer.command(List.of("-Dspring.context.exit=onRefresh")));
 				train.add("--server.port=0");
+				train.add("--management.server.port=0");
 				run(training, "training", train);
 			}
 			if (Files.isRegularFile(archive)) {

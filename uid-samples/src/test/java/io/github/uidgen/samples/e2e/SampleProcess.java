@@ -88,6 +88,9 @@ final class SampleProcess implements AutoCloseable {
 			Path log = workDir.resolve("logs").resolve(name + "-" + port + ".log");
 			List<String> command = new ArrayList<>(SampleJvm.command(jvmOptions));
 			command.add("--server.port=" + port);
+			// The sample's actuator listens on a port of its own (8081, loopback); these tests watch it on the
+			// instance's port, as a management port equal to server.port has it. UidControllerTests checks the split.
+			command.add("--management.server.port=" + port);
 			command.addAll(args);
 			Instant launchedAt = Instant.now();
 			Process process = new ProcessBuilder(command).directory(workDir.toFile())

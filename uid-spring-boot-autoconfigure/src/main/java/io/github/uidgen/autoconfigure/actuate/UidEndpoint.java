@@ -26,7 +26,8 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
 /**
  * The {@code uid} actuator endpoint: {@code GET /actuator/uid} describes the running generator and
- * {@code GET /actuator/uid/parse?uid=<id>} decodes an ID. Bad input answers 400 with a message, never 500, and so
+ * {@code GET /actuator/uid/parse?uid=<id>} decodes an ID (an opaque text only when
+ * {@code management.endpoint.uid.parse-opaque} is on). Bad input answers 400 with a message, never 500, and so
  * does an ID of the segment generator, which has nothing in it to decode. With the segment generator, the
  * description also lists every key in use.
  *
@@ -40,6 +41,15 @@ public class UidEndpoint {
 	/** The only operation under the endpoint's path. */
 	static final String PARSE = "parse";
 
+	/** The setting that lets {@code parse} decode opaque texts. */
+	public static final String PARSE_OPAQUE = "management.endpoint.uid.parse-opaque";
+
+	private static final int STATUS_FORBIDDEN = 403;
+
+	private static final String OPAQUE_OFF = "This endpoint does not decode opaque IDs: that would turn any opaque "
+			+ "text back into its ID, time and worker for whoever reaches it. Set " + PARSE_OPAQUE + "=true where "
+			+ "only operators reach the endpoint (Spring Security, or the management port on a private address)";
+
 	private static final int MAX_ECHO = 40;
 
 	private final UidGenerator generator;
@@ -47,6 +57,8 @@ public class UidEndpoint {
 	private final @Nullable SegmentUidGenerators segmentGenerators;
 
 	private final @Nullable UidFormats formats;
+
+	private final boolean parseOpaque;
 
 	public UidEndpoint(UidGenerator generator) {
 		this(generator, null);
@@ -65,9 +77,24 @@ public class UidEndpoint {
 	 */
 	public UidEndpoint(UidGenerator generator, @Nullable SegmentUidGenerators segmentGenerators,
 			@Nullable UidFormats formats) {
+		this(generator, segmentGenerators, formats, false);
+	}
+
+	/**
+	 * Creates the endpoint, saying whether it decodes opaque texts.
+	 * @param generator the {@code UidGenerator} bean
+	 * @param segmentGenerators the generators of segment keys, or {@code null} without the segment generator
+	 * @param formats the text forms {@code parse} reads besides decimal, or {@code null} for decimal only
+	 * @param parseOpaque whether {@code parse} decodes opaque texts ({@code management.endpoint.uid.parse-opaque}):
+	 * off unless only operators reach the endpoint, because the key is what keeps an opaque ID's time and worker
+	 * from whoever holds its text
+	 */
+	public UidEndpoint(UidGenerator generator, @Nullable SegmentUidGenerators segmentGenerators,
+			@Nullable UidFormats formats, boolean parseOpaque) {
 		this.generator = generator;
 		this.segmentGenerators = segmentGenerators;
 		this.formats = formats;
+		this.parseOpaque = parseOpaque;
 	}
 
 	/** The epoch as configured: a date, or the instant of a layout that continues another system's IDs. */
@@ -140,7 +167,8 @@ public class UidEndpoint {
 	 * {@code opaque}), or {@code null}
 	 * @return 200 with the parts of the ID and the form it was read in; 400 with a message for a missing, malformed,
 	 * negative or out-of-range ID, an unknown form, and for any ID of the segment generator (a plain number, without
-	 * time or worker); 404 for another operation
+	 * time or worker); 403 for the opaque form unless {@link #PARSE_OPAQUE} is on (and the default form, when it is
+	 * opaque, is then not tried); 404 for another operation
 	 */
 	@ReadOperation
 	public WebEndpointResponse<Object> parse(@Selector String operation, @Nullable String uid,
@@ -167,11 +195,17 @@ public class UidEndpoint {
 			catch (IllegalArgumentException ex) {
 				return badRequest(ex.getMessage());
 			}
+			if (named.isKeyed() && !this.parseOpaque) {
+				return error(STATUS_FORBIDDEN, "Forbidden", OPAQUE_OFF);
+			}
 			return parseAs(named, text);
 		}
 		UidFormat preferred = (this.formats != null) ? this.formats.defaultForm() : null;
 		if (preferred == null || UidFormats.DECIMAL.equals(preferred.name())) {
 			return parseDecimal(text, null);
+		}
+		if (preferred.isKeyed() && !this.parseOpaque) {
+			return parseDecimal(text, OPAQUE_OFF);
 		}
 		try {
 			return decoded(preferred.parse(text), preferred.name());

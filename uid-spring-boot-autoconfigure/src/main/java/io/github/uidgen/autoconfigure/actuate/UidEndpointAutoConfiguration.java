@@ -13,10 +13,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 /**
  * Auto-configures the {@code uid} actuator endpoint when the actuator is present and the endpoint is available
- * (enabled and exposed).
+ * (enabled and exposed). It decodes opaque texts only with {@code management.endpoint.uid.parse-opaque=true}.
  */
 @AutoConfiguration(after = UidGeneratorAutoConfiguration.class)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
@@ -28,8 +29,9 @@ public final class UidEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	UidEndpoint uidEndpoint(UidGenerator generator, ObjectProvider<SegmentUidGenerators> segmentGenerators,
-			ObjectProvider<UidFormats> formats) {
-		return new UidEndpoint(generator, segmentGenerators.getIfUnique(), formats.getIfAvailable());
+			ObjectProvider<UidFormats> formats, Environment environment) {
+		return new UidEndpoint(generator, segmentGenerators.getIfUnique(), formats.getIfAvailable(),
+				environment.getProperty(UidEndpoint.PARSE_OPAQUE, Boolean.class, false));
 	}
 
 }

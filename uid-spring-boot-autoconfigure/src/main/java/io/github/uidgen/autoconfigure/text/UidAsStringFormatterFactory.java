@@ -47,8 +47,8 @@ final class UidAsStringFormatterFactory implements AnnotationFormatterFactory<Ui
 
 	/** The form an annotation names, with its prefix and suffix. */
 	static UidFormat formOf(UidFormats formats, UidAsString annotation) {
-		UidFormat form = (annotation.value() == UidAsString.Form.DEFAULT) ? formats.defaultForm()
-				: formats.form(annotation.value().name().toLowerCase(Locale.ROOT));
+		UidFormat form = UidFormats.tweaked((annotation.value() == UidAsString.Form.DEFAULT) ? formats.defaultForm()
+				: formats.form(annotation.value().name().toLowerCase(Locale.ROOT)), annotation.tweak());
 		return (annotation.prefix().isEmpty() && annotation.suffix().isEmpty()) ? form
 				: new AffixedUidFormat(annotation.prefix(), form, annotation.suffix());
 	}

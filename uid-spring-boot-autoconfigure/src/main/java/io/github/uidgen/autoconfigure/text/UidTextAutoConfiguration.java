@@ -7,6 +7,7 @@ import io.github.uidgen.jackson.UidTextModule;
 import io.github.uidgen.text.UidFormats;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -36,6 +37,17 @@ public final class UidTextAutoConfiguration {
 	@ConditionalOnMissingBean
 	UidFormats uidFormats(UidTextProperties properties, UidGenerator generator) {
 		return UidFormatsFactory.create(properties, generator.status().layout());
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(UidAsString.class)
+	static class AnnotationCheckConfiguration {
+
+		@Bean
+		UidAsStringCheck uidAsStringCheck(UidFormats formats, ConfigurableListableBeanFactory beanFactory) {
+			return new UidAsStringCheck(formats, beanFactory, beanFactory.getBeanClassLoader());
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -2,7 +2,9 @@ package io.github.uidgen.autoconfigure.text;
 
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -135,6 +137,20 @@ public class UidTextProperties {
 		 */
 		private Map<String, String> previousKeys = new LinkedHashMap<>();
 
+		/**
+		 * Tweak of the opaque form wherever a use names none (the default form, the endpoint, @UidAsString(OPAQUE)
+		 * without a tweak): texts of one ID under different tweaks are unrelated, so uses with their own tweak cannot
+		 * be matched with each other. Empty for none, what texts made before tweaks have.
+		 */
+		private String tweak = "";
+
+		/**
+		 * Versions of previous keys whose texts were all made without a tweak, before the uses took one: read without
+		 * a tweak in every use ("none" for texts without a version). Take tweaks together with a new key-version
+		 * and list the old one here, so that texts made before stay readable.
+		 */
+		private List<String> untweakedVersions = new ArrayList<>();
+
 		public String getKey() {
 			return this.key;
 		}
@@ -149,6 +165,22 @@ public class UidTextProperties {
 
 		public void setKeyVersion(String keyVersion) {
 			this.keyVersion = keyVersion;
+		}
+
+		public String getTweak() {
+			return this.tweak;
+		}
+
+		public void setTweak(String tweak) {
+			this.tweak = tweak;
+		}
+
+		public List<String> getUntweakedVersions() {
+			return this.untweakedVersions;
+		}
+
+		public void setUntweakedVersions(List<String> untweakedVersions) {
+			this.untweakedVersions = untweakedVersions;
 		}
 
 		public Map<String, String> getPreviousKeys() {

@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 		properties = { "uid.worker.assigner=static", "uid.worker.id=11",
 				"uid.worker.static.state-file=target/uid-state/text-ids-11.state", "uid.text.form=radix62",
 				"uid.text.fixed-width=true", "uid.text.opaque.key=q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA=",
-				"management.endpoints.web.exposure.include=uid" })
+				"management.endpoints.web.exposure.include=uid", "management.endpoint.uid.parse-opaque=true" })
 class TextIdsWebTests extends AbstractTextIdsWebTests {
 
 	private static final Pattern ORDER = Pattern

@@ -2,13 +2,13 @@ package io.github.uidgen.autoconfigure.text;
 
 import io.github.uidgen.autoconfigure.UidGeneratorAutoConfiguration;
 import io.github.uidgen.jackson.UidTextModule;
+import io.github.uidgen.text.OpaqueUidFormat;
 import io.github.uidgen.text.UidFormats;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -50,6 +50,42 @@ class UidTextAutoConfigurationTests {
 	}
 
 	@Test
+	void theApplicationsTweakAppliesWhereAUseNamesNoneAndVersionsWrittenWithoutOneStayReadable() {
+		String oldKey = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";
+		OpaqueUidFormat before = OpaqueUidFormat.builder(63).key("b", OpaqueUidFormat.decodeKey(oldKey)).build();
+		this.contextRunner
+			.withPropertyValues("uid.text.form=opaque", "uid.text.opaque.key=" + KEY,
+					"uid.text.opaque.key-version=c", "uid.text.opaque.previous-keys.b=" + oldKey,
+					"uid.text.opaque.untweaked-versions=b", "uid.text.opaque.tweak=billing")
+			.run((context) -> {
+				UidFormats formats = context.getBean(UidFormats.class);
+				OpaqueUidFormat opaque = (OpaqueUidFormat) formats.form("opaque");
+				assertThat(opaque.tweak()).isEqualTo("billing");
+				OpaqueUidFormat untweaked = OpaqueUidFormat.builder(63)
+					.key("c", OpaqueUidFormat.decodeKey(KEY))
+					.build();
+				long id = 250943701143015425L;
+				assertThat(formats.defaultForm().format(id)).startsWith("c").isNotEqualTo(untweaked.format(id));
+				assertThat(formats.defaultForm().format(id))
+					.isEqualTo(untweaked.tweaked("billing").format(id));
+				assertThat(formats.defaultForm().parse(before.format(id))).isEqualTo(id);
+				assertThat(formats.form("opaque", "orders").parse(before.format(id))).isEqualTo(id);
+			});
+	}
+
+	@Test
+	void aVersionWrittenWithoutTweakThatIsNoPreviousKeysIsRefused() {
+		this.contextRunner
+			.withPropertyValues("uid.text.opaque.key=" + KEY, "uid.text.opaque.key-version=c",
+					"uid.text.opaque.untweaked-versions=c")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(UidTextPropertyException.class)
+				.hasMessageContaining("uid.text.opaque.untweaked-versions")
+				.hasMessageContaining("current key's version 'c'"));
+	}
+
+	@Test
 	void aUsersFormsWin() {
 		UidFormats own = UidFormats.standalone();
 		this.contextRunner.withBean(UidFormats.class, () -> own)
@@ -61,7 +97,7 @@ class UidTextAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("uid.text.form=opaque")
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
-				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.isInstanceOf(UidTextPropertyException.class)
 				.hasMessageContaining("uid.text.opaque.key")
 				.hasMessageContaining("no default key"));
 	}
@@ -71,7 +107,7 @@ class UidTextAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("uid.text.opaque.key=c2VjcmV0c2VjcmV0")
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
-				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.isInstanceOf(UidTextPropertyException.class)
 				.hasMessageContaining("uid.text.opaque.key")
 				.hasMessageContaining("12 bytes")
 				.hasMessageNotContaining("c2VjcmV0c2VjcmV0"));
