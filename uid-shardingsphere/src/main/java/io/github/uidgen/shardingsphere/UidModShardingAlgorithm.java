@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeSet;
 
 import org.apache.shardingsphere.infra.algorithm.core.exception.AlgorithmExecuteException;
 import org.apache.shardingsphere.sharding.api.sharding.standard.PreciseShardingValue;
@@ -36,7 +37,8 @@ import org.apache.shardingsphere.sharding.api.sharding.standard.StandardSharding
  * </pre>
  *
  * A range of IDs ({@code BETWEEN}, {@code <}, {@code >}) routes to every target. An ID that does not fit the
- * application's layout is refused, never routed to some table.
+ * application's layout is refused, never routed to some table. Targets that are not exactly {@code sharding-count},
+ * numbered 0 to {@code sharding-count - 1}, are refused when the algorithm is bound ({@link #checkTargets}).
  */
 public final class UidModShardingAlgorithm implements StandardShardingAlgorithm<Comparable<?>>, BindableAlgorithm {
 
@@ -113,6 +115,42 @@ public final class UidModShardingAlgorithm implements StandardShardingAlgorithm<
 			return -1;
 		}
 		return Long.parseLong(target.substring(start, end));
+	}
+
+	/**
+	 * Refuses, before any row is routed, targets that are not exactly {@code sharding-count}, named with the numbers
+	 * 0 to {@code sharding-count - 1}: with more numbers than targets, the IDs routed to a missing number fail to
+	 * insert, and the rows of the others land where the corrected count will never look for them; with fewer, a
+	 * target never gets a row, and correcting the count later moves rows.
+	 * @param name the algorithm's name in the YAML
+	 * @param table the logic table routed by it
+	 * @param kind what the targets are, such as {@code databases} or {@code tables in ds_0}
+	 * @param targets the names ShardingSphere will choose among: the available target names of each call
+	 * @throws IllegalStateException naming the algorithm, sharding-count, the targets and the fix
+	 */
+	void checkTargets(String name, String table, String kind, Collection<String> targets) {
+		Set<Long> numbers = new TreeSet<>();
+		for (String target : targets) {
+			numbers.add(trailingNumber(target));
+		}
+		boolean numbered = numbers.size() == this.shardingCount && numbers.stream().allMatch((n) -> n >= 0
+				&& n < this.shardingCount);
+		if (targets.size() == this.shardingCount && numbered) {
+			return;
+		}
+		String fix = (targets.size() == this.shardingCount)
+				? "Name them with the numbers 0 to " + (this.shardingCount - 1) + " at their end (" + TYPE
+						+ " chooses a target by that number)"
+				: "Set sharding-count: " + targets.size() + " on '" + name + "' if these are all its targets (their "
+						+ "names ending with the numbers 0 to " + (targets.size() - 1) + "), or give " + table + " "
+						+ this.shardingCount + " " + kind + ", numbered 0 to " + (this.shardingCount - 1)
+						+ ", in its actualDataNodes";
+		throw new IllegalStateException("The ShardingSphere sharding algorithm '" + name + "' (type " + TYPE
+				+ ") has sharding-count " + this.shardingCount + ", and routes " + table + " to its " + targets.size()
+				+ " " + kind + " " + targets + ": with that count some IDs route to a number no target has and their "
+				+ "inserts fail, while the other rows land where a corrected sharding-count will never look for them, "
+				+ "so nothing is routed until the two agree. " + fix + ". Changing sharding-count once rows exist needs a "
+				+ "data migration.");
 	}
 
 	@Override

@@ -14,7 +14,9 @@ import io.github.uidgen.segment.SegmentUidGenerators;
 import org.apache.shardingsphere.driver.jdbc.core.connection.ShardingSphereConnection;
 import org.apache.shardingsphere.driver.jdbc.core.datasource.ShardingSphereDataSource;
 import org.apache.shardingsphere.infra.metadata.database.ShardingSphereDatabase;
+import org.apache.shardingsphere.sharding.api.config.strategy.sharding.ShardingStrategyConfiguration;
 import org.apache.shardingsphere.sharding.rule.ShardingRule;
+import org.apache.shardingsphere.sharding.rule.ShardingTable;
 
 /**
  * Binds uid's ShardingSphere algorithms to an application's generator. ShardingSphere creates its algorithms
@@ -76,8 +78,9 @@ public final class UidShardingSphere {
 	 * @param applicationName the application, for messages
 	 * @return the binding; close it when the application stops
 	 * @throws SQLException when no connection can be opened
-	 * @throws IllegalStateException when an algorithm needs what the application lacks, or another running
-	 * application has bound the data source
+	 * @throws IllegalStateException when an algorithm needs what the application lacks, another running
+	 * application has bound the data source, or a {@code UID_MOD} algorithm's {@code sharding-count} is not the
+	 * number of its targets
 	 */
 	public static Binding bind(DataSource dataSource, UidGenerator uidGenerator,
 			SegmentUidGenerators segmentGenerators, String applicationName) throws SQLException {
@@ -96,6 +99,7 @@ public final class UidShardingSphere {
 					rule.getKeyGenerators().forEach((name, algorithm) -> collect(algorithms, name, algorithm));
 					rule.getShardingAlgorithms().forEach((name, algorithm) -> collect(algorithms, name, algorithm));
 					collect(algorithms, "(default key generator)", rule.getDefaultKeyGenerateAlgorithm());
+					checkModTargets(rule);
 				});
 			}
 		}
@@ -111,6 +115,37 @@ public final class UidShardingSphere {
 			throw ex;
 		}
 		return new Binding(source, bound);
+	}
+
+	/**
+	 * Checks each table's {@code UID_MOD} algorithms against the targets ShardingSphere will hand them: the table's
+	 * data sources for its database strategy, the tables of each data source for its table strategy.
+	 */
+	private static void checkModTargets(ShardingRule rule) {
+		for (ShardingTable table : rule.getShardingTables().values()) {
+			ShardingStrategyConfiguration databases = rule.getDatabaseShardingStrategyConfiguration(table);
+			UidModShardingAlgorithm byDatabase = modAlgorithm(rule, databases);
+			if (byDatabase != null) {
+				byDatabase.checkTargets(databases.getShardingAlgorithmName(), table.getLogicTable(), "databases",
+						table.getActualDataSourceNames());
+			}
+			ShardingStrategyConfiguration tables = rule.getTableShardingStrategyConfiguration(table);
+			UidModShardingAlgorithm byTable = modAlgorithm(rule, tables);
+			if (byTable != null) {
+				for (String dataSource : table.getActualDataSourceNames()) {
+					byTable.checkTargets(tables.getShardingAlgorithmName(), table.getLogicTable(),
+							"tables in " + dataSource, table.getActualTableNames(dataSource));
+				}
+			}
+		}
+	}
+
+	private static UidModShardingAlgorithm modAlgorithm(ShardingRule rule, ShardingStrategyConfiguration strategy) {
+		if (strategy == null || strategy.getShardingAlgorithmName() == null) {
+			return null;
+		}
+		Object algorithm = rule.getShardingAlgorithms().get(strategy.getShardingAlgorithmName());
+		return (algorithm instanceof UidModShardingAlgorithm mod) ? mod : null;
 	}
 
 	private static void collect(Map<String, BindableAlgorithm> algorithms, String name, Object algorithm) {

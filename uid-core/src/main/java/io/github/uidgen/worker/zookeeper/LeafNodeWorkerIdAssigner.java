@@ -16,6 +16,7 @@ import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.WorkerLeaseLostException;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
+import io.github.uidgen.worker.support.LeaseSettings;
 import io.github.uidgen.worker.support.LeaseTokens;
 import io.github.uidgen.worker.zookeeper.CuratorCalls.Conflict;
 import org.apache.curator.framework.CuratorFramework;
@@ -35,8 +36,10 @@ import org.slf4j.LoggerFactory;
  * <li>creates an ephemeral holder znode {@code /snowflake/<leaf.name>/uid-holders/<ip>:<port>} (Leaf never looks
  * there), so two uid processes on one ip:port never share its worker ID: the second is refused, naming the first;</li>
  * <li>takes this ip:port's node, or creates one as a Leaf server would; a tree that does not exist, data that is not
- * Leaf's JSON, a timestamp ahead of this host's clock (Leaf only logs that one), a second node for the same ip:port
- * and a worker ID past the layout's bits (Leaf refuses 1024 and above) are refused with {@link LeafNodeException};</li>
+ * Leaf's JSON, a timestamp further ahead of this host's clock than the generator waits for a mark at start (Leaf
+ * only logs one ahead at all), a second node for the same ip:port and a worker ID past the layout's bits (Leaf
+ * refuses 1024 and above) are refused with {@link LeafNodeException}; a timestamp less far ahead is waited out, as
+ * any other store's mark is;</li>
  * <li>writes its own report over the version read, waits until twice Leaf's report interval (6 s) has passed since
  * the node's timestamp, and reads the node again: a Leaf server still running there would have rewritten it,
  * and the claim is refused. The worker's mark is the node's timestamp plus 3 s, so no ID is issued inside the window
@@ -50,7 +53,11 @@ import org.slf4j.LoggerFactory;
  * that is later: a Leaf server started there again checks against it, and a uid instance taking the node over waits
  * past it. A node rewritten by another process ends the lease ({@link WorkerLeaseLostException}); a renewal whose
  * answer was lost is recognised by its own data and carries on. The release writes the millisecond after the final
- * mark as the timestamp, since a Leaf server started on the node may issue within the millisecond it reads there.
+ * mark as the timestamp, since a Leaf server started on the node may issue within the millisecond it reads there,
+ * and first waits until this host's clock has reached it (the cached generator issues ahead of the clock): a Leaf
+ * server that finds the timestamp ahead of its clock does not wait, it falls back to the worker ID cached in its
+ * local file and issues at once, repeating uid's IDs. The wait is bounded by how far ahead of the clock a mark may
+ * lie at start (see {@link #assign(long, Duration)}), and at least Leaf's report interval.
  */
 public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 
@@ -94,6 +101,9 @@ public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 
 	private volatile Held held;
 
+	/** How far ahead of the clock a node's timestamp may lie for the generator to wait it out; see the claim. */
+	private volatile Duration maxMarkLead = LeaseSettings.DEFAULT_MAX_MARK_LEAD;
+
 	private LeafNodeWorkerIdAssigner(Builder builder) {
 		this.leafName = builder.leafName;
 		this.ip = builder.ip;
@@ -115,8 +125,24 @@ public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 		return new Builder(client);
 	}
 
+	/**
+	 * Claims the node as {@link #assign(long, Duration)} does, with the lead the other assigners use by default
+	 * ({@link LeaseSettings#DEFAULT_MAX_MARK_LEAD}).
+	 */
 	@Override
 	public WorkerAssignment assign(long maxWorkerId) {
+		return assign(maxWorkerId, LeaseSettings.DEFAULT_MAX_MARK_LEAD);
+	}
+
+	/**
+	 * Claims this ip:port's node. A node whose timestamp lies ahead of this host's clock by no more than
+	 * {@code maxMarkLead} (the generator's start-up wait plus how far ahead it issues) is taken and its timestamp made
+	 * the mark the generator waits out, as with any store; further ahead, it is refused. The release waits, within
+	 * the same bound, until the clock has passed the timestamp it writes.
+	 */
+	@Override
+	public WorkerAssignment assign(long maxWorkerId, Duration maxMarkLead) {
+		this.maxMarkLead = (maxMarkLead == null || maxMarkLead.isNegative()) ? Duration.ZERO : maxMarkLead;
 		this.nodes.awaitConnected(this.connectionTimeout);
 		if (!this.nodes.foreverExists()) {
 			throw new LeafNodeException(this.nodes.foreverPath(), "leafName", this.leafName, "There is no Leaf "
@@ -198,12 +224,18 @@ public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 					+ "; expected {\"ip\":\"" + this.ip + "\",\"port\":\"" + this.port + "\",\"timestamp\":<epoch ms>}). "
 					+ "Restore its data, or delete the node (a new one, with a new worker ID, is then created).", ex);
 		}
-		if (!created && previous.timestamp() > now) {
+		long ahead = previous.timestamp() - now;
+		if (!created && ahead > this.maxMarkLead.toMillis()) {
 			throw new LeafNodeException(path, null, null, "The Leaf node " + path + " has the timestamp "
-					+ Instant.ofEpochMilli(previous.timestamp()) + ", " + (previous.timestamp() - now) + " ms ahead of "
-					+ "this host's clock (" + Instant.ofEpochMilli(now) + "): the server that wrote it issued IDs for "
+					+ Instant.ofEpochMilli(previous.timestamp()) + ", " + ahead + " ms ahead of this host's clock ("
+					+ Instant.ofEpochMilli(now) + "), further than a start waits for it (" + this.maxMarkLead.toMillis()
+					+ " ms: the generator's maxStartupWait plus its maxAhead): the server that wrote it issued IDs for "
 					+ "times still to come here. Start again once the clock has passed it, or fix the clock that is "
 					+ "wrong.", null);
+		}
+		if (!created && ahead > 0) {
+			logger.info("Leaf's node {} has the timestamp {}, {} ms ahead of this host's clock: uid issues nothing "
+					+ "before the clock has passed it", path, Instant.ofEpochMilli(previous.timestamp()), ahead);
 		}
 		// Released by a uid instance and written by nobody since: its final report covers every ID it issued, and no
 		// Leaf server can be running there.
@@ -247,7 +279,8 @@ public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 
 	private void awaitQuiet(long untilMillis) {
 		long wait = untilMillis - this.clock.currentTimeMillis();
-		// The node's timestamp lies no later than now, so this is bounded by the report interval and the margin.
+		// A server still running writes again within this much real time after its last write, even when its clock
+		// runs ahead of this one's (a node timestamp ahead of the clock): no need to wait longer.
 		if (wait > 0) {
 			try {
 				Thread.sleep(Math.min(wait, LEAF_REPORT_INTERVAL.plus(LIVE_CHECK_MARGIN).toMillis()));
@@ -257,6 +290,45 @@ public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 				throw new WorkerAssignmentException("Interrupted while waiting out Leaf's report interval", ex);
 			}
 		}
+	}
+
+	/**
+	 * Waits, within the claim's bound, until this host's clock reads the final report's timestamp: Leaf accepts a
+	 * node only when its timestamp is not ahead of its clock, and otherwise issues with its cached worker ID anyway.
+	 */
+	private void awaitClockAt(long timestamp, String path) {
+		long now = this.clock.currentTimeMillis();
+		long ahead = timestamp - now;
+		if (ahead <= 0) {
+			return;
+		}
+		// At least one report interval, so a claim made with no lead still waits out its last millisecond.
+		long bound = Math.max(this.maxMarkLead.toMillis(), LEAF_REPORT_INTERVAL.toMillis());
+		if (ahead <= bound) {
+			logger.info("uid waits {} ms, until the clock has passed its last ID, before writing its final report to "
+					+ "Leaf's node {}: a Leaf server started there then issues after every ID uid issued", ahead, path);
+			long started = System.nanoTime();
+			long deadline = started + Duration.ofMillis(bound).toNanos();
+			try {
+				while ((now = this.clock.currentTimeMillis()) < timestamp && System.nanoTime() - deadline < 0) {
+					Thread.sleep(Math.max(1, Math.min(50, timestamp - now)));
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			if (this.clock.currentTimeMillis() >= timestamp) {
+				logger.info("uid waited {} ms for the clock to pass its last ID", Duration
+					.ofNanos(System.nanoTime() - started)
+					.toMillis());
+				return;
+			}
+		}
+		logger.warn("uid writes {} as the final report of Leaf's node {}, {} ms ahead of this host's clock (it issued "
+				+ "IDs up to then): do not start a Leaf server on {} before the clock has passed it, since Leaf then "
+				+ "refuses the node (CheckLastTimeException) and issues with the worker ID of its local file, repeating "
+				+ "uid's IDs", Instant.ofEpochMilli(timestamp), path, timestamp - this.clock.currentTimeMillis(),
+				this.ipPort);
 	}
 
 	private LeafEndpoint endpoint(long timestamp) {
@@ -336,6 +408,7 @@ public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 		// A Leaf server started on the node issues from the reported millisecond on: report the one after the mark.
 		long timestamp = (highWaterMarkMillis == WorkerAssignment.NO_MARK) ? lease.timestamp()
 				: Math.max(lease.timestamp(), highWaterMarkMillis + 1);
+		awaitClockAt(timestamp, this.nodes.nodePath(lease.child()));
 		try {
 			Held released = write(lease, timestamp, true);
 			this.nodes.recordRelease(lease.child(), released.version());

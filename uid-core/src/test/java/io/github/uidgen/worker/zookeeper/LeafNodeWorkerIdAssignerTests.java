@@ -3,7 +3,10 @@ package io.github.uidgen.worker.zookeeper;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
+import io.github.uidgen.ManualClock;
+import io.github.uidgen.UidClock;
 import io.github.uidgen.UidGenerator;
+import io.github.uidgen.impl.CachedUidGenerator;
 import io.github.uidgen.impl.DefaultUidGenerator;
 import io.github.uidgen.migration.LeafLayout;
 import io.github.uidgen.testsupport.Duplicates;
@@ -16,6 +19,7 @@ import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -166,6 +170,118 @@ class LeafNodeWorkerIdAssignerTests {
 		assertThat(data(leafName, "10.0.0.4", 8080, workerId)).isEqualTo(before);
 		assertThat(this.client.checkExists().forPath("/snowflake/" + leafName + "/uid-holders/10.0.0.4:8080"))
 			.isNull();
+	}
+
+	/**
+	 * A node a little ahead of this host's clock (a Leaf server on a host whose clock ran fast) is waited out as any
+	 * store's mark is, within the generator's start-up wait; further ahead, it is refused before anything is written.
+	 */
+	@Test
+	void aNodeALittleAheadOfTheClockIsWaitedOutAndOneFurtherAheadThanTheStartupWaitIsRefused() throws Exception {
+		String leafName = TestRedis.uniqueNamespace("leaf-little-ahead");
+		long ahead = System.currentTimeMillis() + 1_500;
+		long workerId = LeafSnowflakeServer.leaveNode(this.client, leafName, "10.0.0.16", 8080, ahead);
+		try (DefaultUidGenerator uid = generator(assigner(this.client, leafName, "10.0.0.16", 8080))) {
+			assertThat(uid.status().worker().id()).isEqualTo(workerId);
+			for (long id : take(uid, 5_000)) {
+				assertThat(LeafSnowflakeServer.leafTimestampOf(id)).as("after the node's timestamp plus Leaf's 3 s")
+					.isGreaterThan(ahead + 3_000);
+			}
+		}
+
+		long farAhead = System.currentTimeMillis() + 60_000;
+		long other = LeafSnowflakeServer.leaveNode(this.client, leafName, "10.0.0.17", 8080, farAhead);
+		String before = data(leafName, "10.0.0.17", 8080, other);
+		assertThatExceptionOfType(LeafNodeException.class)
+			.isThrownBy(() -> DefaultUidGenerator.builder()
+				.layout(LeafLayout.layout())
+				.maxStartupWait(Duration.ofSeconds(1))
+				.workerIdAssigner(assigner(this.client, leafName, "10.0.0.17", 8080))
+				.build())
+			.withMessageContaining("ms ahead of this host's clock")
+			.withMessageContaining("further than a start waits for it (1000 ms");
+		assertThat(data(leafName, "10.0.0.17", 8080, other)).isEqualTo(before);
+	}
+
+	/**
+	 * The cached generator issues ahead of the clock. Leaf accepts a node only when its timestamp is not ahead of its
+	 * clock (else it falls back to the worker ID of its local file and issues at once), and issues from its clock's
+	 * millisecond on: so the final report must be past the last ID, and written only once the clock has reached it.
+	 * The clock is held while IDs are taken, so they run ahead of it, then runs on at the system clock's rate; the
+	 * node's modification time (the server's system clock) tells what this clock read at the write.
+	 */
+	@Test
+	void aCleanStopOfTheCachedGeneratorLeavesTheNodeSoALeafServerStartedRightAfterRepeatsNoId() throws Exception {
+		String leafName = TestRedis.uniqueNamespace("leaf-hand-back");
+		String ip = "10.0.0.15";
+		long workerId = LeafSnowflakeServer.leaveNode(this.client, leafName, ip, 8080,
+				System.currentTimeMillis() - 10_000);
+		HeldClock clock = new HeldClock(System.currentTimeMillis());
+		LeafNodeWorkerIdAssigner assigner = LeafNodeWorkerIdAssigner.builder(this.client)
+			.leafName(leafName)
+			.ip(ip)
+			.port(8080)
+			.clock(clock)
+			.build();
+		CachedUidGenerator uid = CachedUidGenerator.builder()
+			.layout(LeafLayout.layout())
+			.clock(clock)
+			.workerIdAssigner(assigner)
+			.build();
+		long[] uidIds;
+		try {
+			uidIds = take(uid, 1_000_000);
+		}
+		finally {
+			clock.letGo();
+			uid.close();
+		}
+		long lastIdMillis = 0;
+		for (long id : uidIds) {
+			lastIdMillis = Math.max(lastIdMillis, LeafSnowflakeServer.leafTimestampOf(id));
+		}
+		assertThat(lastIdMillis).as("issued ahead of the held clock").isGreaterThan(clock.held + 100);
+
+		String node = String.format("/snowflake/%s/forever/%s:8080-%010d", leafName, ip, workerId);
+		Stat written = new Stat();
+		this.client.getData().storingStatIn(written).forPath(node);
+		long released = reportedTimestamp(leafName, ip, 8080, workerId);
+		assertThat(released).as("past the last ID's millisecond").isGreaterThan(lastIdMillis);
+		assertThat(released).as("not ahead of the clock when written").isLessThanOrEqualTo(
+				clock.readingAt(written.getMtime()));
+
+		try (LeafSnowflakeServer leaf = LeafSnowflakeServer.startChecked(this.client, leafName, ip, 8080, clock)) {
+			assertThat(leaf.workerId()).isEqualTo(workerId);
+			long[] leafIds = new long[200_000];
+			for (int i = 0; i < leafIds.length; i++) {
+				leafIds[i] = leaf.nextId();
+				assertThat(LeafSnowflakeServer.leafTimestampOf(leafIds[i])).isGreaterThan(lastIdMillis);
+			}
+			assertThat(Duplicates.count(uidIds, leafIds)).isZero();
+		}
+	}
+
+	/**
+	 * A final report the clock cannot reach within the bound (it stepped back) is written anyway, ahead: a lower one
+	 * would let a Leaf server started there accept the node and repeat uid's IDs.
+	 */
+	@Test
+	void aFinalReportTheClockCannotReachWithinTheBoundIsWrittenAsItIs() throws Exception {
+		String leafName = TestRedis.uniqueNamespace("leaf-release-bound");
+		ManualClock clock = ManualClock.atSystemTime();
+		LeafSnowflakeServer.leaveNode(this.client, leafName, "10.0.0.18", 8080, clock.get() - 10_000);
+		LeafNodeWorkerIdAssigner assigner = LeafNodeWorkerIdAssigner.builder(this.client)
+			.leafName(leafName)
+			.ip("10.0.0.18")
+			.port(8080)
+			.clock(clock)
+			.build();
+		long workerId = assigner.assign(1023, Duration.ofMillis(200)).workerId();
+		long lastIdMillis = clock.get() + 60_000;
+		assigner.release(workerId, lastIdMillis);
+		assertThat(reportedTimestamp(leafName, "10.0.0.18", 8080, workerId)).isEqualTo(lastIdMillis + 1);
+		assertThat(this.client.checkExists().forPath("/snowflake/" + leafName + "/uid-holders/10.0.0.18:8080"))
+			.as("holder znode deleted at release").isNull();
 	}
 
 	@Test
@@ -366,6 +482,34 @@ class LeafNodeWorkerIdAssignerTests {
 			assertThat(next.assign(1023).workerId()).as("the next start takes it").isEqualTo(workerId);
 			next.release(workerId, System.currentTimeMillis());
 		}
+	}
+
+	/** A clock held at one reading until let go, then running on from it at the system clock's rate. */
+	private static final class HeldClock implements UidClock {
+
+		final long held;
+
+		private volatile long runningSince = Long.MIN_VALUE;
+
+		HeldClock(long held) {
+			this.held = held;
+		}
+
+		void letGo() {
+			this.runningSince = System.currentTimeMillis();
+		}
+
+		/** What this clock read when the system clock read {@code systemMillis}, once let go. */
+		long readingAt(long systemMillis) {
+			return this.held + (systemMillis - this.runningSince);
+		}
+
+		@Override
+		public long currentTimeMillis() {
+			long since = this.runningSince;
+			return (since == Long.MIN_VALUE) ? this.held : this.held + (System.currentTimeMillis() - since);
+		}
+
 	}
 
 	private static long[] take(UidGenerator generator, int count) {

@@ -7,6 +7,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import io.github.uidgen.UidClock;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
 
@@ -15,7 +16,8 @@ import org.apache.zookeeper.CreateMode;
  * ip:port's node under {@code /snowflake/<leaf.name>/forever}, or create one, persistent sequential, with
  * {@code creatingParentsIfNeeded}), its report every 3 s (first after 1 s, fixed delay, unversioned
  * {@code setData}), and {@code SnowflakeIDGenImpl.get}: milliseconds since 1288834974657, each new millisecond's
- * sequence starting at a random 0 to 99.
+ * sequence starting at a random 0 to 99. {@link #startChecked} also makes {@code init}'s one check of a node it
+ * finds, {@code checkInitTimeStamp}: the node's timestamp must not be ahead of the server's clock.
  */
 final class LeafSnowflakeServer implements AutoCloseable {
 
@@ -35,13 +37,16 @@ final class LeafSnowflakeServer implements AutoCloseable {
 
 	private final Random random = new Random();
 
+	private final UidClock clock;
+
 	private long sequence;
 
 	private long lastTimestamp = -1;
 
 	private LeafSnowflakeServer(CuratorFramework curator, String ip, String port, String node, long workerId,
-			boolean report) {
+			boolean report, UidClock clock) {
 		this.curator = curator;
+		this.clock = clock;
 		this.ip = ip;
 		this.port = port;
 		this.node = node;
@@ -61,7 +66,20 @@ final class LeafSnowflakeServer implements AutoCloseable {
 	 * @return the running server
 	 */
 	static LeafSnowflakeServer start(CuratorFramework curator, String leafName, String ip, int port) throws Exception {
-		return init(curator, leafName, ip, port, true);
+		return init(curator, leafName, ip, port, true, UidClock.SYSTEM, false);
+	}
+
+	/**
+	 * Starts a Leaf server as Leaf's {@code init} does, including its check of a node it finds (without reports): the
+	 * node's timestamp must not be ahead of its clock, else Leaf throws {@code CheckLastTimeException} (and would then
+	 * issue with the worker ID cached in its local file, which this class does not model).
+	 * @param clock the server's clock, which its IDs are issued from too
+	 * @return the running server
+	 * @throws IllegalStateException where Leaf throws {@code CheckLastTimeException}
+	 */
+	static LeafSnowflakeServer startChecked(CuratorFramework curator, String leafName, String ip, int port,
+			UidClock clock) throws Exception {
+		return init(curator, leafName, ip, port, false, clock, true);
 	}
 
 	/**
@@ -71,13 +89,13 @@ final class LeafSnowflakeServer implements AutoCloseable {
 	 */
 	static long leaveNode(CuratorFramework curator, String leafName, String ip, int port, long timestamp)
 			throws Exception {
-		LeafSnowflakeServer server = init(curator, leafName, ip, port, false);
+		LeafSnowflakeServer server = init(curator, leafName, ip, port, false, UidClock.SYSTEM, false);
 		curator.setData().forPath(server.node, json(ip, Integer.toString(port), timestamp));
 		return server.workerId;
 	}
 
 	private static LeafSnowflakeServer init(CuratorFramework curator, String leafName, String ip, int port,
-			boolean report) throws Exception {
+			boolean report, UidClock clock, boolean check) throws Exception {
 		String forever = "/snowflake/" + leafName + "/forever";
 		String listenAddress = ip + ":" + port;
 		String own = null;
@@ -89,6 +107,14 @@ final class LeafSnowflakeServer implements AutoCloseable {
 				}
 			}
 		}
+		if (own != null && check) {
+			String json = new String(curator.getData().forPath(own), StandardCharsets.UTF_8);
+			long timestamp = Long.parseLong(json.replaceAll(".*\"timestamp\":(\\d+).*", "$1"));
+			if (timestamp > clock.currentTimeMillis()) {
+				throw new IllegalStateException("CheckLastTimeException: init timestamp check error,forever node "
+						+ "timestamp gt this node time (" + timestamp + " > " + clock.currentTimeMillis() + ")");
+			}
+		}
 		if (own == null) {
 			own = curator.create()
 				.creatingParentsIfNeeded()
@@ -96,7 +122,7 @@ final class LeafSnowflakeServer implements AutoCloseable {
 				.forPath(forever + "/" + listenAddress + "-", json(ip, Integer.toString(port), System.currentTimeMillis()));
 		}
 		long workerId = Integer.parseInt(own.substring(own.lastIndexOf('/') + 1).split("-")[1]);
-		return new LeafSnowflakeServer(curator, ip, Integer.toString(port), own, workerId, report);
+		return new LeafSnowflakeServer(curator, ip, Integer.toString(port), own, workerId, report, clock);
 	}
 
 	static byte[] json(String ip, String port, long timestamp) {
@@ -106,7 +132,7 @@ final class LeafSnowflakeServer implements AutoCloseable {
 
 	private void report() {
 		try {
-			this.curator.setData().forPath(this.node, json(this.ip, this.port, System.currentTimeMillis()));
+			this.curator.setData().forPath(this.node, json(this.ip, this.port, this.clock.currentTimeMillis()));
 		}
 		catch (Exception ex) {
 			// Leaf logs it at info and carries on.
@@ -119,13 +145,13 @@ final class LeafSnowflakeServer implements AutoCloseable {
 
 	/** {@code SnowflakeIDGenImpl.get}, without its clock-step handling (the tests' clock does not step). */
 	synchronized long nextId() {
-		long timestamp = System.currentTimeMillis();
+		long timestamp = this.clock.currentTimeMillis();
 		if (this.lastTimestamp == timestamp) {
 			this.sequence = (this.sequence + 1) & 4095;
 			if (this.sequence == 0) {
 				this.sequence = this.random.nextInt(100);
 				while (timestamp <= this.lastTimestamp) {
-					timestamp = System.currentTimeMillis();
+					timestamp = this.clock.currentTimeMillis();
 				}
 			}
 		}
