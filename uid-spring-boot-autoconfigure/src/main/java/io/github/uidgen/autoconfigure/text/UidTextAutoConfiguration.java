@@ -8,6 +8,7 @@ import io.github.uidgen.text.UidFormats;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.actuate.endpoint.SanitizingFunction;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -37,6 +38,17 @@ public final class UidTextAutoConfiguration {
 	@ConditionalOnMissingBean
 	UidFormats uidFormats(UidTextProperties properties, UidGenerator generator) {
 		return UidFormatsFactory.create(properties, generator.status().layout());
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(SanitizingFunction.class)
+	static class ActuatorConfiguration {
+
+		@Bean
+		OpaqueKeySanitizer uidOpaqueKeySanitizer() {
+			return new OpaqueKeySanitizer();
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
