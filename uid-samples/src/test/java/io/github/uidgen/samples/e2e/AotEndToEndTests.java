@@ -31,7 +31,7 @@ class AotEndToEndTests {
 		this.workDir = E2eSettings.newWorkDir(E2eSettings.newRunId("aot"));
 		this.sample = SampleProcess.launch("aot", this.workDir, List.of("-Dspring.aot.enabled=true"),
 				List.of("--uid.generator=default"));
-		this.sample.awaitReady(Duration.ofSeconds(90));
+		this.sample.awaitReady(Duration.ofSeconds(240));
 	}
 
 	@AfterAll

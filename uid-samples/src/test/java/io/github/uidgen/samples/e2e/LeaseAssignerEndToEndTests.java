@@ -47,7 +47,7 @@ abstract class LeaseAssignerEndToEndTests {
 	 */
 	static final Duration SHORT_LEASE = Duration.ofSeconds(8);
 
-	private static final Duration STARTUP = Duration.ofSeconds(120);
+	private static final Duration STARTUP = Duration.ofSeconds(240);
 
 	private static final int INSTANCES = 3;
 

@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 abstract class SegmentGeneratorEndToEndTests {
 
-	private static final Duration STARTUP = Duration.ofSeconds(120);
+	private static final Duration STARTUP = Duration.ofSeconds(240);
 
 	private static final int BATCHES = 5;
 

@@ -42,7 +42,7 @@ class StaticAssignerEndToEndTests {
 	private static final UidLayout LAYOUT = new UidLayout(UidTimeUnit.MILLISECONDS, LocalDate.of(2025, 1, 1), 41, 10,
 			SEQ_BITS);
 
-	private static final Duration STARTUP = Duration.ofSeconds(90);
+	private static final Duration STARTUP = Duration.ofSeconds(240);
 
 	/**
 	 * How far ahead of the clock the killed instance's latest ID must lie just before the kill, so that the restart

@@ -48,7 +48,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 abstract class StoreFaultEndToEndTests {
 
 	/** How long an instance may take to start on a busy two-core machine. */
-	static final Duration STARTUP = Duration.ofSeconds(120);
+	static final Duration STARTUP = Duration.ofSeconds(240);
 
 	/** The bound of every client loop and health watch, whatever happens. */
 	static final Duration TRAFFIC_BOUND = Duration.ofMinutes(3);
