@@ -3,6 +3,10 @@ package io.github.uidgen.impl;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
 import com.zaxxer.hikari.HikariDataSource;
@@ -12,6 +16,7 @@ import io.github.uidgen.testsupport.PartitionProxy;
 import io.github.uidgen.testsupport.TestDatabases;
 import io.github.uidgen.testsupport.TestRedis;
 import io.github.uidgen.testsupport.ThrowawayZooKeeper;
+import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.WorkerLeaseLostException;
 import io.github.uidgen.worker.jdbc.JdbcLeaseWorkerIdAssigner;
@@ -32,7 +37,8 @@ import static org.awaitility.Awaitility.await;
  * store, takes A's worker ID. When the partition heals, A learns its lease is gone and, by itself, claims a worker ID
  * again (not B's: B holds it) and serves again, within seconds. Every ID of both is checked: none repeats. A
  * partition is a proxy of the test's own between A and the store that lets nothing through for a while; B and the
- * store are not touched.
+ * store are not touched. The partition starts right after one of A's renewals, so it never cuts A off inside a
+ * database transaction, whose row lock the server would keep for as long as the partition lasts.
  */
 class PartitionHealedTests {
 
@@ -40,8 +46,16 @@ class PartitionHealedTests {
 
 	private static final Duration HEARTBEAT = Duration.ofMillis(200);
 
-	/** How long A is cut off: past its lease (and its ZooKeeper session). */
-	private static final Duration PARTITION = LEASE.plusMillis(800);
+	/**
+	 * The database's lease and heartbeat: the heartbeat also bounds each database round trip, and a claim's round trip
+	 * on a busy machine can take longer than 200 ms.
+	 */
+	private static final Duration DB_LEASE = Duration.ofSeconds(3);
+
+	private static final Duration DB_HEARTBEAT = Duration.ofSeconds(1);
+
+	/** How long A is cut off past its lease (and its ZooKeeper session). */
+	private static final Duration PAST_LEASE = Duration.ofMillis(800);
 
 	/** How soon after the partition heals A must issue again. */
 	private static final Duration BACK_WITHIN = Duration.ofSeconds(8);
@@ -61,15 +75,16 @@ class PartitionHealedTests {
 	void anInstanceCutOffPastItsLeaseServesAgainOnAnotherWorkerIdOnceThePartitionHeals(Store store,
 			TestGenerators.Kind kind) throws Exception {
 		try (StoreAccess access = store.open()) {
-			AbstractUidGenerator a = TestGenerators.build(kind, access.throughProxy("a"), UidClock.SYSTEM);
+			PartitionedAfterRenewal aAssigner = new PartitionedAfterRenewal(access.throughProxy("a"), access.proxy());
+			AbstractUidGenerator a = TestGenerators.build(kind, aAssigner, UidClock.SYSTEM);
 			AbstractUidGenerator b = null;
 			try {
 				long lostWorkerId = a.status().worker().id();
 				Issuer issuingA = Issuer.throughRefusals(a, "a");
 				Thread.sleep(300);
 
-				access.proxy().partition();
-				Thread.sleep(PARTITION.toMillis());
+				aAssigner.partitionAfterNextRenewal();
+				Thread.sleep(store.lease().plus(PAST_LEASE).toMillis());
 				b = TestGenerators.build(kind, access.direct("b"), UidClock.SYSTEM);
 				assertThat(b.status().worker().id()).as("B took A's worker ID, free once A's lease ran out")
 					.isEqualTo(lostWorkerId);
@@ -130,8 +145,8 @@ class PartitionHealedTests {
 					private WorkerIdAssigner assigner(HikariDataSource dataSource, String instanceId) {
 						return JdbcLeaseWorkerIdAssigner.builder(dataSource)
 							.leaseTable(table)
-							.leaseDuration(LEASE)
-							.heartbeatInterval(HEARTBEAT)
+							.leaseDuration(DB_LEASE)
+							.heartbeatInterval(DB_HEARTBEAT)
 							.instanceId(instanceId)
 							.initializeSchema(true)
 							.build();
@@ -243,6 +258,11 @@ class PartitionHealedTests {
 
 		abstract StoreAccess open();
 
+		/** How long A's lease lasts without a renewal. */
+		Duration lease() {
+			return (this == DB) ? DB_LEASE : LEASE;
+		}
+
 	}
 
 	/** A store of the test's, reached by A through a proxy and by B directly. */
@@ -268,6 +288,76 @@ class PartitionHealedTests {
 		public void close() {
 			this.proxy.close();
 			closeStore();
+		}
+
+	}
+
+	/**
+	 * A's assigner, which cuts A off from its store right after a renewal has returned, once asked to: never while a
+	 * renewal's transaction is open.
+	 */
+	private static final class PartitionedAfterRenewal implements WorkerIdAssigner {
+
+		private final WorkerIdAssigner delegate;
+
+		private final PartitionProxy proxy;
+
+		private final AtomicBoolean partitionRequested = new AtomicBoolean();
+
+		private final CountDownLatch partitioned = new CountDownLatch(1);
+
+		PartitionedAfterRenewal(WorkerIdAssigner delegate, PartitionProxy proxy) {
+			this.delegate = delegate;
+			this.proxy = proxy;
+		}
+
+		/** Returns once the partition has started, after the next renewal. */
+		void partitionAfterNextRenewal() throws InterruptedException {
+			this.partitionRequested.set(true);
+			assertThat(this.partitioned.await(30, TimeUnit.SECONDS)).as("a renewal of A, then the partition").isTrue();
+		}
+
+		@Override
+		public WorkerAssignment assign(long maxWorkerId) {
+			return this.delegate.assign(maxWorkerId);
+		}
+
+		@Override
+		public WorkerAssignment assign(long maxWorkerId, Duration maxMarkLead) {
+			return this.delegate.assign(maxWorkerId, maxMarkLead);
+		}
+
+		@Override
+		public Optional<WorkerAssignment> assignBehind(long maxWorkerId, long latestMarkMillis) {
+			return this.delegate.assignBehind(maxWorkerId, latestMarkMillis);
+		}
+
+		@Override
+		public void renew(long workerId, long highWaterMarkMillis) {
+			try {
+				this.delegate.renew(workerId, highWaterMarkMillis);
+			}
+			finally {
+				if (this.partitionRequested.compareAndSet(true, false)) {
+					this.proxy.partition();
+					this.partitioned.countDown();
+				}
+			}
+		}
+
+		@Override
+		public void release(long workerId, long highWaterMarkMillis) {
+			this.delegate.release(workerId, highWaterMarkMillis);
+		}
+
+		@Override
+		public Duration renewInterval() {
+			return this.delegate.renewInterval();
+		}
+
+		@Override
+		public String name() {
+			return this.delegate.name();
 		}
 
 	}

@@ -2,6 +2,7 @@ package io.github.uidgen.worker.zookeeper;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import io.github.uidgen.InvalidSettingException;
@@ -14,6 +15,7 @@ import io.github.uidgen.worker.WorkerLeaseLostException;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterAll;
@@ -199,8 +201,16 @@ class ZookeeperWorkerIdAssignerTests {
 			long workerId = holder.assign(MAX_WORKER_ID).workerId();
 			holder.renew(workerId, 1_760_000_000_000L);
 
+			// Curator gives the session up once it has been out of touch for the session timeout (1 s).
+			CountDownLatch sessionLost = new CountDownLatch(1);
+			holderClient.getConnectionStateListenable().addListener((client, state) -> {
+				if (state == ConnectionState.LOST) {
+					sessionLost.countDown();
+				}
+			});
 			zooKeeper.stop();
-			Thread.sleep(2_500);
+			assertThat(sessionLost.await(30, TimeUnit.SECONDS)).as("the session given up while the server is down")
+				.isTrue();
 			zooKeeper.restart();
 			assertThat(holderClient.blockUntilConnected(20, TimeUnit.SECONDS)).isTrue();
 			assertThatExceptionOfType(WorkerLeaseLostException.class)
