@@ -85,6 +85,15 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
 	private static final Pattern KEY_PART = Pattern.compile("[^{}\\s]{1,100}");
 
+	/**
+	 * Holders renew at least this often, whatever their heartbeat and mark reservation, so that a claim on probation
+	 * hears from them within {@link #probation}.
+	 */
+	static final Duration MAX_CHECK_INTERVAL = Duration.ofMillis(1_500);
+
+	/** What a probation adds to the holders' renewal interval, for the renewal's round trip and scheduling delays. */
+	static final Duration MAX_ROUND_TRIP_ALLOWANCE = Duration.ofMillis(500);
+
 	/** A claim waits at most this many margins, in case the registry keeps being wiped. */
 	private static final int MAX_WAITS = 5;
 
@@ -102,6 +111,12 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
 	private final String hashTag;
 
+	/** How often holders renew: the heartbeat, at most {@link #MAX_CHECK_INTERVAL}. */
+	private final Duration checkInterval;
+
+	/** How long a trusted claim waits before its worker ID is handed to the generator; see {@link #onProbation}. */
+	private final Duration probation;
+
 	private final HeldLeases leases = new HeldLeases();
 
 	/** The Redis process that answered this assigner's last renewal, so a change is logged once per assigner. */
@@ -114,6 +129,11 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		this.registryLossMargin = builder.registryLossMargin;
 		this.registryTrust = builder.registryTrust;
 		this.hashTag = "{" + this.keyPrefix + ":" + this.namespace + "}";
+		this.checkInterval = (lease.heartbeatInterval().compareTo(MAX_CHECK_INTERVAL) < 0) ? lease.heartbeatInterval()
+				: MAX_CHECK_INTERVAL;
+		Duration allowance = this.checkInterval.dividedBy(2);
+		this.probation = this.checkInterval
+			.plus((allowance.compareTo(MAX_ROUND_TRIP_ALLOWANCE) < 0) ? allowance : MAX_ROUND_TRIP_ALLOWANCE);
 		this.scripts = new RegistryScripts(builder.connectionFactory, this.hashTag);
 	}
 
@@ -136,12 +156,19 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		boolean waitEveryClaim = this.registryTrust == RegistryTrust.NONE;
 		for (int waits = 0;; waits++) {
 			List<String> reply = this.scripts.claim(this.lease.instanceId(), LeaseTokens.newToken(),
-					Long.toString(maxWorkerId), Long.toString(this.lease.leaseDuration().toMillis()),
+					Long.toString(maxWorkerId), Long.toString(claimLeaseMillis()),
 					Long.toString(this.registryLossMargin.toMillis()), Long.toString(maxMarkLead.toMillis()), "",
 					waitEveryClaim ? "wait" : "trusted");
 			switch (reply.get(0)) {
 				case "ok" -> {
-					return waitEveryClaim ? claimedUntrusted(reply) : claimed(reply);
+					if (waitEveryClaim) {
+						return claimedUntrusted(reply);
+					}
+					WorkerAssignment confirmed = onProbation(reply, claimed(reply), maxMarkLead.toMillis(),
+							Long.MAX_VALUE);
+					if (confirmed != null) {
+						return confirmed;
+					}
 				}
 				case "full" -> throw this.lease.allTaken(maxWorkerId, Long.parseLong(reply.get(1)),
 						reply.subList(2, reply.size()), "Redis under " + this.hashTag);
@@ -159,13 +186,16 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 			return Optional.empty();
 		}
 		List<String> reply = this.scripts.claim(this.lease.instanceId(), LeaseTokens.newToken(),
-				Long.toString(maxWorkerId), Long.toString(this.lease.leaseDuration().toMillis()),
+				Long.toString(maxWorkerId), Long.toString(claimLeaseMillis()),
 				Long.toString(this.registryLossMargin.toMillis()), "0", Long.toString(latestMarkMillis), "trusted");
 		if (!"ok".equals(reply.get(0))) {
 			// Nothing free with such a mark, or the registry is waiting out a loss: a claim now would have to wait.
 			return Optional.empty();
 		}
-		WorkerAssignment assignment = claimed(reply);
+		WorkerAssignment assignment = onProbation(reply, claimed(reply), Long.MAX_VALUE, latestMarkMillis);
+		if (assignment == null) {
+			return Optional.empty();
+		}
 		if (assignment.hasMark() && assignment.highWaterMarkMillis() > latestMarkMillis) {
 			// Shortly after a registry loss the mark is the end of the margin, which may lie later than the bound.
 			release(assignment.workerId(), WorkerAssignment.NO_MARK);
@@ -181,7 +211,8 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		long floor = Long.parseLong(reply.get(3));
 		long redisNow = Long.parseLong(reply.get(4));
 		long leaseMillis = this.lease.leaseDuration().toMillis()
-				+ ((this.registryTrust == RegistryTrust.NONE) ? this.registryLossMargin.toMillis() : 0);
+				+ ((this.registryTrust == RegistryTrust.NONE) ? this.registryLossMargin.toMillis()
+						: this.probation.toMillis());
 		if (floor > redisNow - this.registryLossMargin.toMillis()) {
 			// Shortly after a loss, start no earlier than the end of the margin even if this instance's clock
 			// lags behind the Redis server's.
@@ -193,6 +224,79 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 				this.hashTag, this.lease.instanceId(),
 				assignment.hasMark() ? "mark " + Instant.ofEpochMilli(mark) : "no mark", this.lease.leaseDuration());
 		return assignment;
+	}
+
+	/** How long a claim leases its worker ID for: the lease, and the probation a trusted claim waits before issue. */
+	private long claimLeaseMillis() {
+		// The script adds the margin itself to a claim that waits it.
+		return this.lease.leaseDuration().toMillis()
+				+ ((this.registryTrust == RegistryTrust.NONE) ? 0 : this.probation.toMillis());
+	}
+
+	/**
+	 * Holds a trusted claim back for one renewal interval of the holders and a round trip before the generator may
+	 * issue with it, then reads the worker's record again. A registry written back into the running Redis (a
+	 * {@code RESTORE} of an older dump) may show a running holder's worker ID free; that holder renews within the
+	 * interval, finds its claim gone although its lease cannot have expired, stops, raises the worker's mark to the one
+	 * it recorded, and makes claims wait the registry-loss margin. So after the probation this claim starts after that
+	 * mark; and when the margin was raised meanwhile but this worker's mark did not move (its holder, if any, did not
+	 * answer: it may be cut off from Redis), the claim is given back and made again, which waits the margin.
+	 * @param reply the claim script's reply
+	 * @param claimed the assignment as claimed
+	 * @param maxMarkLeadMillis how far ahead of the Redis clock the mark may lie for the generator to start on it
+	 * @param latestMarkMillis the latest mark the worker ID may have (a claim for a clock that stepped back)
+	 * @return the assignment to issue with, or {@code null} when the claim was given back and must be made again
+	 */
+	private WorkerAssignment onProbation(List<String> reply, WorkerAssignment claimed, long maxMarkLeadMillis,
+			long latestMarkMillis) {
+		long workerId = claimed.workerId();
+		long markAtClaim = reply.get(2).isEmpty() ? WorkerAssignment.NO_MARK : Long.parseLong(reply.get(2));
+		long claimedAt = Long.parseLong(reply.get(4));
+		try {
+			Thread.sleep(this.probation.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			release(workerId, WorkerAssignment.NO_MARK);
+			throw new WorkerAssignmentException("Interrupted while waiting to issue with uid worker ID " + workerId, ex);
+		}
+		HeldLeases.Held held = this.leases.require(workerId);
+		List<String> probe = this.scripts.renew(Long.toString(workerId), held.token(), "",
+				Long.toString(this.lease.leaseDuration().toMillis()), Long.toString(this.registryLossMargin.toMillis()),
+				"", Long.toString(held.expiresAt()));
+		if (!"ok".equals(probe.get(0))) {
+			this.leases.lost(workerId, held);
+			logger.warn("uid worker ID {} was lost from the registry {} while its claim was on probation ({}): "
+					+ "claiming again", workerId, this.hashTag, probe);
+			return null;
+		}
+		long expiresAt = Long.parseLong(probe.get(3));
+		this.leases.probed(workerId, held, expiresAt, probe.get(2));
+		long redisNow = expiresAt - this.lease.leaseDuration().toMillis();
+		long mark = probe.get(4).isEmpty() ? WorkerAssignment.NO_MARK : Long.parseLong(probe.get(4));
+		long floor = Long.parseLong(probe.get(5));
+		boolean holderAnswered = mark != WorkerAssignment.NO_MARK && mark > markAtClaim;
+		String giveBack = null;
+		if (floor > claimedAt && !holderAnswered) {
+			giveBack = "the registry was found lost or rewound meanwhile, and nobody raised this worker's mark";
+		}
+		else if (mark != WorkerAssignment.NO_MARK
+				&& (mark - redisNow > maxMarkLeadMillis || mark > latestMarkMillis)) {
+			giveBack = "its previous holder found its claim undone and raised its mark to " + Instant.ofEpochMilli(mark)
+					+ ", further ahead than this generator may start on";
+		}
+		if (giveBack != null) {
+			logger.warn("uid worker ID {} is given back after its claim's probation: {}; claiming again", workerId,
+					giveBack);
+			release(workerId, WorkerAssignment.NO_MARK);
+			return null;
+		}
+		if (holderAnswered) {
+			logger.warn("uid worker ID {}: its previous holder, whose claim the registry {} no longer had, raised its "
+					+ "mark to {} while this claim was on probation; issue starts after it", workerId, this.hashTag,
+					Instant.ofEpochMilli(mark));
+		}
+		return new WorkerAssignment(workerId, Math.max(claimed.highWaterMarkMillis(), mark));
 	}
 
 	/**
@@ -343,9 +447,23 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		}
 	}
 
+	/**
+	 * Returns the heartbeat interval, at most 1.5 s: a claim on probation must hear from every holder whose claim a
+	 * registry written back into Redis undid, and a renewal is one short script call.
+	 */
 	@Override
 	public Duration renewInterval() {
-		return this.lease.heartbeatInterval();
+		return this.checkInterval;
+	}
+
+	/**
+	 * Returns how long a claim waits, holding its worker ID, before the generator may issue with it: the holders'
+	 * renewal interval and an allowance for its round trip (2 s with the defaults). Not with
+	 * {@link RegistryTrust#NONE}, whose claims wait the registry-loss margin instead.
+	 * @return the probation
+	 */
+	public Duration getClaimProbation() {
+		return (this.registryTrust == RegistryTrust.NONE) ? Duration.ZERO : this.probation;
 	}
 
 	@Override

@@ -12,11 +12,13 @@
 --            | {'none'} (no free worker ID with a mark no later than ARGV 8)
 --            where why is 'new' (no generation key), 'margin' (still inside the margin of an earlier event) or what
 --            happened to the registry's Redis (see change below)
---   renew:   2 worker ID, 3 token, 4 mark ms, 5 lease ms, 6 registry loss margin ms, 7 the mark this claim last
+--   renew:   2 worker ID, 3 token, 4 mark ms or '' (a probe of a claim on probation: nothing recorded), 5 lease ms, 6 registry loss margin ms, 7 the mark this claim last
 --            recorded or '', 8 the lease expiry (ms, Redis clock) this claim was last given
---            -> {'ok', change or '', run_id, new expiry} | {'wiped'} | {'rewound', stored mark or '', run_id, last change}
+--            -> {'ok', change or '', run_id, new expiry, stored mark or '', floor} | {'wiped'} | {'rewound', stored mark or '', run_id, last change}
 --            | {'released', holder, run_id, last change, certain, now} | {'taken', holder, run_id, last change, certain, now}
---            where certain is '1' when the claim's own lease cannot have expired yet
+--            where certain is '1' when the claim's own lease cannot have expired yet; a claim found lost although its
+--            lease cannot have expired raises the stored mark to the one it last recorded (ARGV 7), so that a newcomer
+--            that took the worker ID meanwhile, still on probation, starts after every ID this claim may have issued
 --            where change is what change() below returns, run_id this process's and last change the kind of change
 --            that brought the registry to this process ('lost' when it was created here, '' when marked new by hand)
 --   release: 2 worker ID, 3 token, 4 mark ms or '', 5 registry loss margin ms
@@ -91,7 +93,10 @@ if op == 'renew' then
   local what = change(margin) or ''
   local held = redis.call('HGET', KEYS[2], worker)
   if held ~= token then
-    if certain then raiseFloor(margin) end
+    if certain then
+      raiseFloor(margin)
+      if confirmed ~= '' then raise(worker, confirmed) end
+    end
     local holder = redis.call('HGET', KEYS[3], worker) or ''
     return {(held and 'taken' or 'released'), holder, server, lastKind, certain and '1' or '0', str(now)}
   end
@@ -101,8 +106,9 @@ if op == 'renew' then
     return {'rewound', recorded or '', server, lastKind}
   end
   redis.call('ZADD', KEYS[1], str(now + tonumber(ARGV[5])), worker)
-  raise(worker, ARGV[4])
-  return {'ok', what, server, str(now + tonumber(ARGV[5]))}
+  if ARGV[4] ~= '' then raise(worker, ARGV[4]) end
+  return {'ok', what, server, str(now + tonumber(ARGV[5])), redis.call('HGET', KEYS[5], worker) or '',
+      redis.call('GET', KEYS[6])}
 end
 
 if op == 'release' then
