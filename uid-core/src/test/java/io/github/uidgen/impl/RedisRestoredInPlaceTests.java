@@ -11,6 +11,7 @@ import io.github.uidgen.UidException;
 import io.github.uidgen.testsupport.Duplicates;
 import io.github.uidgen.testsupport.TestRedis;
 import io.github.uidgen.testsupport.ThrowawayRedis;
+import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
 import io.github.uidgen.worker.redis.RegistryTrust;
 import org.junit.jupiter.api.Test;
@@ -29,8 +30,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * An older dump of the registry's keys is written back into the running Redis ({@code RESTORE … REPLACE}), as a
  * restore or a key-copying migration tool does, while a cached generator issues seconds ahead of the clock on worker
  * 0: the same process, the same {@code run_id}, and a registry in which worker 0 is free with an old mark. Nothing in
- * it tells a newcomer that it went back in time; only a newcomer that waits the registry-loss margin at every claim
- * is sure to issue no ID the holder issued.
+ * it tells a newcomer that it went back in time; the holder finds out at its next renewal. A newcomer issues nothing
+ * before its claim has stood one renewal interval of the holders (its probation), by which time the holder has raised
+ * the worker's mark to what it reserved, or waits the registry-loss margin at every claim ({@code registry-trust
+ * none}); either way it issues no ID the holder issued.
  */
 class RedisRestoredInPlaceTests {
 
@@ -102,11 +105,19 @@ class RedisRestoredInPlaceTests {
 				earlier.close();
 				Map<String, byte[]> dump = redis.dump(keys);
 
-				holder = atDefaults(connectionFactory, "holder");
+				RenewalAfterClaim renewals = new RenewalAfterClaim(RedisWorkerIdAssigner.builder(connectionFactory)
+					.keyPrefix("uid-test")
+					.namespace("in-place-defaults")
+					.instanceId("holder")
+					.build(), () -> newcomerClaimed(connectionFactory, tag));
+				holder = atDefaults(renewals);
 				long workerId = holder.status().worker().id();
 				assertThat(workerId).isEqualTo(earlier.status().worker().id());
 				Issuer holding = Issuer.untilRefused(holder, "holder");
 				awaitRenewal(connectionFactory, tag, workerId);
+				// The holder's next renewal comes within 1.5 s, on its own schedule, but never before the newcomer's
+				// claim, however the machine schedules the two.
+				renewals.arm();
 				redis.restoreInPlace(keys, dump);
 
 				newcomer = atDefaults(connectionFactory, "newcomer");
@@ -164,22 +175,26 @@ class RedisRestoredInPlaceTests {
 			AbstractUidGenerator newcomer = null;
 			try {
 				redis.cli(TestRedis.markNewRegistryCommand(TAG));
-				AbstractUidGenerator earlier = build(connectionFactory, "earlier", RegistryTrust.SAME_SERVER,
+				AbstractUidGenerator earlier = build(assigner(connectionFactory, "earlier", RegistryTrust.SAME_SERVER),
 						MARK_RESERVATION);
 				take(earlier, 1_000);
 				earlier.close();
 				Map<String, byte[]> dump = redis.dump(KEYS);
 
-				// Unless the newcomer waits for it, the holder renews only every 500 ms, and the restore follows one of
-				// its renewals at once, so the newcomer claims before the next.
-				holder = build(connectionFactory, "holder", RegistryTrust.SAME_SERVER,
-						afterTheHolderStopped ? MARK_RESERVATION : SLOW_HOLDER_RESERVATION);
+				// Unless the newcomer waits for it, the holder renews only every 500 ms, the restore follows one of its
+				// renewals at once, and its next renewal waits for the newcomer's claim if it comes first.
+				RenewalAfterClaim renewals = new RenewalAfterClaim(assigner(connectionFactory, "holder",
+						RegistryTrust.SAME_SERVER), () -> newcomerClaimed(connectionFactory, TAG));
+				holder = build(renewals, afterTheHolderStopped ? MARK_RESERVATION : SLOW_HOLDER_RESERVATION);
 				assertThat(holder.status().worker().id()).isEqualTo(earlier.status().worker().id());
 				Issuer holding = Issuer.untilRefused(holder, "holder");
 				awaitAhead(holder, 1_200);
 
 				String runId = redis.runId();
 				awaitRenewal(connectionFactory, TAG, holder.status().worker().id());
+				if (!afterTheHolderStopped) {
+					renewals.arm();
+				}
 				long restoringAt = System.currentTimeMillis();
 				redis.restoreInPlace(KEYS, dump);
 				assertThat(redis.runId()).as("the same Redis process").isEqualTo(runId);
@@ -188,7 +203,7 @@ class RedisRestoredInPlaceTests {
 				if (afterTheHolderStopped) {
 					assertThat(holding.awaitRefused(Duration.ofSeconds(10))).as("the holder stops").isTrue();
 				}
-				newcomer = build(connectionFactory, "newcomer", trust, MARK_RESERVATION);
+				newcomer = build(assigner(connectionFactory, "newcomer", trust), MARK_RESERVATION);
 				long[] issuedByNewcomer = take(newcomer, 20_000);
 				assertThat(holding.awaitRefused(Duration.ofSeconds(10))).as("the holder stops").isTrue();
 				long[] issuedByHolder = holding.stop();
@@ -255,17 +270,20 @@ class RedisRestoredInPlaceTests {
 
 	/** A default generator on a Redis assigner, every setting at its production default. */
 	private static AbstractUidGenerator atDefaults(LettuceConnectionFactory connectionFactory, String instanceId) {
-		RedisWorkerIdAssigner assigner = RedisWorkerIdAssigner.builder(connectionFactory)
+		return atDefaults(RedisWorkerIdAssigner.builder(connectionFactory)
 			.keyPrefix("uid-test")
 			.namespace("in-place-defaults")
 			.instanceId(instanceId)
-			.build();
+			.build());
+	}
+
+	private static AbstractUidGenerator atDefaults(WorkerIdAssigner assigner) {
 		return DefaultUidGenerator.builder().layout(LAYOUT).clock(UidClock.SYSTEM).workerIdAssigner(assigner).build();
 	}
 
-	private static AbstractUidGenerator build(LettuceConnectionFactory connectionFactory, String instanceId,
-			RegistryTrust trust, Duration markReservation) {
-		RedisWorkerIdAssigner assigner = RedisWorkerIdAssigner.builder(connectionFactory)
+	private static RedisWorkerIdAssigner assigner(LettuceConnectionFactory connectionFactory, String instanceId,
+			RegistryTrust trust) {
+		return RedisWorkerIdAssigner.builder(connectionFactory)
 			.keyPrefix("uid-test")
 			.namespace("in-place")
 			.leaseDuration(Duration.ofSeconds(3))
@@ -274,6 +292,14 @@ class RedisRestoredInPlaceTests {
 			.registryTrust(trust)
 			.instanceId(instanceId)
 			.build();
+	}
+
+	/** Whether the registry shows a claim by the instance called newcomer. */
+	private static boolean newcomerClaimed(LettuceConnectionFactory connectionFactory, String tag) {
+		return new StringRedisTemplate(connectionFactory).opsForHash().hasKey(tag + ":instances", "newcomer");
+	}
+
+	private static AbstractUidGenerator build(WorkerIdAssigner assigner, Duration markReservation) {
 		return CachedUidGenerator.builder()
 			.layout(LAYOUT)
 			.clock(UidClock.SYSTEM)

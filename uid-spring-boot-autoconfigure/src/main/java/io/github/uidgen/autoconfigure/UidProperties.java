@@ -744,6 +744,13 @@ public class UidProperties {
 			 */
 			private RegistryTrust registryTrust = RegistryTrust.SAME_SERVER;
 
+			/**
+			 * Whether to claim worker IDs on a Redis whose maxmemory-policy is allkeys-*, which may evict the
+			 * registry's keys (none expires) and so let two instances issue with one worker ID; false refuses to start
+			 * on it, naming the policy; true accepts it with a warning at each claim.
+			 */
+			private boolean allowEvictingPolicy;
+
 			public String getKeyPrefix() {
 				return this.keyPrefix;
 			}
@@ -790,6 +797,14 @@ public class UidProperties {
 
 			public void setRegistryTrust(RegistryTrust registryTrust) {
 				this.registryTrust = registryTrust;
+			}
+
+			public boolean isAllowEvictingPolicy() {
+				return this.allowEvictingPolicy;
+			}
+
+			public void setAllowEvictingPolicy(boolean allowEvictingPolicy) {
+				this.allowEvictingPolicy = allowEvictingPolicy;
 			}
 
 			/**
@@ -1233,6 +1248,13 @@ public class UidProperties {
 			 */
 			private boolean requirePersistence = true;
 
+			/**
+			 * Whether to accept a Redis whose maxmemory-policy is allkeys-*, which may evict segment counters (they have
+			 * no expiry), after which numbers repeat; false refuses to start on it, naming the policy; true accepts it
+			 * with a warning at start.
+			 */
+			private boolean allowEvictingPolicy;
+
 			public String getKeyPrefix() {
 				return this.keyPrefix;
 			}
@@ -1247,6 +1269,14 @@ public class UidProperties {
 
 			public void setRequirePersistence(boolean requirePersistence) {
 				this.requirePersistence = requirePersistence;
+			}
+
+			public boolean isAllowEvictingPolicy() {
+				return this.allowEvictingPolicy;
+			}
+
+			public void setAllowEvictingPolicy(boolean allowEvictingPolicy) {
+				this.allowEvictingPolicy = allowEvictingPolicy;
 			}
 
 		}

@@ -109,6 +109,8 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
 	private final RegistryTrust registryTrust;
 
+	private final boolean allowEvictingPolicy;
+
 	private final String hashTag;
 
 	/** How often holders renew: the heartbeat, at most {@link #MAX_CHECK_INTERVAL}. */
@@ -128,6 +130,7 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		this.lease = lease;
 		this.registryLossMargin = builder.registryLossMargin;
 		this.registryTrust = builder.registryTrust;
+		this.allowEvictingPolicy = builder.allowEvictingPolicy;
 		this.hashTag = "{" + this.keyPrefix + ":" + this.namespace + "}";
 		this.checkInterval = (lease.heartbeatInterval().compareTo(MAX_CHECK_INTERVAL) < 0) ? lease.heartbeatInterval()
 				: MAX_CHECK_INTERVAL;
@@ -158,7 +161,7 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 			List<String> reply = this.scripts.claim(this.lease.instanceId(), LeaseTokens.newToken(),
 					Long.toString(maxWorkerId), Long.toString(claimLeaseMillis()),
 					Long.toString(this.registryLossMargin.toMillis()), Long.toString(maxMarkLead.toMillis()), "",
-					waitEveryClaim ? "wait" : "trusted");
+					waitEveryClaim ? "wait" : "trusted", this.allowEvictingPolicy ? "allow-evicting" : "");
 			switch (reply.get(0)) {
 				case "ok" -> {
 					if (waitEveryClaim) {
@@ -169,9 +172,15 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 					if (confirmed != null) {
 						return confirmed;
 					}
+					if (waits >= MAX_WAITS) {
+						throw new WorkerAssignmentException("A claim in the uid worker registry " + this.hashTag
+								+ " was given back after its probation " + (waits + 1) + " times in a row; is something "
+								+ "rewriting the registry in Redis?");
+					}
 				}
 				case "full" -> throw this.lease.allTaken(maxWorkerId, Long.parseLong(reply.get(1)),
 						reply.subList(2, reply.size()), "Redis under " + this.hashTag);
+				case "evicting" -> throw evicting(reply.get(1));
 				case "wait" -> awaitRegistry(Long.parseLong(reply.get(1)), Long.parseLong(reply.get(2)), reply.get(3),
 						(reply.size() > 4) ? reply.get(4) : "", waits);
 				default -> throw new WorkerAssignmentException("Unexpected reply from the uid claim script: " + reply);
@@ -187,7 +196,11 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		}
 		List<String> reply = this.scripts.claim(this.lease.instanceId(), LeaseTokens.newToken(),
 				Long.toString(maxWorkerId), Long.toString(claimLeaseMillis()),
-				Long.toString(this.registryLossMargin.toMillis()), "0", Long.toString(latestMarkMillis), "trusted");
+				Long.toString(this.registryLossMargin.toMillis()), "0", Long.toString(latestMarkMillis), "trusted",
+				this.allowEvictingPolicy ? "allow-evicting" : "");
+		if ("evicting".equals(reply.get(0))) {
+			throw evicting(reply.get(1));
+		}
 		if (!"ok".equals(reply.get(0))) {
 			// Nothing free with such a mark, or the registry is waiting out a loss: a claim now would have to wait.
 			return Optional.empty();
@@ -204,8 +217,22 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		return Optional.of(assignment);
 	}
 
+	private WorkerAssignmentException evicting(String policy) {
+		return new WorkerAssignmentException("The Redis that holds the uid worker registry " + this.hashTag
+				+ " may evict keys that have no expiry (maxmemory-policy " + policy + "), and none of the registry's "
+				+ "keys expires: an evicted lease or mark lets a newcomer take a running instance's worker ID and "
+				+ "repeat its IDs. Set maxmemory-policy to noeviction (or a volatile-* policy) on every Redis node that "
+				+ "may hold the registry, give the registry a Redis of its own, or accept the risk with "
+				+ "uid.worker.redis.allow-evicting-policy=true (builder: allowEvictingPolicy(true)).");
+	}
+
 	private WorkerAssignment claimed(List<String> reply) {
 		long workerId = Long.parseLong(reply.get(1));
+		if (reply.size() > 6 && reply.get(6).startsWith("allkeys-")) {
+			logger.warn("uid worker registry {}: Redis may evict keys that have no expiry (maxmemory-policy {}), and "
+					+ "an evicted lease or mark can make two instances issue the same IDs; accepted because "
+					+ "allow-evicting-policy is on", this.hashTag, reply.get(6));
+		}
 		String token = reply.get(5);
 		long mark = reply.get(2).isEmpty() ? WorkerAssignment.NO_MARK : Long.parseLong(reply.get(2));
 		long floor = Long.parseLong(reply.get(3));
@@ -280,8 +307,9 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		if (floor > claimedAt && !holderAnswered) {
 			giveBack = "the registry was found lost or rewound meanwhile, and nobody raised this worker's mark";
 		}
-		else if (mark != WorkerAssignment.NO_MARK
-				&& (mark - redisNow > maxMarkLeadMillis || mark > latestMarkMillis)) {
+		else if (holderAnswered && (mark - redisNow > maxMarkLeadMillis || mark > latestMarkMillis)) {
+			// Only a mark raised meanwhile: one the claim found far ahead (nothing else free) is waited for or refused
+			// as at any claim.
 			giveBack = "its previous holder found its claim undone and raised its mark to " + Instant.ofEpochMilli(mark)
 					+ ", further ahead than this generator may start on";
 		}
@@ -503,6 +531,10 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		return this.registryTrust;
 	}
 
+	public boolean isAllowEvictingPolicy() {
+		return this.allowEvictingPolicy;
+	}
+
 	public String getInstanceId() {
 		return this.lease.instanceId();
 	}
@@ -526,6 +558,8 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		private Duration registryLossMargin = DEFAULT_REGISTRY_LOSS_MARGIN;
 
 		private RegistryTrust registryTrust = RegistryTrust.SAME_SERVER;
+
+		private boolean allowEvictingPolicy;
 
 		private Builder(RedisConnectionFactory connectionFactory) {
 			super(Integer.MAX_VALUE);
@@ -594,6 +628,18 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 			if (registryTrust != null) {
 				this.registryTrust = registryTrust;
 			}
+			return this;
+		}
+
+		/**
+		 * Sets whether a claim goes ahead on a Redis whose {@code maxmemory-policy} is {@code allkeys-*}, which may
+		 * evict the registry's keys (none expires) and so let two instances share a worker ID; refused by default,
+		 * accepted with a warning at each claim when set.
+		 * @param allowEvictingPolicy whether to claim on a Redis that may evict the registry
+		 * @return this builder
+		 */
+		public Builder allowEvictingPolicy(boolean allowEvictingPolicy) {
+			this.allowEvictingPolicy = allowEvictingPolicy;
 			return this;
 		}
 

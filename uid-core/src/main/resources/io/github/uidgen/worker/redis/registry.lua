@@ -7,8 +7,10 @@
 -- ARGV: 1 operation, then
 --   claim:   2 instance ID, 3 token, 4 max worker ID, 5 lease ms, 6 registry loss margin ms, 7 max mark lead ms,
 --            8 latest mark ms or '' (a further worker ID whose mark is no later, for a clock that stepped back),
---            9 'trusted' or 'wait' (the claimant waits the margin before it issues: the lease covers that too)
---            -> {'wait', floor, now, why} | {'ok', worker, mark or '', floor, now, token} | {'full', live, holder...}
+--            9 'trusted' or 'wait' (the claimant waits the margin before it issues: the lease covers that too),
+--            10 'allow-evicting' to claim although Redis may evict keys without an expiry, else ''
+--            -> {'wait', floor, now, why} | {'ok', worker, mark or '', floor, now, token, maxmemory policy}
+--            | {'full', live, holder...} | {'evicting', maxmemory policy}
 --            | {'none'} (no free worker ID with a mark no later than ARGV 8)
 --            where why is 'new' (no generation key), 'margin' (still inside the margin of an earlier event) or what
 --            happened to the registry's Redis (see change below)
@@ -127,6 +129,11 @@ local max, lease, margin, lead = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(
 local latest = tonumber(ARGV[8] or '')
 if ARGV[9] == 'wait' then lease = lease + margin end
 
+-- An allkeys-* policy may evict the registry's keys, none of which expires, with the effect of a restore. Read from
+-- INFO (scripts may not call CONFIG) on the very server that holds the registry.
+local policy = string.match(redis.call('INFO', 'memory'), 'maxmemory_policy:([%w%-]+)') or ''
+if string.find(policy, '^allkeys%-') and ARGV[10] ~= 'allow-evicting' then return {'evicting', policy} end
+
 -- No generation marker: the registry is new, or Redis lost it with every mark in it. Nobody may claim until the
 -- margin has passed, so that whatever a previous holder may have issued lies in the past.
 local floor = redis.call('GET', KEYS[6])
@@ -172,7 +179,7 @@ local function take(id)
   redis.call('HSET', KEYS[3], id, instance)
   redis.call('HSET', KEYS[4], instance, id)
   local mark = redis.call('HGET', KEYS[5], id)
-  return {'ok', id, mark or '', str(floor), str(now), token}
+  return {'ok', id, mark or '', str(floor), str(now), token, policy}
 end
 
 -- 1. This instance's previous worker ID, if nobody holds it.
