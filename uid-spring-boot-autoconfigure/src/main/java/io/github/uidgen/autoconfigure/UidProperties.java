@@ -724,7 +724,8 @@ public class UidProperties {
 			private Duration leaseDuration = Duration.ofSeconds(30);
 
 			/**
-			 * Interval of the lease heartbeat. Defaults to a third of the lease duration.
+			 * Interval of the lease heartbeat. Defaults to a third of the lease duration. Holders renew at least every
+			 * 1.5 s whatever it is, and a claim waits that interval plus a round trip before it issues.
 			 */
 			private Duration heartbeatInterval;
 
@@ -738,9 +739,11 @@ public class UidProperties {
 
 			/**
 			 * When a claim may trust the worker registry it finds: 'same-server' trusts a registry that the same Redis
-			 * process wrote last and waits the registry-loss margin otherwise; 'none' makes every claim wait the margin,
-			 * which also covers the registry's keys written back into the running Redis (a RESTORE of an older dump, a
-			 * key-copying migration), at the cost of that wait at every start.
+			 * process wrote last, after the claim's probation (2 s by default), in which holders whose claims the
+			 * registry's keys written back into the running Redis undid (a RESTORE of an older dump, a key-copying
+			 * migration) stop and raise their worker's mark, and waits the registry-loss margin otherwise; 'none'
+			 * makes every claim wait the margin, which also covers such a holder cut off from Redis meanwhile, at the
+			 * cost of that wait at every start.
 			 */
 			private RegistryTrust registryTrust = RegistryTrust.SAME_SERVER;
 

@@ -64,8 +64,15 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * when you know the namespace is brand new.
  *
  * <p>A registry whose keys were written back into the same running process (a {@code RESTORE} of an older dump)
- * cannot be told from a genuine one. {@link Builder#registryTrust(RegistryTrust) RegistryTrust.NONE} makes every
- * claim wait the margin, which covers that as well.
+ * cannot be told from a genuine one by a newcomer; only the holder whose claim it undid can tell, at its next renewal.
+ * So holders renew at least every 1.5 s, and a claim stands a probation of that interval plus a round trip (2 s by
+ * default) before the generator may issue with it, in which such a holder stops and raises the worker's mark to the
+ * one it recorded; the claim then starts after it. A holder cut off from Redis meanwhile is not covered unless another
+ * holder notices; {@link Builder#registryTrust(RegistryTrust) RegistryTrust.NONE} makes every claim wait the margin,
+ * which covers that as well.
+ *
+ * <p>The registry's keys have no expiry, so a Redis whose {@code maxmemory-policy} is {@code allkeys-*} may evict
+ * them, with the effect of a restore: a claim on it is refused unless {@link Builder#allowEvictingPolicy(boolean)}.
  */
 public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
