@@ -2,10 +2,12 @@ package io.github.uidgen.impl;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 import io.github.uidgen.UidClock;
@@ -14,6 +16,7 @@ import io.github.uidgen.testsupport.Duplicates;
 import io.github.uidgen.testsupport.PartitionProxy;
 import io.github.uidgen.testsupport.TestRedis;
 import io.github.uidgen.testsupport.ThrowawayRedis;
+import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,8 +24,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static io.github.uidgen.impl.TestGenerators.LAYOUT;
+import static io.github.uidgen.impl.TestGenerators.minUnit;
 import static io.github.uidgen.impl.TestGenerators.take;
 import static io.github.uidgen.impl.TestGenerators.unitOf;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -53,16 +58,29 @@ class RedisRestoredInPlaceCutOffTests {
 			throws Exception {
 		try (Stores stores = Stores.start(dir)) {
 			AbstractUidGenerator cutOff = stores.track(atDefaults(Kind.DEFAULT, stores.viaProxy(), "cut-off"));
-			AbstractUidGenerator other = stores.track(atDefaults(Kind.DEFAULT, stores.direct(), "other"));
+			// The other holder renews every 1.5 s, on its own schedule, but never before the newcomer's claim, whose
+			// worker ID it notes.
+			AtomicReference<Object> newcomersFirstClaim = new AtomicReference<>();
+			RenewalAfterClaim othersRenewals = new RenewalAfterClaim(assigner(stores.direct(), "other"), () -> {
+				Object claimed = new StringRedisTemplate(stores.direct()).opsForHash().get(TAG + ":instances", "newcomer");
+				newcomersFirstClaim.compareAndSet(null, claimed);
+				return claimed != null;
+			});
+			AbstractUidGenerator other = stores.track(atDefaults(Kind.DEFAULT, othersRenewals));
 			Issuer cutOffIssuing = Issuer.untilRefused(cutOff, "cut-off");
 			Issuer otherIssuing = Issuer.untilRefused(other, "other");
 
 			stores.proxy().partition();
+			othersRenewals.arm();
+			long restoringAt = System.currentTimeMillis();
 			stores.redis().restoreInPlace(KEYS, stores.dump());
 			AbstractUidGenerator newcomer = stores.track(atDefaults(Kind.DEFAULT, stores.direct(), "newcomer"));
-			assertThat(newcomer.status().worker().id()).as("the cut-off holder's worker, free in the restored registry")
-				.isEqualTo(cutOff.status().worker().id());
+			assertThat(newcomersFirstClaim.get()).as("the newcomer's claim took the cut-off holder's worker")
+				.isEqualTo(Long.toString(cutOff.status().worker().id()));
 			long[] issuedByNewcomer = take(newcomer, 20_000);
+			assertThat(LAYOUT.startMillis(minUnit(issuedByNewcomer)))
+				.as("the newcomer gave its claim back and issued nothing inside the registry-loss margin")
+				.isGreaterThanOrEqualTo(restoringAt + RedisWorkerIdAssigner.DEFAULT_REGISTRY_LOSS_MARGIN.toMillis());
 
 			assertThat(otherIssuing.awaitRefused(Duration.ofSeconds(10))).as("the other holder stops").isTrue();
 			assertThat(otherIssuing.firstRefusal()).hasMessageContaining("cannot have expired");
@@ -106,11 +124,10 @@ class RedisRestoredInPlaceCutOffTests {
 	/** A generator at every default setting but the test layout (16 IDs a millisecond). */
 	private static AbstractUidGenerator atDefaults(Kind kind, LettuceConnectionFactory connectionFactory,
 			String instanceId) {
-		RedisWorkerIdAssigner assigner = RedisWorkerIdAssigner.builder(connectionFactory)
-			.keyPrefix("uid-test")
-			.namespace("cut-off")
-			.instanceId(instanceId)
-			.build();
+		return atDefaults(kind, assigner(connectionFactory, instanceId));
+	}
+
+	private static AbstractUidGenerator atDefaults(Kind kind, WorkerIdAssigner assigner) {
 		return switch (kind) {
 			case DEFAULT -> DefaultUidGenerator.builder()
 				.layout(LAYOUT)
@@ -123,6 +140,14 @@ class RedisRestoredInPlaceCutOffTests {
 				.workerIdAssigner(assigner)
 				.build();
 		};
+	}
+
+	private static RedisWorkerIdAssigner assigner(LettuceConnectionFactory connectionFactory, String instanceId) {
+		return RedisWorkerIdAssigner.builder(connectionFactory)
+			.keyPrefix("uid-test")
+			.namespace("cut-off")
+			.instanceId(instanceId)
+			.build();
 	}
 
 	/**
@@ -141,7 +166,7 @@ class RedisRestoredInPlaceCutOffTests {
 
 		private final Map<String, byte[]> dump;
 
-		private final List<AbstractUidGenerator> generators = new java.util.ArrayList<>();
+		private final List<AbstractUidGenerator> generators = new ArrayList<>();
 
 		private Stores(ThrowawayRedis redis, PartitionProxy proxy, LettuceConnectionFactory direct,
 				LettuceConnectionFactory viaProxy, Map<String, byte[]> dump) {

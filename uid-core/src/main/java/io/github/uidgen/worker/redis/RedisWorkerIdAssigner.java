@@ -295,9 +295,22 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 			throw new WorkerAssignmentException("Interrupted while waiting to issue with uid worker ID " + workerId, ex);
 		}
 		HeldLeases.Held held = this.leases.require(workerId);
-		List<String> probe = this.scripts.renew(Long.toString(workerId), held.token(), "",
-				Long.toString(this.lease.leaseDuration().toMillis()), Long.toString(this.registryLossMargin.toMillis()),
-				"", Long.toString(held.expiresAt()));
+		List<String> probe;
+		try {
+			probe = this.scripts.renew(Long.toString(workerId), held.token(), "",
+					Long.toString(this.lease.leaseDuration().toMillis()),
+					Long.toString(this.registryLossMargin.toMillis()), "", Long.toString(held.expiresAt()));
+		}
+		catch (RuntimeException ex) {
+			// Nobody issues with it yet: give it back, so that it need not expire first.
+			try {
+				release(workerId, WorkerAssignment.NO_MARK);
+			}
+			catch (RuntimeException releaseFailure) {
+				ex.addSuppressed(releaseFailure);
+			}
+			throw ex;
+		}
 		if (!"ok".equals(probe.get(0))) {
 			this.leases.lost(workerId, held);
 			logger.warn("uid worker ID {} was lost from the registry {} while its claim was on probation ({}): "
