@@ -36,7 +36,8 @@ class RedisSegmentStoreConfiguration {
 							+ "to db.");
 		});
 		RedisSegmentStore.Builder builder = RedisSegmentStore.builder(factory)
-			.requirePersistence(properties.getSegment().getRedis().isRequirePersistence());
+			.requirePersistence(properties.getSegment().getRedis().isRequirePersistence())
+			.allowEvictingPolicy(properties.getSegment().getRedis().isAllowEvictingPolicy());
 		map("uid.segment.redis.key-prefix", properties.getSegment().getRedis().getKeyPrefix(), builder::keyPrefix);
 		RedisSegmentStore store = builder.build();
 		checkPersistenceAtStart(store);

@@ -49,6 +49,7 @@ public final class RedisWorkerIdAssignerAutoConfiguration {
 		map("uid.worker.redis.key-prefix", redis.getKeyPrefix(), builder::keyPrefix);
 		map("uid.worker.redis.namespace", redis.getNamespace(), builder::namespace);
 		map("uid.worker.redis.registry-loss-margin", redis.getRegistryLossMargin(), builder::registryLossMargin);
+		builder.allowEvictingPolicy(redis.isAllowEvictingPolicy());
 		if (redis.getRegistryTrust() != null) {
 			builder.registryTrust(RegistryTrust.valueOf(redis.getRegistryTrust().name()));
 		}

@@ -725,7 +725,8 @@ public class UidProperties {
 			private Duration leaseDuration = Duration.ofSeconds(30);
 
 			/**
-			 * Interval of the lease heartbeat. Defaults to a third of the lease duration.
+			 * Interval of the lease heartbeat. Defaults to a third of the lease duration. Holders renew at least every
+			 * 1.5 s whatever it is, and a claim waits that interval plus a round trip before it issues.
 			 */
 			private Duration heartbeatInterval;
 
@@ -739,11 +740,20 @@ public class UidProperties {
 
 			/**
 			 * When a claim may trust the worker registry it finds: 'same-server' trusts a registry that the same Redis
-			 * process wrote last and waits the registry-loss margin otherwise; 'none' makes every claim wait the margin,
-			 * which also covers the registry's keys written back into the running Redis (a RESTORE of an older dump, a
-			 * key-copying migration), at the cost of that wait at every start.
+			 * process wrote last, after the claim's probation (2 s by default), in which holders whose claims the
+			 * registry's keys written back into the running Redis undid (a RESTORE of an older dump, a key-copying
+			 * migration) stop and raise their worker's mark, and waits the registry-loss margin otherwise; 'none'
+			 * makes every claim wait the margin, which also covers such a holder cut off from Redis meanwhile, at the
+			 * cost of that wait at every start.
 			 */
 			private RegistryTrust registryTrust = RegistryTrust.SAME_SERVER;
+
+			/**
+			 * Whether to claim worker IDs on a Redis whose maxmemory-policy is allkeys-*, which may evict the
+			 * registry's keys (none expires) and so let two instances issue with one worker ID; false refuses to start
+			 * on it, naming the policy; true accepts it with a warning at each claim.
+			 */
+			private boolean allowEvictingPolicy;
 
 			public String getKeyPrefix() {
 				return this.keyPrefix;
@@ -791,6 +801,14 @@ public class UidProperties {
 
 			public void setRegistryTrust(RegistryTrust registryTrust) {
 				this.registryTrust = registryTrust;
+			}
+
+			public boolean isAllowEvictingPolicy() {
+				return this.allowEvictingPolicy;
+			}
+
+			public void setAllowEvictingPolicy(boolean allowEvictingPolicy) {
+				this.allowEvictingPolicy = allowEvictingPolicy;
 			}
 
 			/**
@@ -1234,6 +1252,13 @@ public class UidProperties {
 			 */
 			private boolean requirePersistence = true;
 
+			/**
+			 * Whether to accept a Redis whose maxmemory-policy is allkeys-*, which may evict segment counters (they have
+			 * no expiry), after which numbers repeat; false refuses to start on it, naming the policy; true accepts it
+			 * with a warning at start.
+			 */
+			private boolean allowEvictingPolicy;
+
 			public String getKeyPrefix() {
 				return this.keyPrefix;
 			}
@@ -1248,6 +1273,14 @@ public class UidProperties {
 
 			public void setRequirePersistence(boolean requirePersistence) {
 				this.requirePersistence = requirePersistence;
+			}
+
+			public boolean isAllowEvictingPolicy() {
+				return this.allowEvictingPolicy;
+			}
+
+			public void setAllowEvictingPolicy(boolean allowEvictingPolicy) {
+				this.allowEvictingPolicy = allowEvictingPolicy;
 			}
 
 		}

@@ -92,7 +92,7 @@ class RedisWorkerIdAssignerAutoConfigurationTests {
 		this.contextRunner
 			.withPropertyValues("uid.worker.redis.namespace=orders", "uid.worker.redis.lease-duration=12s",
 					"uid.worker.redis.heartbeat-interval=3s", "uid.worker.instance-id=configured",
-					"uid.worker.redis.registry-trust=none")
+					"uid.worker.redis.registry-trust=none", "uid.worker.redis.allow-evicting-policy=true")
 			.run((context) -> {
 				RedisWorkerIdAssigner assigner = context.getBean(RedisWorkerIdAssigner.class);
 				assertThat(assigner.getKeyPrefix()).isEqualTo(this.keyPrefix);
@@ -103,6 +103,7 @@ class RedisWorkerIdAssignerAutoConfigurationTests {
 				assertThat(assigner.getRegistryLossMargin()).isEqualTo(Duration.ofMillis(300));
 				assertThat(assigner.getInstanceId()).isEqualTo("configured");
 				assertThat(assigner.getRegistryTrust()).isEqualTo(RegistryTrust.NONE);
+				assertThat(assigner.isAllowEvictingPolicy()).isTrue();
 			});
 	}
 
@@ -110,6 +111,12 @@ class RedisWorkerIdAssignerAutoConfigurationTests {
 	void byDefaultARegistryTheSameRedisProcessWroteIsTrusted() {
 		this.contextRunner.run((context) -> assertThat(context.getBean(RedisWorkerIdAssigner.class).getRegistryTrust())
 			.isEqualTo(RegistryTrust.SAME_SERVER));
+	}
+
+	@Test
+	void byDefaultARedisThatMayEvictTheRegistryIsRefused() {
+		this.contextRunner.run((context) -> assertThat(context.getBean(RedisWorkerIdAssigner.class)
+			.isAllowEvictingPolicy()).isFalse());
 	}
 
 	@Test

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DataAccessResourceFailureException;
@@ -14,15 +13,17 @@ import org.springframework.data.redis.connection.RedisClusterNode;
 import org.springframework.data.redis.connection.RedisConnection;
 
 /**
- * What a Redis server keeps of its data across a restart, read from {@code INFO persistence} and
+ * What a Redis server keeps of its data, read from {@code INFO persistence}, {@code INFO memory} and
  * {@code CONFIG GET save} / {@code appendfsync}: segment counters are only as safe as that. Of a cluster, every master
  * is read, and the weakest one counts, since each holds some of the keys.
  *
- * @param level how much the weakest server keeps
+ * @param level how much the weakest server keeps across a restart
  * @param server which server that is, for messages ({@code Redis on port 6379}, {@code Redis node 10.0.0.5:7001})
  * @param settings the settings that say so ({@code appendonly no, save ""})
+ * @param evicting the servers that may evict keys without an expiry, as counters are, each with its
+ * {@code maxmemory-policy} ({@code Redis on port 6379 (maxmemory-policy allkeys-lru)}); empty when none may
  */
-record RedisDurability(Level level, String server, String settings) {
+record RedisDurability(Level level, String server, String settings, List<String> evicting) {
 
 	/** How much of its data a Redis server keeps across a restart, from least to most. */
 	enum Level {
@@ -56,38 +57,45 @@ record RedisDurability(Level level, String server, String settings) {
 			for (RedisClusterNode node : cluster.clusterCommands().clusterGetNodes()) {
 				if (node.isMaster()) {
 					nodes.add(read("Redis node " + node.asString(),
-							() -> cluster.serverCommands().info(node, "persistence"),
+							(section) -> cluster.serverCommands().info(node, section),
 							(parameter) -> cluster.serverCommands().getConfig(node, parameter)));
 				}
 			}
+			List<String> evicting = nodes.stream().flatMap((node) -> node.evicting.stream()).toList();
 			return nodes.stream()
 				.min((a, b) -> a.level.compareTo(b.level))
-				.orElseGet(() -> new RedisDurability(Level.UNKNOWN, "Redis Cluster", "no master listed"));
+				.map((weakest) -> new RedisDurability(weakest.level, weakest.server, weakest.settings, evicting))
+				.orElseGet(() -> new RedisDurability(Level.UNKNOWN, "Redis Cluster", "no master listed", List.of()));
 		}
 		Properties server = connection.serverCommands().info("server");
 		String port = (server != null) ? server.getProperty("tcp_port") : null;
 		return read((port != null) ? "Redis on port " + port : "Redis",
-				() -> connection.serverCommands().info("persistence"),
+				(section) -> connection.serverCommands().info(section),
 				(parameter) -> connection.serverCommands().getConfig(parameter));
 	}
 
-	private static RedisDurability read(String server, Supplier<Properties> info,
+	private static RedisDurability read(String server, Function<String, Properties> info,
 			Function<String, Properties> config) {
-		Properties persistence = info.get();
+		// INFO rather than CONFIG GET maxmemory-policy: INFO answers where CONFIG is renamed or disabled.
+		Properties memory = info.apply("memory");
+		String policy = (memory != null) ? memory.getProperty("maxmemory_policy", "") : "";
+		List<String> evicting = policy.startsWith("allkeys-")
+				? List.of(server + " (maxmemory-policy " + policy + ")") : List.of();
+		Properties persistence = info.apply("persistence");
 		boolean appendOnly = "1".equals((persistence != null) ? persistence.getProperty("aof_enabled") : null);
 		if (appendOnly) {
 			String fsync = configValue(config, "appendfsync");
 			Level level = "always".equals(fsync) ? Level.APPEND_ONLY_FILE_SYNCED
 					: Level.APPEND_ONLY_FILE_NOT_SYNCED;
 			return new RedisDurability(level, server,
-					"appendonly yes, appendfsync " + ((fsync != null) ? fsync : "unknown"));
+					"appendonly yes, appendfsync " + ((fsync != null) ? fsync : "unknown"), evicting);
 		}
 		String save = configValue(config, "save");
 		if (save == null) {
-			return new RedisDurability(Level.UNKNOWN, server, "appendonly no, CONFIG GET save not allowed");
+			return new RedisDurability(Level.UNKNOWN, server, "appendonly no, CONFIG GET save not allowed", evicting);
 		}
-		return save.isBlank() ? new RedisDurability(Level.NOTHING, server, "appendonly no, save \"\"")
-				: new RedisDurability(Level.SNAPSHOTS, server, "appendonly no, save \"" + save + "\"");
+		return save.isBlank() ? new RedisDurability(Level.NOTHING, server, "appendonly no, save \"\"", evicting)
+				: new RedisDurability(Level.SNAPSHOTS, server, "appendonly no, save \"" + save + "\"", evicting);
 	}
 
 	/** Returns a configuration value, or {@code null} where CONFIG is not allowed (as on many hosted Redis). */

@@ -26,7 +26,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * (or {@link #checkPersistence()}, earlier) reads what the Redis keeps ({@code INFO persistence}, {@code CONFIG GET save} and {@code appendfsync}; of a
  * cluster, every master): a Redis that keeps nothing across a restart is refused
  * ({@link RedisKeepsNothingException}) unless {@link Builder#requirePersistence(boolean) requirePersistence(false)}
- * accepts it with one warning; one that keeps snapshots only, or an append-only file not synced on every write, is
+ * accepts it with one warning; one that may evict keys without an expiry ({@code maxmemory-policy allkeys-*}) is
+ * refused unless {@link Builder#allowEvictingPolicy(boolean) allowEvictingPolicy(true)}; one that keeps snapshots only, or an append-only file not synced on every write, is
  * noted once at INFO. Generators that were running refuse a range below one they claimed
  * ({@link io.github.uidgen.segment.SegmentStoreRewoundException}), but cannot undo the loss: run Redis with
  * {@code appendonly yes} and {@code appendfsync always} for segment keys, or use the database store.
@@ -46,6 +47,8 @@ public final class RedisSegmentStore implements SegmentStore {
 
 	private final boolean requirePersistence;
 
+	private final boolean allowEvictingPolicy;
+
 	/** Set once the Redis was found to keep its data, or accepted although it does not. */
 	private volatile boolean durabilityChecked;
 
@@ -53,6 +56,7 @@ public final class RedisSegmentStore implements SegmentStore {
 		this.redis = new StringRedisTemplate(builder.connectionFactory);
 		this.keyPrefix = builder.keyPrefix;
 		this.requirePersistence = builder.requirePersistence;
+		this.allowEvictingPolicy = builder.allowEvictingPolicy;
 	}
 
 	/**
@@ -114,6 +118,18 @@ public final class RedisSegmentStore implements SegmentStore {
 		catch (DataAccessException ex) {
 			throw new SegmentStoreException("Cannot read what the Redis that hands out uid segments keeps across a "
 					+ "restart (INFO persistence failed: " + ex.getMessage() + ")", ex);
+		}
+		if (!durability.evicting().isEmpty()) {
+			String servers = String.join(", ", durability.evicting());
+			if (!this.allowEvictingPolicy) {
+				throw new SegmentStoreException(servers + " may evict keys that have no expiry, and segment counters "
+						+ "have none: an evicted counter starts again at 1, and numbers handed out before would be "
+						+ "handed out again. Set maxmemory-policy to noeviction (or a volatile-* policy) on every Redis "
+						+ "node that holds segment keys, or accept the risk with "
+						+ "uid.segment.redis.allow-evicting-policy=true (builder: allowEvictingPolicy(true)).");
+			}
+			logger.warn("{} may evict keys that have no expiry, and an evicted segment counter starts again at 1, "
+					+ "repeating numbers; accepted because allow-evicting-policy is on", servers);
 		}
 		switch (durability.level()) {
 			case NOTHING -> {
@@ -185,6 +201,8 @@ public final class RedisSegmentStore implements SegmentStore {
 
 		private boolean requirePersistence = true;
 
+		private boolean allowEvictingPolicy;
+
 		private Builder(RedisConnectionFactory connectionFactory) {
 			if (connectionFactory == null) {
 				throw new InvalidSettingException("connectionFactory", null,
@@ -216,6 +234,18 @@ public final class RedisSegmentStore implements SegmentStore {
 		 */
 		public Builder requirePersistence(boolean requirePersistence) {
 			this.requirePersistence = requirePersistence;
+			return this;
+		}
+
+		/**
+		 * Sets whether to accept a Redis whose {@code maxmemory-policy} is {@code allkeys-*}: it may evict segment
+		 * counters (they have no expiry), and an evicted counter starts again at 1; refused by default, accepted with
+		 * a warning at the first claim when set.
+		 * @param allowEvictingPolicy whether a Redis that may evict the counters is accepted
+		 * @return this builder
+		 */
+		public Builder allowEvictingPolicy(boolean allowEvictingPolicy) {
+			this.allowEvictingPolicy = allowEvictingPolicy;
 			return this;
 		}
 

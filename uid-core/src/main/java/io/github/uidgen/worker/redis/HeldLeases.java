@@ -53,6 +53,17 @@ final class HeldLeases {
 	}
 
 	/**
+	 * Records that a claim on probation was confirmed without recording a mark, unless it was replaced meanwhile.
+	 * @param workerId the worker ID
+	 * @param probed the lease as it was before
+	 * @param expiresAt the new expiry, Redis clock
+	 * @param server the {@code run_id} of the Redis process that confirmed it
+	 */
+	void probed(long workerId, Held probed, long expiresAt, String server) {
+		this.leases.replace(workerId, probed, new Held(probed.token(), probed.recordedMark(), expiresAt, server));
+	}
+
+	/**
 	 * Forgets a lease that turned out to be lost, unless a newer claim replaced it meanwhile.
 	 * @param workerId the worker ID
 	 * @param lost the lease as it was when the renewal failed

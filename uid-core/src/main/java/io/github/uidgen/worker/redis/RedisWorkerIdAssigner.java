@@ -65,8 +65,15 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * when you know the namespace is brand new.
  *
  * <p>A registry whose keys were written back into the same running process (a {@code RESTORE} of an older dump)
- * cannot be told from a genuine one. {@link Builder#registryTrust(RegistryTrust) RegistryTrust.NONE} makes every
- * claim wait the margin, which covers that as well.
+ * cannot be told from a genuine one by a newcomer; only the holder whose claim it undid can tell, at its next renewal.
+ * So holders renew at least every 1.5 s, and a claim stands a probation of that interval plus a round trip (2 s by
+ * default) before the generator may issue with it, in which such a holder stops and raises the worker's mark to the
+ * one it recorded; the claim then starts after it. A holder cut off from Redis meanwhile is not covered unless another
+ * holder notices; {@link Builder#registryTrust(RegistryTrust) RegistryTrust.NONE} makes every claim wait the margin,
+ * which covers that as well.
+ *
+ * <p>The registry's keys have no expiry, so a Redis whose {@code maxmemory-policy} is {@code allkeys-*} may evict
+ * them, with the effect of a restore: a claim on it is refused unless {@link Builder#allowEvictingPolicy(boolean)}.
  */
 public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
@@ -86,6 +93,15 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
 	private static final Pattern KEY_PART = Pattern.compile("[^{}\\s]{1,100}");
 
+	/**
+	 * Holders renew at least this often, whatever their heartbeat and mark reservation, so that a claim on probation
+	 * hears from them within {@link #probation}.
+	 */
+	static final Duration MAX_CHECK_INTERVAL = Duration.ofMillis(1_500);
+
+	/** What a probation adds to the holders' renewal interval, for the renewal's round trip and scheduling delays. */
+	static final Duration MAX_ROUND_TRIP_ALLOWANCE = Duration.ofMillis(500);
+
 	/** A claim waits at most this many margins, in case the registry keeps being wiped. */
 	private static final int MAX_WAITS = 5;
 
@@ -103,7 +119,15 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
 	private final RegistryTrust registryTrust;
 
+	private final boolean allowEvictingPolicy;
+
 	private final String hashTag;
+
+	/** How often holders renew: the heartbeat, at most {@link #MAX_CHECK_INTERVAL}. */
+	private final Duration checkInterval;
+
+	/** How long a trusted claim waits before its worker ID is handed to the generator; see {@link #onProbation}. */
+	private final Duration probation;
 
 	private final HeldLeases leases = new HeldLeases();
 
@@ -116,7 +140,13 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		this.lease = lease;
 		this.registryLossMargin = builder.registryLossMargin;
 		this.registryTrust = builder.registryTrust;
+		this.allowEvictingPolicy = builder.allowEvictingPolicy;
 		this.hashTag = "{" + this.keyPrefix + ":" + this.namespace + "}";
+		this.checkInterval = (lease.heartbeatInterval().compareTo(MAX_CHECK_INTERVAL) < 0) ? lease.heartbeatInterval()
+				: MAX_CHECK_INTERVAL;
+		Duration allowance = this.checkInterval.dividedBy(2);
+		this.probation = this.checkInterval
+			.plus((allowance.compareTo(MAX_ROUND_TRIP_ALLOWANCE) < 0) ? allowance : MAX_ROUND_TRIP_ALLOWANCE);
 		this.scripts = new RegistryScripts(builder.connectionFactory, this.hashTag);
 		this.layout = new RegistryLayout(builder.connectionFactory, this.hashTag);
 	}
@@ -146,15 +176,28 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		boolean waitEveryClaim = this.registryTrust == RegistryTrust.NONE;
 		for (int waits = 0;; waits++) {
 			List<String> reply = this.scripts.claim(this.lease.instanceId(), LeaseTokens.newToken(),
-					Long.toString(maxWorkerId), Long.toString(this.lease.leaseDuration().toMillis()),
+					Long.toString(maxWorkerId), Long.toString(claimLeaseMillis()),
 					Long.toString(this.registryLossMargin.toMillis()), Long.toString(maxMarkLead.toMillis()), "",
-					waitEveryClaim ? "wait" : "trusted");
+					waitEveryClaim ? "wait" : "trusted", this.allowEvictingPolicy ? "allow-evicting" : "");
 			switch (reply.get(0)) {
 				case "ok" -> {
-					return waitEveryClaim ? claimedUntrusted(reply) : claimed(reply);
+					if (waitEveryClaim) {
+						return claimedUntrusted(reply);
+					}
+					WorkerAssignment confirmed = onProbation(reply, claimed(reply), maxMarkLead.toMillis(),
+							Long.MAX_VALUE);
+					if (confirmed != null) {
+						return confirmed;
+					}
+					if (waits >= MAX_WAITS) {
+						throw new WorkerAssignmentException("A claim in the uid worker registry " + this.hashTag
+								+ " was given back after its probation " + (waits + 1) + " times in a row; is something "
+								+ "rewriting the registry in Redis?");
+					}
 				}
 				case "full" -> throw this.lease.allTaken(maxWorkerId, Long.parseLong(reply.get(1)),
 						reply.subList(2, reply.size()), "Redis under " + this.hashTag);
+				case "evicting" -> throw evicting(reply.get(1));
 				case "wait" -> awaitRegistry(Long.parseLong(reply.get(1)), Long.parseLong(reply.get(2)), reply.get(3),
 						(reply.size() > 4) ? reply.get(4) : "", waits);
 				default -> throw new WorkerAssignmentException("Unexpected reply from the uid claim script: " + reply);
@@ -169,13 +212,20 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 			return Optional.empty();
 		}
 		List<String> reply = this.scripts.claim(this.lease.instanceId(), LeaseTokens.newToken(),
-				Long.toString(maxWorkerId), Long.toString(this.lease.leaseDuration().toMillis()),
-				Long.toString(this.registryLossMargin.toMillis()), "0", Long.toString(latestMarkMillis), "trusted");
+				Long.toString(maxWorkerId), Long.toString(claimLeaseMillis()),
+				Long.toString(this.registryLossMargin.toMillis()), "0", Long.toString(latestMarkMillis), "trusted",
+				this.allowEvictingPolicy ? "allow-evicting" : "");
+		if ("evicting".equals(reply.get(0))) {
+			throw evicting(reply.get(1));
+		}
 		if (!"ok".equals(reply.get(0))) {
 			// Nothing free with such a mark, or the registry is waiting out a loss: a claim now would have to wait.
 			return Optional.empty();
 		}
-		WorkerAssignment assignment = claimed(reply);
+		WorkerAssignment assignment = onProbation(reply, claimed(reply), Long.MAX_VALUE, latestMarkMillis);
+		if (assignment == null) {
+			return Optional.empty();
+		}
 		if (assignment.hasMark() && assignment.highWaterMarkMillis() > latestMarkMillis) {
 			// Shortly after a registry loss the mark is the end of the margin, which may lie later than the bound.
 			release(assignment.workerId(), WorkerAssignment.NO_MARK);
@@ -184,14 +234,29 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		return Optional.of(assignment);
 	}
 
+	private WorkerAssignmentException evicting(String policy) {
+		return new WorkerAssignmentException("The Redis that holds the uid worker registry " + this.hashTag
+				+ " may evict keys that have no expiry (maxmemory-policy " + policy + "), and none of the registry's "
+				+ "keys expires: an evicted lease or mark lets a newcomer take a running instance's worker ID and "
+				+ "repeat its IDs. Set maxmemory-policy to noeviction (or a volatile-* policy) on every Redis node that "
+				+ "may hold the registry, give the registry a Redis of its own, or accept the risk with "
+				+ "uid.worker.redis.allow-evicting-policy=true (builder: allowEvictingPolicy(true)).");
+	}
+
 	private WorkerAssignment claimed(List<String> reply) {
 		long workerId = Long.parseLong(reply.get(1));
+		if (reply.size() > 6 && reply.get(6).startsWith("allkeys-")) {
+			logger.warn("uid worker registry {}: Redis may evict keys that have no expiry (maxmemory-policy {}), and "
+					+ "an evicted lease or mark can make two instances issue the same IDs; accepted because "
+					+ "allow-evicting-policy is on", this.hashTag, reply.get(6));
+		}
 		String token = reply.get(5);
 		long mark = reply.get(2).isEmpty() ? WorkerAssignment.NO_MARK : Long.parseLong(reply.get(2));
 		long floor = Long.parseLong(reply.get(3));
 		long redisNow = Long.parseLong(reply.get(4));
 		long leaseMillis = this.lease.leaseDuration().toMillis()
-				+ ((this.registryTrust == RegistryTrust.NONE) ? this.registryLossMargin.toMillis() : 0);
+				+ ((this.registryTrust == RegistryTrust.NONE) ? this.registryLossMargin.toMillis()
+						: this.probation.toMillis());
 		if (floor > redisNow - this.registryLossMargin.toMillis()) {
 			// Shortly after a loss, start no earlier than the end of the margin even if this instance's clock
 			// lags behind the Redis server's.
@@ -203,6 +268,93 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 				this.hashTag, this.lease.instanceId(),
 				assignment.hasMark() ? "mark " + Instant.ofEpochMilli(mark) : "no mark", this.lease.leaseDuration());
 		return assignment;
+	}
+
+	/** How long a claim leases its worker ID for: the lease, and the probation a trusted claim waits before issue. */
+	private long claimLeaseMillis() {
+		// The script adds the margin itself to a claim that waits it.
+		return this.lease.leaseDuration().toMillis()
+				+ ((this.registryTrust == RegistryTrust.NONE) ? 0 : this.probation.toMillis());
+	}
+
+	/**
+	 * Holds a trusted claim back for one renewal interval of the holders and a round trip before the generator may
+	 * issue with it, then reads the worker's record again. A registry written back into the running Redis (a
+	 * {@code RESTORE} of an older dump) may show a running holder's worker ID free; that holder renews within the
+	 * interval, finds its claim gone although its lease cannot have expired, stops, raises the worker's mark to the one
+	 * it recorded, and makes claims wait the registry-loss margin. So after the probation this claim starts after that
+	 * mark; and when the margin was raised meanwhile but this worker's mark did not move (its holder, if any, did not
+	 * answer: it may be cut off from Redis), the claim is given back and made again, which waits the margin.
+	 * @param reply the claim script's reply
+	 * @param claimed the assignment as claimed
+	 * @param maxMarkLeadMillis how far ahead of the Redis clock the mark may lie for the generator to start on it
+	 * @param latestMarkMillis the latest mark the worker ID may have (a claim for a clock that stepped back)
+	 * @return the assignment to issue with, or {@code null} when the claim was given back and must be made again
+	 */
+	private WorkerAssignment onProbation(List<String> reply, WorkerAssignment claimed, long maxMarkLeadMillis,
+			long latestMarkMillis) {
+		long workerId = claimed.workerId();
+		long markAtClaim = reply.get(2).isEmpty() ? WorkerAssignment.NO_MARK : Long.parseLong(reply.get(2));
+		long claimedAt = Long.parseLong(reply.get(4));
+		try {
+			Thread.sleep(this.probation.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			release(workerId, WorkerAssignment.NO_MARK);
+			throw new WorkerAssignmentException("Interrupted while waiting to issue with uid worker ID " + workerId, ex);
+		}
+		HeldLeases.Held held = this.leases.require(workerId);
+		List<String> probe;
+		try {
+			probe = this.scripts.renew(Long.toString(workerId), held.token(), "",
+					Long.toString(this.lease.leaseDuration().toMillis()),
+					Long.toString(this.registryLossMargin.toMillis()), "", Long.toString(held.expiresAt()));
+		}
+		catch (RuntimeException ex) {
+			// Nobody issues with it yet: give it back, so that it need not expire first.
+			try {
+				release(workerId, WorkerAssignment.NO_MARK);
+			}
+			catch (RuntimeException releaseFailure) {
+				ex.addSuppressed(releaseFailure);
+			}
+			throw ex;
+		}
+		if (!"ok".equals(probe.get(0))) {
+			this.leases.lost(workerId, held);
+			logger.warn("uid worker ID {} was lost from the registry {} while its claim was on probation ({}): "
+					+ "claiming again", workerId, this.hashTag, probe);
+			return null;
+		}
+		long expiresAt = Long.parseLong(probe.get(3));
+		this.leases.probed(workerId, held, expiresAt, probe.get(2));
+		long redisNow = expiresAt - this.lease.leaseDuration().toMillis();
+		long mark = probe.get(4).isEmpty() ? WorkerAssignment.NO_MARK : Long.parseLong(probe.get(4));
+		long floor = Long.parseLong(probe.get(5));
+		boolean holderAnswered = mark != WorkerAssignment.NO_MARK && mark > markAtClaim;
+		String giveBack = null;
+		if (floor > claimedAt && !holderAnswered) {
+			giveBack = "the registry was found lost or rewound meanwhile, and nobody raised this worker's mark";
+		}
+		else if (holderAnswered && (mark - redisNow > maxMarkLeadMillis || mark > latestMarkMillis)) {
+			// Only a mark raised meanwhile: one the claim found far ahead (nothing else free) is waited for or refused
+			// as at any claim.
+			giveBack = "its previous holder found its claim undone and raised its mark to " + Instant.ofEpochMilli(mark)
+					+ ", further ahead than this generator may start on";
+		}
+		if (giveBack != null) {
+			logger.warn("uid worker ID {} is given back after its claim's probation: {}; claiming again", workerId,
+					giveBack);
+			release(workerId, WorkerAssignment.NO_MARK);
+			return null;
+		}
+		if (holderAnswered) {
+			logger.warn("uid worker ID {}: its previous holder, whose claim the registry {} no longer had, raised its "
+					+ "mark to {} while this claim was on probation; issue starts after it", workerId, this.hashTag,
+					Instant.ofEpochMilli(mark));
+		}
+		return new WorkerAssignment(workerId, Math.max(claimed.highWaterMarkMillis(), mark));
 	}
 
 	/**
@@ -353,9 +505,23 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		}
 	}
 
+	/**
+	 * Returns the heartbeat interval, at most 1.5 s: a claim on probation must hear from every holder whose claim a
+	 * registry written back into Redis undid, and a renewal is one short script call.
+	 */
 	@Override
 	public Duration renewInterval() {
-		return this.lease.heartbeatInterval();
+		return this.checkInterval;
+	}
+
+	/**
+	 * Returns how long a claim waits, holding its worker ID, before the generator may issue with it: the holders'
+	 * renewal interval and an allowance for its round trip (2 s with the defaults). Not with
+	 * {@link RegistryTrust#NONE}, whose claims wait the registry-loss margin instead.
+	 * @return the probation
+	 */
+	public Duration getClaimProbation() {
+		return (this.registryTrust == RegistryTrust.NONE) ? Duration.ZERO : this.probation;
 	}
 
 	@Override
@@ -395,6 +561,10 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		return this.registryTrust;
 	}
 
+	public boolean isAllowEvictingPolicy() {
+		return this.allowEvictingPolicy;
+	}
+
 	public String getInstanceId() {
 		return this.lease.instanceId();
 	}
@@ -418,6 +588,8 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		private Duration registryLossMargin = DEFAULT_REGISTRY_LOSS_MARGIN;
 
 		private RegistryTrust registryTrust = RegistryTrust.SAME_SERVER;
+
+		private boolean allowEvictingPolicy;
 
 		private Builder(RedisConnectionFactory connectionFactory) {
 			super(Integer.MAX_VALUE);
@@ -486,6 +658,18 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 			if (registryTrust != null) {
 				this.registryTrust = registryTrust;
 			}
+			return this;
+		}
+
+		/**
+		 * Sets whether a claim goes ahead on a Redis whose {@code maxmemory-policy} is {@code allkeys-*}, which may
+		 * evict the registry's keys (none expires) and so let two instances share a worker ID; refused by default,
+		 * accepted with a warning at each claim when set.
+		 * @param allowEvictingPolicy whether to claim on a Redis that may evict the registry
+		 * @return this builder
+		 */
+		public Builder allowEvictingPolicy(boolean allowEvictingPolicy) {
+			this.allowEvictingPolicy = allowEvictingPolicy;
 			return this;
 		}
 

@@ -11,10 +11,12 @@ package io.github.uidgen.worker.redis;
 public enum RegistryTrust {
 
 	/**
-	 * Trust a registry that the same Redis process ({@code run_id}) wrote last; wait the margin when it was written by
-	 * another process (a restart, perhaps from older data, a failover, a slot moved to another Cluster node), or lost.
-	 * Claims cost nothing in the common case. Not covered: the registry's keys written back into the running process
-	 * (a {@code RESTORE} of an older dump, a key-copying migration tool replaying old data).
+	 * Trust a registry that the same Redis process ({@code run_id}) wrote last, once the claim has stood its probation
+	 * (2 s by default), in which holders whose claims the registry's keys written back into the running process undid
+	 * (a {@code RESTORE} of an older dump, a key-copying migration tool replaying old data) find out and raise their
+	 * worker's mark; wait the margin when it was written by another process (a restart, perhaps from older data, a
+	 * failover, a slot moved to another Cluster node), or lost. Not covered: such a holder cut off from Redis during the
+	 * probation, when no other holder notices.
 	 */
 	SAME_SERVER,
 

@@ -7,16 +7,20 @@
 -- ARGV: 1 operation, then
 --   claim:   2 instance ID, 3 token, 4 max worker ID, 5 lease ms, 6 registry loss margin ms, 7 max mark lead ms,
 --            8 latest mark ms or '' (a further worker ID whose mark is no later, for a clock that stepped back),
---            9 'trusted' or 'wait' (the claimant waits the margin before it issues: the lease covers that too)
---            -> {'wait', floor, now, why} | {'ok', worker, mark or '', floor, now, token} | {'full', live, holder...}
+--            9 'trusted' or 'wait' (the claimant waits the margin before it issues: the lease covers that too),
+--            10 'allow-evicting' to claim although Redis may evict keys without an expiry, else ''
+--            -> {'wait', floor, now, why} | {'ok', worker, mark or '', floor, now, token, maxmemory policy}
+--            | {'full', live, holder...} | {'evicting', maxmemory policy}
 --            | {'none'} (no free worker ID with a mark no later than ARGV 8)
 --            where why is 'new' (no generation key), 'margin' (still inside the margin of an earlier event) or what
 --            happened to the registry's Redis (see change below)
---   renew:   2 worker ID, 3 token, 4 mark ms, 5 lease ms, 6 registry loss margin ms, 7 the mark this claim last
+--   renew:   2 worker ID, 3 token, 4 mark ms or '' (a probe of a claim on probation: nothing recorded), 5 lease ms, 6 registry loss margin ms, 7 the mark this claim last
 --            recorded or '', 8 the lease expiry (ms, Redis clock) this claim was last given
---            -> {'ok', change or '', run_id, new expiry} | {'wiped'} | {'rewound', stored mark or '', run_id, last change}
+--            -> {'ok', change or '', run_id, new expiry, stored mark or '', floor} | {'wiped'} | {'rewound', stored mark or '', run_id, last change}
 --            | {'released', holder, run_id, last change, certain, now} | {'taken', holder, run_id, last change, certain, now}
---            where certain is '1' when the claim's own lease cannot have expired yet
+--            where certain is '1' when the claim's own lease cannot have expired yet; a claim found lost although its
+--            lease cannot have expired raises the stored mark to the one it last recorded (ARGV 7), so that a newcomer
+--            that took the worker ID meanwhile, still on probation, starts after every ID this claim may have issued
 --            where change is what change() below returns, run_id this process's and last change the kind of change
 --            that brought the registry to this process ('lost' when it was created here, '' when marked new by hand)
 --   release: 2 worker ID, 3 token, 4 mark ms or '', 5 registry loss margin ms
@@ -91,7 +95,10 @@ if op == 'renew' then
   local what = change(margin) or ''
   local held = redis.call('HGET', KEYS[2], worker)
   if held ~= token then
-    if certain then raiseFloor(margin) end
+    if certain then
+      raiseFloor(margin)
+      if confirmed ~= '' then raise(worker, confirmed) end
+    end
     local holder = redis.call('HGET', KEYS[3], worker) or ''
     return {(held and 'taken' or 'released'), holder, server, lastKind, certain and '1' or '0', str(now)}
   end
@@ -101,8 +108,9 @@ if op == 'renew' then
     return {'rewound', recorded or '', server, lastKind}
   end
   redis.call('ZADD', KEYS[1], str(now + tonumber(ARGV[5])), worker)
-  raise(worker, ARGV[4])
-  return {'ok', what, server, str(now + tonumber(ARGV[5]))}
+  if ARGV[4] ~= '' then raise(worker, ARGV[4]) end
+  return {'ok', what, server, str(now + tonumber(ARGV[5])), redis.call('HGET', KEYS[5], worker) or '',
+      redis.call('GET', KEYS[6])}
 end
 
 if op == 'release' then
@@ -120,6 +128,11 @@ local instance, token = ARGV[2], ARGV[3] .. '@' .. server
 local max, lease, margin, lead = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
 local latest = tonumber(ARGV[8] or '')
 if ARGV[9] == 'wait' then lease = lease + margin end
+
+-- An allkeys-* policy may evict the registry's keys, none of which expires, with the effect of a restore. Read from
+-- INFO (scripts may not call CONFIG) on the very server that holds the registry.
+local policy = string.match(redis.call('INFO', 'memory'), 'maxmemory_policy:([%w%-]+)') or ''
+if string.find(policy, '^allkeys%-') and ARGV[10] ~= 'allow-evicting' then return {'evicting', policy} end
 
 -- No generation marker: the registry is new, or Redis lost it with every mark in it. Nobody may claim until the
 -- margin has passed, so that whatever a previous holder may have issued lies in the past.
@@ -166,7 +179,7 @@ local function take(id)
   redis.call('HSET', KEYS[3], id, instance)
   redis.call('HSET', KEYS[4], instance, id)
   local mark = redis.call('HGET', KEYS[5], id)
-  return {'ok', id, mark or '', str(floor), str(now), token}
+  return {'ok', id, mark or '', str(floor), str(now), token, policy}
 end
 
 -- 1. This instance's previous worker ID, if nobody holds it.

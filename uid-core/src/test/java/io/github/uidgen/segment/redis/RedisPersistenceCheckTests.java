@@ -135,6 +135,58 @@ class RedisPersistenceCheckTests {
 		}
 	}
 
+	/**
+	 * A Redis that may evict keys without an expiry ({@code allkeys-*}) may drop a counter, which starts again at 1: it
+	 * is refused at the first claim, naming the policy and the fix, whatever it keeps on disk; accepted with a warning
+	 * when the application says so; a {@code volatile-*} policy evicts only keys with an expiry, which counters do not
+	 * have, and is accepted without a word.
+	 */
+	@Test
+	void aRedisThatMayEvictKeysWithoutAnExpiryIsRefusedUnlessAllowedAndVolatilePoliciesAreAccepted(@TempDir Path dir) {
+		try (OnRedis onRedis = OnRedis.start(dir, "--appendonly", "yes", "--appendfsync", "always", "--maxmemory-policy",
+				"allkeys-lru")) {
+			RedisSegmentStore store = onRedis.store().build();
+			assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> store.claim("orders", 10))
+				.withMessageContaining("Redis on port " + onRedis.redis().port() + " (maxmemory-policy allkeys-lru)")
+				.withMessageContaining("may evict keys that have no expiry")
+				.withMessageContaining("noeviction")
+				.withMessageContaining("uid.segment.redis.allow-evicting-policy=true");
+			assertThat(onRedis.redis().cli("EXISTS", "uid:segment:orders")).as("no counter moved").isEqualTo("0");
+
+			RedisSegmentStore allowing = onRedis.store().allowEvictingPolicy(true).build();
+			assertThat(allowing.claim("orders", 10)).isEqualTo(new SegmentRange(1, 10));
+			assertThat(messages(Level.WARN)).singleElement()
+				.asString()
+				.contains("maxmemory-policy allkeys-lru")
+				.contains("accepted because allow-evicting-policy is on");
+
+			assertThat(onRedis.redis().cli("CONFIG", "SET", "maxmemory-policy", "volatile-lru")).isEqualTo("OK");
+			assertThat(onRedis.store().build().claim("orders", 10)).isEqualTo(new SegmentRange(11, 20));
+			assertThat(messages(Level.WARN)).as("nothing more said").hasSize(1);
+		}
+	}
+
+	/** Of a cluster, a master that may evict is refused even when the others may not. */
+	@Test
+	void ofAClusterNoMasterMayEvictKeysWithoutAnExpiry(@TempDir Path dir) {
+		try (ThrowawayRedisCluster cluster = ThrowawayRedisCluster.start(dir)) {
+			LettuceConnectionFactory factory = cluster.connectionFactory();
+			try {
+				List<Integer> ports = cluster.ports();
+				int evicting = ports.get(ports.size() - 1);
+				assertThat(cluster.cli(evicting, "CONFIG", "SET", "maxmemory-policy", "allkeys-random")).isEqualTo("OK");
+				RedisSegmentStore store = RedisSegmentStore.builder(factory).requirePersistence(false).build();
+				assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> store.claim("orders", 10))
+					.withMessageContaining("Redis node 127.0.0.1:" + evicting + " (maxmemory-policy allkeys-random)");
+				assertThat(cluster.cli(evicting, "CONFIG", "SET", "maxmemory-policy", "noeviction")).isEqualTo("OK");
+				assertThat(store.claim("orders", 10)).isEqualTo(new SegmentRange(1, 10));
+			}
+			finally {
+				factory.destroy();
+			}
+		}
+	}
+
 	private List<String> messages(Level atLeast) {
 		return this.logged.list.stream()
 			.filter((event) -> event.getLevel().isGreaterOrEqual(atLeast))

@@ -248,10 +248,47 @@ class RedisWorkerIdAssignerTests {
 		RedisWorkerIdAssigner assigner = RedisWorkerIdAssigner.builder(this.connectionFactory).build();
 		assertThat(assigner.getKeyTag()).isEqualTo("{uid:default}");
 		assertThat(assigner.getLeaseDuration()).isEqualTo(Duration.ofSeconds(30));
-		assertThat(assigner.renewInterval()).isEqualTo(Duration.ofSeconds(10));
+		assertThat(assigner.getHeartbeatInterval()).isEqualTo(Duration.ofSeconds(10));
 		assertThat(assigner.getRegistryLossMargin()).isEqualTo(Duration.ofSeconds(15));
 		assertThat(assigner.getInstanceId()).contains(":pid" + ProcessHandle.current().pid());
 		assertThat(assigner.name()).isEqualTo("redis");
+	}
+
+	/**
+	 * A claim on a live registry costs one probation more than it did: the holders' renewal interval, which is the
+	 * heartbeat but never more than 1.5 s (whatever the mark reservation), plus half of it for the round trip, at most
+	 * 500 ms. With the defaults that is 2 s, and holders renew every 1.5 s although the heartbeat is 10 s. Claims that
+	 * wait the registry-loss margin anyway ({@code registry-trust none}) have none.
+	 */
+	@Test
+	void aClaimIsOnProbationForTheHoldersRenewalIntervalAndARoundTripTwoSecondsByDefault() {
+		RedisWorkerIdAssigner defaults = RedisWorkerIdAssigner.builder(this.connectionFactory).build();
+		assertThat(defaults.renewInterval()).isEqualTo(Duration.ofMillis(1_500));
+		assertThat(defaults.getClaimProbation()).isEqualTo(Duration.ofSeconds(2));
+		RedisWorkerIdAssigner shortHeartbeat = assigner("short").heartbeatInterval(Duration.ofMillis(400)).build();
+		assertThat(shortHeartbeat.renewInterval()).isEqualTo(Duration.ofMillis(400));
+		assertThat(shortHeartbeat.getClaimProbation()).isEqualTo(Duration.ofMillis(600));
+		RedisWorkerIdAssigner noTrust = RedisWorkerIdAssigner.builder(this.connectionFactory)
+			.registryTrust(RegistryTrust.NONE)
+			.build();
+		assertThat(noTrust.getClaimProbation()).isZero();
+	}
+
+	/**
+	 * A claim on a live, intact registry starts on the worker's stored mark after its probation: nothing in an intact
+	 * registry makes it wait the registry-loss margin, and the probation leaves the mark as it was.
+	 */
+	@Test
+	void aClaimOnALiveIntactRegistryStartsOnTheStoredMarkAfterItsProbation() {
+		TestRedis.markNewRegistry(this.connectionFactory, hashTag());
+		RedisWorkerIdAssigner first = assigner("first").registryLossMargin(Duration.ofSeconds(30)).build();
+		long workerId = first.assign(1023).workerId();
+		long mark = System.currentTimeMillis() + 500;
+		first.renew(workerId, mark);
+		first.release(workerId, mark);
+		WorkerAssignment next = assigner("next").registryLossMargin(Duration.ofSeconds(30)).build().assign(1023);
+		assertThat(next.workerId()).isEqualTo(workerId);
+		assertThat(next.highWaterMarkMillis()).as("no margin, and the probation moved nothing").isEqualTo(mark);
 	}
 
 	@Test

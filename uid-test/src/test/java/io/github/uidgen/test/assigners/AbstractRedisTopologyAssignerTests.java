@@ -3,6 +3,7 @@ package io.github.uidgen.test.assigners;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -43,6 +44,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class AbstractRedisTopologyAssignerTests extends AbstractLeaseWorkerIdAssignerContractTests {
+
+	/** The heartbeat, and so a probation of 75 ms per claim. */
+	private static final Duration HEARTBEAT = Duration.ofMillis(50);
 
 	private static final int GENERATORS = 4;
 
@@ -111,6 +115,9 @@ abstract class AbstractRedisTopologyAssignerTests extends AbstractLeaseWorkerIdA
 			.keyPrefix("uid-test")
 			.namespace(this.namespace)
 			.leaseDuration(LEASE)
+			// Each claim stands a probation of a heartbeat and a half: short, so that claims made one after another
+			// stay within one LEASE of each other, as the contract's tests expect.
+			.heartbeatInterval(HEARTBEAT)
 			.instanceId(instanceId)
 			.build();
 	}

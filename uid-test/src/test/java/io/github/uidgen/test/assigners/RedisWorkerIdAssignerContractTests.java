@@ -1,5 +1,7 @@
 package io.github.uidgen.test.assigners;
 
+import java.time.Duration;
+
 import io.github.uidgen.test.AbstractLeaseWorkerIdAssignerContractTests;
 import io.github.uidgen.testsupport.TestRedis;
 import io.github.uidgen.worker.WorkerIdAssigner;
@@ -17,6 +19,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RedisWorkerIdAssignerContractTests extends AbstractLeaseWorkerIdAssignerContractTests {
+
+	/** The heartbeat, and so a probation of 75 ms per claim. */
+	private static final Duration HEARTBEAT = Duration.ofMillis(50);
 
 	private LettuceConnectionFactory connectionFactory;
 
@@ -53,6 +58,9 @@ class RedisWorkerIdAssignerContractTests extends AbstractLeaseWorkerIdAssignerCo
 			.keyPrefix("uid-test")
 			.namespace(this.namespace)
 			.leaseDuration(LEASE)
+			// Each claim stands a probation of a heartbeat and a half: short, so that claims made one after another
+			// stay within one LEASE of each other, as the contract's tests expect.
+			.heartbeatInterval(HEARTBEAT)
 			.instanceId(instanceId)
 			.build();
 	}
