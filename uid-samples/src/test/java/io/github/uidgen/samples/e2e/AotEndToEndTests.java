@@ -31,6 +31,7 @@ class AotEndToEndTests {
 		this.workDir = E2eSettings.newWorkDir(E2eSettings.newRunId("aot"));
 		this.sample = SampleProcess.launch("aot", this.workDir, List.of("-Dspring.aot.enabled=true"),
 				List.of("--uid.generator=default"));
+		// A generous bound for a start on a busy two-core machine; the wait ends as soon as the instance is ready.
 		this.sample.awaitReady(Duration.ofSeconds(240));
 	}
 

@@ -30,6 +30,10 @@ final class SampleClient {
 		this.port = port;
 	}
 
+	int port() {
+		return this.port;
+	}
+
 	HttpResponse<String> get(String pathAndQuery) throws IOException {
 		return get(pathAndQuery, Duration.ofSeconds(60));
 	}

@@ -2,7 +2,6 @@ package io.github.uidgen.samples.e2e;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,17 +11,28 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-
-import io.github.uidgen.testsupport.ServerProcess;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One running instance of the sample: the {@code java -jar} process itself (no shell in between, so a kill
  * reaches the JVM), its port, its log file and the client that talks to it.
+ *
+ * <p>The instance binds a port the operating system picks ({@code --server.port=0}) and the test reads it from the
+ * instance's log once its web server has started: a port the test picked and passed on could be taken by any other
+ * process (a store, another test JVM) before the instance bound it.
  */
 final class SampleProcess implements AutoCloseable {
 
 	/** Every process still running, killed when the test JVM exits however it exits, so none outlives a run. */
 	private static final Set<Process> running = ConcurrentHashMap.newKeySet();
+
+	/** Spring Boot's line once the web server listens, such as "Tomcat started on port 41873 (http) ...". */
+	private static final Pattern STARTED_ON_PORT = Pattern.compile("started on port (\\d+)\\D");
+
+	/** Numbers the log files, so that an instance launched again under its name gets a log of its own. */
+	private static final AtomicInteger launches = new AtomicInteger();
 
 	static {
 		Runtime.getRuntime().addShutdownHook(new Thread(() -> running.forEach(Process::destroyForcibly),
@@ -37,31 +47,28 @@ final class SampleProcess implements AutoCloseable {
 
 	private final List<String> args;
 
-	private final int port;
-
 	private final Path log;
 
 	private final Process process;
 
 	private final Instant launchedAt;
 
-	private final SampleClient client;
+	/** The client on the instance's port, {@code null} until the log names the port. */
+	private volatile SampleClient client;
 
-	private SampleProcess(String name, Path workDir, List<String> jvmOptions, List<String> args, int port, Path log,
+	private SampleProcess(String name, Path workDir, List<String> jvmOptions, List<String> args, Path log,
 			Process process, Instant launchedAt) {
 		this.name = name;
 		this.workDir = workDir;
 		this.jvmOptions = jvmOptions;
 		this.args = args;
-		this.port = port;
 		this.log = log;
 		this.process = process;
 		this.launchedAt = launchedAt;
-		this.client = new SampleClient(port);
 	}
 
 	/**
-	 * Launches the sample jar on a free port; returns at once, see {@link #awaitReady(Duration)}.
+	 * Launches the sample jar on a port the operating system picks; returns at once, see {@link #awaitReady(Duration)}.
 	 * @param name a short name for logs and messages
 	 * @param workDir the working directory (the static assigner keeps its state file under it)
 	 * @param args application arguments such as {@code --spring.profiles.active=redis}
@@ -72,7 +79,7 @@ final class SampleProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Launches the sample jar on a free port with extra JVM options; returns at once.
+	 * Launches the sample jar on a port the operating system picks, with extra JVM options; returns at once.
 	 * @param name a short name for logs and messages
 	 * @param workDir the working directory
 	 * @param jvmOptions options before {@code -jar}, such as {@code -Dspring.aot.enabled=true}
@@ -82,15 +89,13 @@ final class SampleProcess implements AutoCloseable {
 	static SampleProcess launch(String name, Path workDir, List<String> jvmOptions, List<String> args) {
 		try {
 			Files.createDirectories(workDir.resolve("logs"));
-			// One guard against a port handed out twice in this JVM, shared with the throwaway stores: two instances
-			// on one port looked like two started ones (the second failed to bind, the first answered for both).
-			int port = ServerProcess.freePort();
-			Path log = workDir.resolve("logs").resolve(name + "-" + port + ".log");
+			Path log = workDir.resolve("logs").resolve(name + "-" + launches.incrementAndGet() + ".log");
 			List<String> command = new ArrayList<>(SampleJvm.command(jvmOptions));
-			command.add("--server.port=" + port);
+			command.add("--server.port=0");
 			// The sample's actuator listens on a port of its own (8081, loopback); these tests watch it on the
-			// instance's port, as a management port equal to server.port has it. UidControllerTests checks the split.
-			command.add("--management.server.port=" + port);
+			// instance's port: an empty management port is none of its own, the same as server.port.
+			// UidControllerTests checks the split.
+			command.add("--management.server.port=");
 			command.addAll(args);
 			Instant launchedAt = Instant.now();
 			Process process = new ProcessBuilder(command).directory(workDir.toFile())
@@ -99,7 +104,7 @@ final class SampleProcess implements AutoCloseable {
 				.start();
 			running.add(process);
 			process.onExit().thenRun(() -> running.remove(process));
-			return new SampleProcess(name, workDir, List.copyOf(jvmOptions), List.copyOf(args), port, log, process,
+			return new SampleProcess(name, workDir, List.copyOf(jvmOptions), List.copyOf(args), log, process,
 					launchedAt);
 		}
 		catch (IOException ex) {
@@ -108,7 +113,7 @@ final class SampleProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Launches the same application again (same working directory, JVM options and arguments, a new port), as an operator
+	 * Launches the same application again (same working directory, JVM options and arguments), as an operator
 	 * would after a crash.
 	 * @return the new process
 	 */
@@ -129,8 +134,7 @@ final class SampleProcess implements AutoCloseable {
 						+ logTail());
 			}
 			try {
-				HttpResponse<String> health = this.client.get("/actuator/health", Duration.ofSeconds(2));
-				if (health.statusCode() == 200) {
+				if (isHealthy()) {
 					return this;
 				}
 			}
@@ -155,8 +159,7 @@ final class SampleProcess implements AutoCloseable {
 				return false;
 			}
 			try {
-				HttpResponse<String> health = this.client.get("/actuator/health", Duration.ofSeconds(2));
-				if (health.statusCode() == 200) {
+				if (isHealthy()) {
 					return true;
 				}
 			}
@@ -167,6 +170,34 @@ final class SampleProcess implements AutoCloseable {
 		}
 		throw new AssertionError(this.name + " neither became ready nor exited within " + timeout + ":\n"
 				+ logTail());
+	}
+
+	/** Whether the instance listens, as its log says, and its health endpoint answers 200. */
+	private boolean isHealthy() throws IOException {
+		SampleClient listening = listeningClient();
+		return listening != null && listening.get("/actuator/health", Duration.ofSeconds(2)).statusCode() == 200;
+	}
+
+	/** The client on the port the log names, or {@code null} while the web server has not started. */
+	private SampleClient listeningClient() {
+		SampleClient known = this.client;
+		if (known == null) {
+			Matcher started = STARTED_ON_PORT.matcher(logIfAny());
+			if (started.find()) {
+				known = new SampleClient(Integer.parseInt(started.group(1)));
+				this.client = known;
+			}
+		}
+		return known;
+	}
+
+	private String logIfAny() {
+		try {
+			return Files.readString(this.log);
+		}
+		catch (IOException | UncheckedIOException ex) {
+			return "";
+		}
 	}
 
 	/**
@@ -259,8 +290,17 @@ final class SampleProcess implements AutoCloseable {
 		return this.process.isAlive();
 	}
 
+	/**
+	 * Returns the client on the instance's port.
+	 * @return the client
+	 * @throws IllegalStateException while the instance's web server has not started
+	 */
 	SampleClient client() {
-		return this.client;
+		SampleClient listening = listeningClient();
+		if (listening == null) {
+			throw new IllegalStateException(this.name + " does not listen yet: await it ready first");
+		}
+		return listening;
 	}
 
 	/** The last lines of the log, for failure messages. */
@@ -313,7 +353,9 @@ final class SampleProcess implements AutoCloseable {
 
 	@Override
 	public String toString() {
-		return this.name + " (pid " + this.process.pid() + ", port " + this.port + ")";
+		SampleClient listening = this.client;
+		return this.name + " (pid " + this.process.pid() + ", port "
+				+ ((listening != null) ? listening.port() : "not known yet") + ")";
 	}
 
 	private static void sleep(Duration duration) {

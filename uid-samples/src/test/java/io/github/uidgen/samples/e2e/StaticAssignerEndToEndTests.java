@@ -42,7 +42,11 @@ class StaticAssignerEndToEndTests {
 	private static final UidLayout LAYOUT = new UidLayout(UidTimeUnit.MILLISECONDS, LocalDate.of(2025, 1, 1), 41, 10,
 			SEQ_BITS);
 
+	/** How long a start may take on a busy two-core machine; the wait ends as soon as the instance is ready. */
 	private static final Duration STARTUP = Duration.ofSeconds(240);
+
+	/** How long the restarted instance may wait for the clock to pass the killed one's high-water mark. */
+	private static final Duration MAX_STARTUP_WAIT = Duration.ofSeconds(30);
 
 	/**
 	 * How far ahead of the clock the killed instance's latest ID must lie just before the kill, so that the restart
@@ -63,7 +67,7 @@ class StaticAssignerEndToEndTests {
 	void launch() {
 		this.workDir = E2eSettings.newWorkDir(E2eSettings.newRunId("static"));
 		this.sample = SampleProcess.launch("static", this.workDir, List.of("--uid.seq-bits=" + SEQ_BITS,
-				"--uid.cached.boost-power=8", "--uid.mark.max-startup-wait=30s"));
+				"--uid.cached.boost-power=8", "--uid.mark.max-startup-wait=" + MAX_STARTUP_WAIT.toSeconds() + "s"));
 		this.sample.awaitReady(STARTUP);
 	}
 
@@ -128,7 +132,7 @@ class StaticAssignerEndToEndTests {
 			.as("the restart at %s starts inside time the killed instance already issued IDs for (up to %s)",
 					relaunchedAt, Instant.ofEpochMilli(lastTimestamp))
 			.isLessThan(lastTimestamp);
-		this.sample.awaitReady(STARTUP);
+		this.sample.awaitReady(STARTUP.plus(MAX_STARTUP_WAIT));
 
 		IssuedIds afterRestart = this.sample.client().takeBatches(10, 10_000);
 		assertThat(afterRestart.commonWith(this.beforeKill)).isZero();
