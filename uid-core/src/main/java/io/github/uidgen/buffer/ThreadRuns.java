@@ -32,13 +32,6 @@ import io.github.uidgen.UidException;
  * <p>A {@link Checkpoint} sees every ID that is a multiple of its interval before it is handed out (the cached
  * generator checks there that its lease was renewed recently): runs end before such an ID, so it is always the first
  * of its run and the check costs the take from a run nothing.
- *
- * <p>An {@link AgeLimit} sees every ID a thread claims, the first of a run or one taken from the ring on its own, but
- * none of the rest of a run, which costs a clock reading per claim and none per take. An ID it finds too old (the
- * process was paused, or the clock jumped, before the filler could retire it) is dropped with everything the ring and
- * the runs hold, and the thread takes again from what the filler puts next. So once a thread has used up the run it
- * held, it hands out nothing older than the limit; what a run claimed before a pause still held, at most
- * {@value #MAX_RUN} IDs, may be handed out after it.
  */
 public final class ThreadRuns {
 
@@ -68,8 +61,6 @@ public final class ThreadRuns {
 	private final int checkInterval;
 
 	private final Checkpoint checkpoint;
-
-	private final AgeLimit ageLimit;
 
 	/** Runs owned by one platform thread each, for its lifetime. */
 	private final Run[] owned = new Run[SLOTS];
@@ -104,20 +95,6 @@ public final class ThreadRuns {
 	 * @param checkpoint what such an ID passes, or {@code null} for none
 	 */
 	public ThreadRuns(RingBuffer ring, int maxRun, int checkInterval, Checkpoint checkpoint) {
-		this(ring, maxRun, checkInterval, checkpoint, null);
-	}
-
-	/**
-	 * Creates runs over a ring whose IDs pass a checkpoint every so often, and whose claimed IDs are checked for
-	 * their age; a ring serves one set of runs.
-	 * @param ring the ring to claim runs from
-	 * @param maxRun the longest run, 1 to {@value #MAX_RUN}; 1 takes every ID from the ring on its own
-	 * @param checkInterval a power of two: every ID that is a multiple of it passes the checkpoint before it is
-	 * handed out; 0 for none
-	 * @param checkpoint what such an ID passes, or {@code null} for none
-	 * @param ageLimit what every claimed ID passes, or {@code null} for none
-	 */
-	public ThreadRuns(RingBuffer ring, int maxRun, int checkInterval, Checkpoint checkpoint, AgeLimit ageLimit) {
 		if (maxRun < 1 || maxRun > MAX_RUN) {
 			throw new IllegalArgumentException("A run must be 1 to " + MAX_RUN + " IDs long, was " + maxRun);
 		}
@@ -129,7 +106,6 @@ public final class ThreadRuns {
 		this.maxRun = maxRun;
 		this.checkInterval = checkInterval;
 		this.checkpoint = checkpoint;
-		this.ageLimit = ageLimit;
 		this.generation = ring.runGenerationCursor();
 		for (int i = 0; i < SLOTS; i++) {
 			// An owned run's first claim already doubles (a thread that asks once usually asks again); a shared
@@ -189,10 +165,7 @@ public final class ThreadRuns {
 		return passed(this.ring.take());
 	}
 
-	/**
-	 * Lets an ID that is a multiple of the check interval pass the checkpoint first, and a claimed ID that is too old
-	 * be replaced by a current one.
-	 */
+	/** Lets an ID that is a multiple of the check interval pass the checkpoint first. */
 	private long passed(long uid) {
 		if (this.checkpoint != null && (uid & (this.checkInterval - 1)) == 0) {
 			try {
@@ -204,20 +177,7 @@ public final class ThreadRuns {
 				throw ex;
 			}
 		}
-		if (this.ageLimit != null && !this.ageLimit.isCurrent(uid)) {
-			return retake();
-		}
 		return uid;
-	}
-
-	/**
-	 * Drops an ID that is too old, with what the ring and every run still hold (all older than what the filler puts
-	 * next, as it moves on to the clock), and takes again: the thread waits for the filler if the ring is empty now.
-	 */
-	private long retake() {
-		this.dropped.incrementAndGet();
-		this.ring.discardAll();
-		return take();
 	}
 
 	private long takeShared(Thread thread) {
@@ -350,21 +310,6 @@ public final class ThreadRuns {
 		 * @throws UidException when no more IDs may be handed out
 		 */
 		void check();
-
-	}
-
-	/**
-	 * Decides whether a claimed ID is recent enough to hand out.
-	 */
-	@FunctionalInterface
-	public interface AgeLimit {
-
-		/**
-		 * Tells whether the ID lies no further behind the clock than allowed; must not allocate, log or lock.
-		 * @param uid the first ID of a run, or one taken from the ring on its own
-		 * @return whether it may be handed out
-		 */
-		boolean isCurrent(long uid);
 
 	}
 

@@ -22,12 +22,11 @@ import io.github.uidgen.worker.WorkerLeaseLostException;
  * refilled when a take leaves it under {@code paddingFactor} percent full, and on every {@code scheduleInterval}. At
  * least once an interval and once a second, whatever the demand, IDs older than one interval are replaced by
  * current ones (put in before the old ones are dropped, so takers never find the ring empty meanwhile) and threads
- * drop runs that hold such IDs, so no ID handed out lies more than {@code scheduleInterval} + 1 s behind the clock.
- * The filler may not get to run in time (the process was paused by a long GC or SIGSTOP, or the clock jumped
- * ahead), so a thread also checks the age of each ID it claims from the ring, and withdraws the ring when it finds
- * it stale; but not of the rest of a run, which would cost a clock reading per ID. After such a pause, a thread may
- * therefore still hand out what its run held from before it, at most {@value ThreadRuns#MAX_RUN} IDs, then nothing
- * older than the bound.
+ * drop runs that hold such IDs, so no ID handed out lies more than {@code scheduleInterval} + 1 s behind the clock
+ * while the filler thread runs. After a pause of the process (a long GC, SIGSTOP) or while the filler is starved of
+ * CPU, callers that run before it hand out what the ring and their runs held from before, in order and never twice:
+ * at most the ring's capacity plus {@value ThreadRuns#MAX_RUN} per thread. Takers do not read the clock, so that a
+ * take from a run stays a field increment and no caller waits for a starved filler while the ring holds IDs.
  * Under demand beyond {@code 2^seqBits} IDs per time unit the filler borrows future time units, never more than
  * {@code maxAhead} past the clock; the worker's high-water mark is recorded before any borrowed unit is used, so a
  * restart on the same worker ID never repeats an ID.
@@ -89,22 +88,12 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 
 	private final Duration scheduleInterval;
 
-	/** How many time units an ID claimed from the ring may lie behind the clock; 0 for no limit. */
-	private final long maxAgeUnits;
-
-	private final int timeShift;
-
 	private CachedUidGenerator(WorkerSession session, Builder builder, int capacity) {
 		super(session, builder);
 		this.boostPower = builder.boostPower;
 		this.paddingFactor = builder.paddingFactor;
 		this.maxAhead = builder.maxAhead;
 		this.scheduleInterval = builder.scheduleInterval;
-		long unitMillis = this.layout.getTimeUnit().toMillis();
-		// The promised bound, interval + 1 s, to the time unit as the filler retires IDs.
-		this.maxAgeUnits = builder.scheduleInterval.isZero() ? 0
-				: (builder.scheduleInterval.toMillis() + 1000 + unitMillis - 1) / unitMillis;
-		this.timeShift = this.layout.getWorkerBits() + this.layout.getSeqBits();
 		this.settings = builder;
 		this.capacity = capacity;
 		this.issuing = session;
@@ -125,13 +114,7 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 		// check that the lease was renewed recently: a resumed process hands out at most that many IDs before it
 		// notices. Each is the first of its run, so the check costs the take from a run nothing.
 		int leaseCheckInterval = (int) Math.min(this.layout.getMaxSequence() + 1, LEASE_CHECK_INTERVAL);
-		return new ThreadRuns(over, ThreadRuns.MAX_RUN, leaseCheckInterval, this::checkLease,
-				(this.maxAgeUnits > 0) ? this::isCurrent : null);
-	}
-
-	/** Whether an ID lies no more than the promised bound behind the clock; one clock reading per claimed run. */
-	private boolean isCurrent(long uid) {
-		return (uid >>> this.timeShift) >= this.layout.toUnit(this.clock.currentTimeMillis()) - this.maxAgeUnits;
+		return new ThreadRuns(over, ThreadRuns.MAX_RUN, leaseCheckInterval, this::checkLease);
 	}
 
 	private UidRingFiller newFiller(RingBuffer target, WorkerSession on) {
