@@ -22,7 +22,11 @@ import io.github.uidgen.worker.WorkerLeaseLostException;
  * refilled when a take leaves it under {@code paddingFactor} percent full, and on every {@code scheduleInterval}. At
  * least once an interval and once a second, whatever the demand, IDs older than one interval are replaced by
  * current ones (put in before the old ones are dropped, so takers never find the ring empty meanwhile) and threads
- * drop runs that hold such IDs, so no ID handed out lies more than {@code scheduleInterval} + 1 s behind the clock.
+ * drop runs that hold such IDs, so no ID handed out lies more than {@code scheduleInterval} + 1 s behind the clock
+ * while the filler thread runs. After a pause of the process (a long GC, SIGSTOP) or while the filler is starved of
+ * CPU, callers that run before it hand out what the ring and their runs held from before, in order and never twice:
+ * at most the ring's capacity plus {@value ThreadRuns#MAX_RUN} per thread. Takers do not read the clock, so that a
+ * take from a run stays a field increment and no caller waits for a starved filler while the ring holds IDs.
  * Under demand beyond {@code 2^seqBits} IDs per time unit the filler borrows future time units, never more than
  * {@code maxAhead} past the clock; the worker's high-water mark is recorded before any borrowed unit is used, so a
  * restart on the same worker ID never repeats an ID.
