@@ -26,12 +26,24 @@ final class SampleClient {
 
 	private final int port;
 
-	SampleClient(int port) {
+	private final int managementPort;
+
+	/**
+	 * A client of one instance.
+	 * @param port the service's port
+	 * @param managementPort the actuator's port, which {@code /actuator} paths go to
+	 */
+	SampleClient(int port, int managementPort) {
 		this.port = port;
+		this.managementPort = managementPort;
 	}
 
 	int port() {
 		return this.port;
+	}
+
+	private int portOf(String pathAndQuery) {
+		return pathAndQuery.startsWith("/actuator") ? this.managementPort : this.port;
 	}
 
 	HttpResponse<String> get(String pathAndQuery) throws IOException {
@@ -39,7 +51,7 @@ final class SampleClient {
 	}
 
 	HttpResponse<String> get(String pathAndQuery, Duration timeout) throws IOException {
-		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + pathAndQuery))
+		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + portOf(pathAndQuery) + pathAndQuery))
 			.timeout(timeout)
 			.build();
 		try {
@@ -149,7 +161,7 @@ final class SampleClient {
 	private HttpResponse<String> ok(String pathAndQuery) throws IOException {
 		HttpResponse<String> response = get(pathAndQuery);
 		if (response.statusCode() != 200) {
-			throw new AssertionError("GET " + pathAndQuery + " on port " + this.port + " answered "
+			throw new AssertionError("GET " + pathAndQuery + " on port " + portOf(pathAndQuery) + " answered "
 					+ response.statusCode() + ": " + response.body());
 		}
 		return response;

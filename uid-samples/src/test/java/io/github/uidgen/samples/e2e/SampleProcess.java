@@ -15,6 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.github.uidgen.testsupport.ServerProcess;
+
 /**
  * One running instance of the sample: the {@code java -jar} process itself (no shell in between, so a kill
  * reaches the JVM), its port, its log file and the client that talks to it.
@@ -53,11 +55,14 @@ final class SampleProcess implements AutoCloseable {
 
 	private final Instant launchedAt;
 
+	private final int managementPort;
+
 	/** The client on the instance's port, {@code null} until the log names the port. */
 	private volatile SampleClient client;
 
 	private SampleProcess(String name, Path workDir, List<String> jvmOptions, List<String> args, Path log,
-			Process process, Instant launchedAt) {
+			Process process, Instant launchedAt, int managementPort) {
+		this.managementPort = managementPort;
 		this.name = name;
 		this.workDir = workDir;
 		this.jvmOptions = jvmOptions;
@@ -92,10 +97,11 @@ final class SampleProcess implements AutoCloseable {
 			Path log = workDir.resolve("logs").resolve(name + "-" + launches.incrementAndGet() + ".log");
 			List<String> command = new ArrayList<>(SampleJvm.command(jvmOptions));
 			command.add("--server.port=0");
-			// The sample's actuator listens on a port of its own (8081, loopback); these tests watch it on the
-			// instance's port: an empty management port is none of its own, the same as server.port.
-			// UidControllerTests checks the split.
-			command.add("--management.server.port=");
+			// The sample's actuator listens on a port of its own (8081 on the loopback address); each instance here
+			// gets another one, claimed for the whole machine. It stays a port of its own, as the sample is built
+			// with it: the ahead-of-time processed jar fixed the actuator's own web server at build time.
+			int managementPort = ServerProcess.freePort();
+			command.add("--management.server.port=" + managementPort);
 			command.addAll(args);
 			Instant launchedAt = Instant.now();
 			Process process = new ProcessBuilder(command).directory(workDir.toFile())
@@ -105,7 +111,7 @@ final class SampleProcess implements AutoCloseable {
 			running.add(process);
 			process.onExit().thenRun(() -> running.remove(process));
 			return new SampleProcess(name, workDir, List.copyOf(jvmOptions), List.copyOf(args), log, process,
-					launchedAt);
+					launchedAt, managementPort);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not launch " + name, ex);
@@ -182,10 +188,14 @@ final class SampleProcess implements AutoCloseable {
 	private SampleClient listeningClient() {
 		SampleClient known = this.client;
 		if (known == null) {
+			// Both the service's web server and the actuator's say so; the service's port is the one not chosen here.
 			Matcher started = STARTED_ON_PORT.matcher(logIfAny());
-			if (started.find()) {
-				known = new SampleClient(Integer.parseInt(started.group(1)));
-				this.client = known;
+			while (known == null && started.find()) {
+				int port = Integer.parseInt(started.group(1));
+				if (port != this.managementPort) {
+					known = new SampleClient(port, this.managementPort);
+					this.client = known;
+				}
 			}
 		}
 		return known;
