@@ -2,8 +2,8 @@ package io.github.uidgen;
 
 import java.nio.file.Path;
 
-import io.github.uidgen.impl.CachedUidGenerator;
-import io.github.uidgen.impl.DefaultUidGenerator;
+import io.github.uidgen.snowflake.CachedUidGenerator;
+import io.github.uidgen.snowflake.DefaultUidGenerator;
 import io.github.uidgen.worker.StaticWorkerIdAssigner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.github.uidgen.buffer.RingBuffer;
-import io.github.uidgen.impl.CachedUidGenerator;
+import io.github.uidgen.snowflake.CachedUidGenerator;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import org.openjdk.jol.info.GraphLayout;
 

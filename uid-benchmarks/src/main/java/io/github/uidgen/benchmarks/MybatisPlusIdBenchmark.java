@@ -4,8 +4,8 @@ import java.util.concurrent.TimeUnit;
 
 import com.baomidou.mybatisplus.core.incrementer.DefaultIdentifierGenerator;
 import io.github.uidgen.UidGenerator;
-import io.github.uidgen.impl.CachedUidGenerator;
-import io.github.uidgen.impl.DefaultUidGenerator;
+import io.github.uidgen.snowflake.CachedUidGenerator;
+import io.github.uidgen.snowflake.DefaultUidGenerator;
 import io.github.uidgen.mybatisplus.UidIdentifierGenerator;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
-import io.github.uidgen.impl.DefaultUidGenerator;
+import io.github.uidgen.snowflake.DefaultUidGenerator;
 import io.github.uidgen.shardingsphere.UidShardingSphere;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import org.apache.shardingsphere.driver.api.yaml.YamlShardingSphereDataSourceFactory;

@@ -6,7 +6,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 
 import io.github.uidgen.UidGenerator;
-import io.github.uidgen.impl.CachedUidGenerator;
+import io.github.uidgen.snowflake.CachedUidGenerator;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;

@@ -8,7 +8,7 @@ import io.github.uidgen.InvalidLayoutException;
 import io.github.uidgen.ManualClock;
 import io.github.uidgen.UidLayout;
 import io.github.uidgen.UidTimeUnit;
-import io.github.uidgen.impl.DefaultUidGenerator;
+import io.github.uidgen.snowflake.DefaultUidGenerator;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import org.junit.jupiter.api.Test;
 

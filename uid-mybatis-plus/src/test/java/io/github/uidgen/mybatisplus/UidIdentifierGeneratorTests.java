@@ -1,6 +1,6 @@
 package io.github.uidgen.mybatisplus;
 
-import io.github.uidgen.impl.DefaultUidGenerator;
+import io.github.uidgen.snowflake.DefaultUidGenerator;
 import io.github.uidgen.mybatisplus.app.Invoice;
 import io.github.uidgen.mybatisplus.app.Order;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;

@@ -3,7 +3,7 @@ package io.github.uidgen.mybatisplus;
 import com.baomidou.mybatisplus.core.incrementer.DefaultIdentifierGenerator;
 import com.baomidou.mybatisplus.core.incrementer.IdentifierGenerator;
 import io.github.uidgen.UidGenerator;
-import io.github.uidgen.impl.DefaultUidGenerator;
+import io.github.uidgen.snowflake.DefaultUidGenerator;
 import io.github.uidgen.mybatisplus.app.Order;
 import io.github.uidgen.mybatisplus.autoconfigure.UidMybatisPlusAutoConfiguration;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;

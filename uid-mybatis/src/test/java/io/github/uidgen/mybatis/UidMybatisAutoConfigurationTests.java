@@ -1,6 +1,6 @@
 package io.github.uidgen.mybatis;
 
-import io.github.uidgen.impl.DefaultUidGenerator;
+import io.github.uidgen.snowflake.DefaultUidGenerator;
 import io.github.uidgen.mybatis.autoconfigure.UidMybatisAutoConfiguration;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import org.apache.ibatis.plugin.Interceptor;

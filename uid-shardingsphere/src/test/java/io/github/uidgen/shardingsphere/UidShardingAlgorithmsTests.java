@@ -10,7 +10,7 @@ import java.util.Properties;
 import com.google.common.collect.Range;
 import io.github.uidgen.UidLayout;
 import io.github.uidgen.UidTimeUnit;
-import io.github.uidgen.impl.DefaultUidGenerator;
+import io.github.uidgen.snowflake.DefaultUidGenerator;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import org.apache.shardingsphere.infra.algorithm.core.exception.AlgorithmExecuteException;
 import org.apache.shardingsphere.infra.datanode.DataNodeInfo;

@@ -4,7 +4,7 @@ import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.uidgen.UidGenerator;
-import io.github.uidgen.impl.DefaultUidGenerator;
+import io.github.uidgen.snowflake.DefaultUidGenerator;
 import io.github.uidgen.segment.SegmentUidGenerators;
 import io.github.uidgen.shardingsphere.autoconfigure.UidShardingSphereAutoConfiguration;
 import io.github.uidgen.shardingsphere.autoconfigure.UidShardingSphereBinder;

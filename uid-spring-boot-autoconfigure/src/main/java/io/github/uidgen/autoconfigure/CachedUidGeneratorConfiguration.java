@@ -7,7 +7,7 @@ import io.github.uidgen.autoconfigure.UidProperties.Cached.TakePolicy;
 import io.github.uidgen.buffer.FailFastTakeHandler;
 import io.github.uidgen.buffer.RejectedTakeHandler;
 import io.github.uidgen.buffer.WaitingTakeHandler;
-import io.github.uidgen.impl.CachedUidGenerator;
+import io.github.uidgen.snowflake.CachedUidGenerator;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;

@@ -1,6 +1,6 @@
 package io.github.uidgen.autoconfigure;
 
-import io.github.uidgen.impl.CachedUidGenerator;
+import io.github.uidgen.snowflake.CachedUidGenerator;
 
 /**
  * Customizes the builder of the auto-configured {@link CachedUidGenerator} after the {@code uid.*} properties are

@@ -1,6 +1,6 @@
 package io.github.uidgen.autoconfigure;
 
-import io.github.uidgen.impl.DefaultUidGenerator;
+import io.github.uidgen.snowflake.DefaultUidGenerator;
 
 /**
  * Customizes the builder of the auto-configured {@link DefaultUidGenerator} after the {@code uid.*} properties are

@@ -2,7 +2,7 @@ package io.github.uidgen.autoconfigure;
 
 import io.github.uidgen.UidClock;
 import io.github.uidgen.autoconfigure.UidProperties.Worker.Assigner;
-import io.github.uidgen.impl.AbstractUidGenerator;
+import io.github.uidgen.snowflake.AbstractUidGenerator;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.util.ClassUtils;

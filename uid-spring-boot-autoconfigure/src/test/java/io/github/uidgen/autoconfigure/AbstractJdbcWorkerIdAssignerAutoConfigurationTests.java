@@ -7,7 +7,7 @@ import java.util.Locale;
 import java.util.UUID;
 
 import io.github.uidgen.UidGenerator;
-import io.github.uidgen.impl.AbstractUidGenerator;
+import io.github.uidgen.snowflake.AbstractUidGenerator;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.jdbc.DisposableWorkerIdAssigner;

@@ -7,7 +7,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.uidgen.DecodedUid;
 import io.github.uidgen.UidLayout;
-import io.github.uidgen.impl.AbstractUidGenerator;
+import io.github.uidgen.snowflake.AbstractUidGenerator;
 import io.github.uidgen.testsupport.TestRedis;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import io.github.uidgen.worker.WorkerIdAssigner;

@@ -9,7 +9,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.github.uidgen.DecodedUid;
 import io.github.uidgen.UidLayout;
 import io.github.uidgen.UidTimeUnit;
-import io.github.uidgen.impl.CachedUidGenerator;
+import io.github.uidgen.snowflake.CachedUidGenerator;
 import io.github.uidgen.testsupport.Duplicates;
 import io.github.uidgen.testsupport.TestDatabases;
 import io.github.uidgen.testsupport.TestDatabases.Database;

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.util.UUID;
 
 import io.github.uidgen.UidGenerator;
-import io.github.uidgen.impl.DefaultUidGenerator;
+import io.github.uidgen.snowflake.DefaultUidGenerator;
 import io.github.uidgen.segment.SegmentUidGenerator;
 import io.github.uidgen.segment.SegmentUidGenerators;
 import io.github.uidgen.segment.jdbc.LeafAllocRowException;

@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.UUID;
 
-import io.github.uidgen.impl.AbstractUidGenerator;
+import io.github.uidgen.snowflake.AbstractUidGenerator;
 import io.github.uidgen.migration.LeafLayout;
 import io.github.uidgen.testsupport.ThrowawayZooKeeper;
 import io.github.uidgen.worker.zookeeper.LeafNodeWorkerIdAssigner;

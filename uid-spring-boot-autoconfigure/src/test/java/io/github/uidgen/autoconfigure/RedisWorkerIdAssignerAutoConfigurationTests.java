@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.UUID;
 
-import io.github.uidgen.impl.AbstractUidGenerator;
+import io.github.uidgen.snowflake.AbstractUidGenerator;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;

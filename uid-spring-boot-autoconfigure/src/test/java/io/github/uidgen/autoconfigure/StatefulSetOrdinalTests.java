@@ -2,7 +2,7 @@ package io.github.uidgen.autoconfigure;
 
 import java.nio.file.Path;
 
-import io.github.uidgen.impl.AbstractUidGenerator;
+import io.github.uidgen.snowflake.AbstractUidGenerator;
 import io.github.uidgen.worker.StaticWorkerIdAssigner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

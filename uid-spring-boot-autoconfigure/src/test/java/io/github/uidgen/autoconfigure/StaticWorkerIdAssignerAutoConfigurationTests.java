@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.uidgen.UidGenerator;
-import io.github.uidgen.impl.AbstractUidGenerator;
+import io.github.uidgen.snowflake.AbstractUidGenerator;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import io.github.uidgen.worker.StaticWorkerIdAssigner;
 import io.github.uidgen.worker.WorkerIdAssigner;

@@ -5,8 +5,8 @@ import java.time.LocalDate;
 
 import io.github.uidgen.UidLayout;
 import io.github.uidgen.UidTimeUnit;
-import io.github.uidgen.impl.CachedUidGenerator;
-import io.github.uidgen.impl.DefaultUidGenerator;
+import io.github.uidgen.snowflake.CachedUidGenerator;
+import io.github.uidgen.snowflake.DefaultUidGenerator;
 import io.github.uidgen.segment.SegmentUidGenerator;
 import io.github.uidgen.segment.SegmentRange;
 import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;

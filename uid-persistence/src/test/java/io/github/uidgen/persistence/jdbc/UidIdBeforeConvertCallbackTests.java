@@ -1,6 +1,6 @@
 package io.github.uidgen.persistence.jdbc;
 
-import io.github.uidgen.impl.DefaultUidGenerator;
+import io.github.uidgen.snowflake.DefaultUidGenerator;
 import io.github.uidgen.persistence.UidId;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import org.junit.jupiter.api.AfterEach;

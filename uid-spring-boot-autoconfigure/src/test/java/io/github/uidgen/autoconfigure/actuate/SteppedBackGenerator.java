@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.Optional;
 
 import io.github.uidgen.autoconfigure.ManualClock;
-import io.github.uidgen.impl.DefaultUidGenerator;
+import io.github.uidgen.snowflake.DefaultUidGenerator;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerIdAssigner;
 

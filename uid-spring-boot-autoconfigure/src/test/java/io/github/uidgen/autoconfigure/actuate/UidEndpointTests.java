@@ -9,8 +9,8 @@ import io.github.uidgen.UidTimeUnit;
 import io.github.uidgen.autoconfigure.actuate.UidEndpoint.ErrorDescriptor;
 import io.github.uidgen.autoconfigure.actuate.UidEndpoint.ParsedUid;
 import io.github.uidgen.autoconfigure.actuate.UidEndpoint.UidDescriptor;
-import io.github.uidgen.impl.CachedUidGenerator;
-import io.github.uidgen.impl.DefaultUidGenerator;
+import io.github.uidgen.snowflake.CachedUidGenerator;
+import io.github.uidgen.snowflake.DefaultUidGenerator;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import org.junit.jupiter.api.Test;
 

@@ -9,7 +9,7 @@ import io.github.uidgen.UidClock;
 import io.github.uidgen.UidLayout;
 import io.github.uidgen.UidTimeUnit;
 import io.github.uidgen.autoconfigure.ManualClock;
-import io.github.uidgen.impl.DefaultUidGenerator;
+import io.github.uidgen.snowflake.DefaultUidGenerator;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import io.github.uidgen.worker.WorkerLeaseLostException;
 import org.junit.jupiter.api.Test;

@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import io.github.uidgen.autoconfigure.LeaseLosingAssigner;
-import io.github.uidgen.impl.CachedUidGenerator;
-import io.github.uidgen.impl.DefaultUidGenerator;
+import io.github.uidgen.snowflake.CachedUidGenerator;
+import io.github.uidgen.snowflake.DefaultUidGenerator;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Meter;

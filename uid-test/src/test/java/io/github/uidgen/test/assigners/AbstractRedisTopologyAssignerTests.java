@@ -18,9 +18,9 @@ import java.util.stream.Stream;
 
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.UidLayout;
-import io.github.uidgen.impl.AbstractUidGenerator;
-import io.github.uidgen.impl.CachedUidGenerator;
-import io.github.uidgen.impl.DefaultUidGenerator;
+import io.github.uidgen.snowflake.AbstractUidGenerator;
+import io.github.uidgen.snowflake.CachedUidGenerator;
+import io.github.uidgen.snowflake.DefaultUidGenerator;
 import io.github.uidgen.test.AbstractLeaseWorkerIdAssignerContractTests;
 import io.github.uidgen.testsupport.Duplicates;
 import io.github.uidgen.testsupport.TestRedis;

@@ -1,0 +1,147 @@
+package io.github.uidgen.snowflake;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+
+import io.github.uidgen.UidException;
+import io.github.uidgen.UidGenerator;
+
+/**
+ * One thread taking IDs from one generator as fast as it can, keeping every ID, until stopped. It either stops at the
+ * first refusal, or keeps asking through refusals (an outage the generator should recover from), counting them and
+ * noting when the first and the last came.
+ */
+final class Issuer {
+
+	private final UidGenerator generator;
+
+	private final boolean throughRefusals;
+
+	private final Thread thread;
+
+	private volatile boolean stopped;
+
+	private long[] ids = new long[1 << 16];
+
+	private volatile int count;
+
+	private volatile long refusals;
+
+	private volatile UidException firstRefusal;
+
+	private volatile UidException lastRefusal;
+
+	private volatile long firstRefusalMillis;
+
+	private volatile long lastRefusalMillis;
+
+	private Issuer(UidGenerator generator, String name, boolean throughRefusals) {
+		this.generator = generator;
+		this.throughRefusals = throughRefusals;
+		this.thread = new Thread(this::run, "issuer-" + name);
+		this.thread.setDaemon(true);
+	}
+
+	/** Starts a thread that stops at the first refusal. */
+	static Issuer untilRefused(UidGenerator generator, String name) {
+		Issuer issuer = new Issuer(generator, name, false);
+		issuer.thread.start();
+		return issuer;
+	}
+
+	/** Starts a thread that keeps asking through refusals until stopped. */
+	static Issuer throughRefusals(UidGenerator generator, String name) {
+		Issuer issuer = new Issuer(generator, name, true);
+		issuer.thread.start();
+		return issuer;
+	}
+
+	private void run() {
+		while (!this.stopped) {
+			try {
+				long id = this.generator.getUID();
+				if (this.count == this.ids.length) {
+					this.ids = Arrays.copyOf(this.ids, this.count * 2);
+				}
+				this.ids[this.count] = id;
+				this.count = this.count + 1;
+			}
+			catch (UidException ex) {
+				long now = System.currentTimeMillis();
+				if (this.firstRefusal == null) {
+					this.firstRefusal = ex;
+					this.firstRefusalMillis = now;
+				}
+				this.lastRefusal = ex;
+				this.lastRefusalMillis = now;
+				this.refusals = this.refusals + 1;
+				if (!this.throughRefusals) {
+					return;
+				}
+				sleep(5);
+			}
+		}
+	}
+
+	private static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/** Stops the thread and returns every ID it took. */
+	long[] stop() throws InterruptedException {
+		this.stopped = true;
+		this.thread.join(TimeUnit.SECONDS.toMillis(30));
+		if (this.thread.isAlive()) {
+			throw new AssertionError(this.thread.getName() + " did not stop within 30 s");
+		}
+		return ids();
+	}
+
+	/** Waits, within a bound, for a thread that stops at the first refusal to have stopped. */
+	boolean awaitRefused(Duration bound) throws InterruptedException {
+		this.thread.join(bound.toMillis());
+		return !this.thread.isAlive();
+	}
+
+	/** The IDs taken so far (all of them once stopped). */
+	long[] ids() {
+		int taken = this.count;
+		return Arrays.copyOf(this.ids, taken);
+	}
+
+	/** Whether the thread still takes IDs: not stopped, and not stopped by a refusal. */
+	boolean isRunning() {
+		return this.thread.isAlive();
+	}
+
+	int count() {
+		return this.count;
+	}
+
+	long refusals() {
+		return this.refusals;
+	}
+
+	UidException firstRefusal() {
+		return this.firstRefusal;
+	}
+
+	UidException lastRefusal() {
+		return this.lastRefusal;
+	}
+
+	long firstRefusalMillis() {
+		return this.firstRefusalMillis;
+	}
+
+	long lastRefusalMillis() {
+		return this.lastRefusalMillis;
+	}
+
+}

@@ -1,0 +1,85 @@
+package io.github.uidgen.snowflake;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.github.uidgen.UidClock;
+import io.github.uidgen.snowflake.TestGenerators.Kind;
+import io.github.uidgen.worker.FixedWorkerIdAssigner;
+import io.github.uidgen.worker.WorkerAssignment;
+import io.github.uidgen.worker.WorkerIdAssigner;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The invariant restart safety rests on: by the time any ID reaches a caller, the assigner has already stored a
+ * mark at or past that ID's time unit.
+ */
+class MarkAheadOfIssueTests {
+
+	@ParameterizedTest
+	@EnumSource(Kind.class)
+	void everyIssuedIdLiesWithinAMarkRecordedBeforeIt(Kind kind) {
+		RecordingAssigner assigner = new RecordingAssigner();
+		AbstractUidGenerator generator = TestGenerators.build(kind, assigner, UidClock.SYSTEM);
+		try {
+			long violations = 0;
+			long highestUnit = Long.MIN_VALUE;
+			for (int i = 0; i < 30_000; i++) {
+				long uid = generator.getUID();
+				long unit = TestGenerators.unitOf(uid);
+				highestUnit = Math.max(highestUnit, unit);
+				if (TestGenerators.LAYOUT.startMillis(unit) > assigner.recorded.get()) {
+					violations++;
+				}
+			}
+			assertThat(violations).isZero();
+			assertThat(assigner.renewals.get()).isGreaterThan(1);
+			if (kind == Kind.CACHED) {
+				assertThat(TestGenerators.LAYOUT.startMillis(highestUnit)).as("borrowed ahead of the clock")
+					.isGreaterThan(System.currentTimeMillis());
+			}
+		}
+		finally {
+			generator.close();
+		}
+		assertThat(assigner.released.get()).as("released with a final mark on close").isPositive();
+	}
+
+	/** Remembers the highest mark recorded so far. */
+	private static final class RecordingAssigner implements WorkerIdAssigner {
+
+		private final FixedWorkerIdAssigner delegate = new FixedWorkerIdAssigner(3);
+
+		final AtomicLong recorded = new AtomicLong(Long.MIN_VALUE);
+
+		final AtomicLong renewals = new AtomicLong();
+
+		final AtomicLong released = new AtomicLong(-1);
+
+		@Override
+		public WorkerAssignment assign(long maxWorkerId) {
+			return this.delegate.assign(maxWorkerId);
+		}
+
+		@Override
+		public void renew(long workerId, long highWaterMarkMillis) {
+			this.delegate.renew(workerId, highWaterMarkMillis);
+			this.recorded.accumulateAndGet(highWaterMarkMillis, Math::max);
+			this.renewals.incrementAndGet();
+		}
+
+		@Override
+		public void release(long workerId, long highWaterMarkMillis) {
+			this.released.set(highWaterMarkMillis);
+		}
+
+		@Override
+		public String name() {
+			return "recording";
+		}
+
+	}
+
+}
