@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Virtual threads (Java 21 and later) on the default carrier pool take from shared runs, one take at a time, and
  * move between carriers between takes. The build targets Java 17, so the executor is looked up by reflection; where
- * the machine has a JDK 25 (the CI's), uid-core's profile {@code virtual-threads-on-jdk25} runs this class again on
+ * the machine has a JDK 25 (the CI's), uid-core-tests' profile {@code virtual-threads-on-jdk25} runs this class again on
  * it, as it is skipped on 17.
  */
 @EnabledForJreRange(min = JRE.JAVA_21)
