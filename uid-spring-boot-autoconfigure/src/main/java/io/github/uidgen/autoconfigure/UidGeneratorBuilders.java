@@ -20,7 +20,7 @@ final class UidGeneratorBuilders {
 
 	static <B extends AbstractUidGenerator.Builder<B>> B configure(B builder, UidProperties properties,
 			ObjectProvider<WorkerIdAssigner> workerIdAssigner) {
-		UidProperties.Mark mark = properties.getMark();
+		UidMarkProperties mark = properties.getMark();
 		map("uid.mark.reservation", mark.getReservation(), builder::markReservation);
 		map("uid.mark.timeout", mark.getTimeout(), builder::markTimeout);
 		map("uid.mark.max-startup-wait", mark.getMaxStartupWait(), builder::maxStartupWait);

@@ -3,13 +3,12 @@ package io.github.uidgen.autoconfigure;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 
 import io.github.uidgen.UidTimeUnit;
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.boot.convert.DurationUnit;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.format.annotation.DateTimeFormat;
 
 /**
@@ -97,13 +96,16 @@ public class UidProperties {
 	 */
 	private boolean clockBackwardsSwitchWorker = true;
 
-	private final Mark mark = new Mark();
+	@NestedConfigurationProperty
+	private final UidMarkProperties mark = new UidMarkProperties();
 
-	private final Cached cached = new Cached();
+	@NestedConfigurationProperty
+	private final UidCachedProperties cached = new UidCachedProperties();
 
 	private final Worker worker = new Worker();
 
-	private final Health health = new Health();
+	@NestedConfigurationProperty
+	private final UidHealthProperties health = new UidHealthProperties();
 
 	private final Segment segment = new Segment();
 
@@ -203,11 +205,11 @@ public class UidProperties {
 		this.clockBackwardsSwitchWorker = clockBackwardsSwitchWorker;
 	}
 
-	public Mark getMark() {
+	public UidMarkProperties getMark() {
 		return this.mark;
 	}
 
-	public Cached getCached() {
+	public UidCachedProperties getCached() {
 		return this.cached;
 	}
 
@@ -215,7 +217,7 @@ public class UidProperties {
 		return this.worker;
 	}
 
-	public Health getHealth() {
+	public UidHealthProperties getHealth() {
 		return this.health;
 	}
 
@@ -246,158 +248,6 @@ public class UidProperties {
 
 		/** Hands out dense numbers per key from segments claimed from a database or Redis. */
 		SEGMENT
-
-	}
-
-	/**
-	 * How the worker's high-water mark (the latest time it may have issued IDs for) is kept ahead of issue.
-	 */
-	public static class Mark {
-
-		/**
-		 * How far past the time in use each recorded high-water mark reaches. Longer means fewer writes to the
-		 * worker-ID store; shorter means less waiting after a crash and restart on the same worker ID.
-		 */
-		private Duration reservation = Duration.ofSeconds(3);
-
-		/**
-		 * How long ID issue may wait for the high-water mark to be recorded before it fails.
-		 */
-		private Duration timeout = Duration.ofSeconds(5);
-
-		/**
-		 * How long start-up may wait for the clock to pass the worker's high-water mark before it refuses to
-		 * start.
-		 */
-		private Duration maxStartupWait = Duration.ofSeconds(10);
-
-		public Duration getReservation() {
-			return this.reservation;
-		}
-
-		public void setReservation(Duration reservation) {
-			this.reservation = reservation;
-		}
-
-		public Duration getTimeout() {
-			return this.timeout;
-		}
-
-		public void setTimeout(Duration timeout) {
-			this.timeout = timeout;
-		}
-
-		public Duration getMaxStartupWait() {
-			return this.maxStartupWait;
-		}
-
-		public void setMaxStartupWait(Duration maxStartupWait) {
-			this.maxStartupWait = maxStartupWait;
-		}
-
-	}
-
-	/**
-	 * Settings of the cached generator.
-	 */
-	public static class Cached {
-
-		/**
-		 * Size of the ring buffer as a power of two times the IDs of one time unit: the ring holds
-		 * 2^seqBits << boostPower IDs.
-		 */
-		private int boostPower = 3;
-
-		/**
-		 * Fill percentage (1 to 99) under which a take asks for a refill.
-		 */
-		private int paddingFactor = 50;
-
-		/**
-		 * Interval of the scheduled refill, which also replaces IDs older than this (checked at least once a second,
-		 * whatever the demand); 0 refills on demand only and retires nothing. A bare number means seconds, as
-		 * Baidu's scheduleInterval did.
-		 */
-		@DurationUnit(ChronoUnit.SECONDS)
-		private Duration scheduleInterval = Duration.ofSeconds(1);
-
-		/**
-		 * How far ahead of the clock the filler may borrow time when demand outruns 2^seqBits IDs per time unit;
-		 * takers wait beyond it.
-		 */
-		private Duration maxAhead = Duration.ofSeconds(10);
-
-		/**
-		 * How long a caller waits for an ID when the ring is empty, with the wait take policy.
-		 */
-		private Duration takeTimeout = Duration.ofSeconds(5);
-
-		/**
-		 * What a caller does when the ring is empty: wait for the refill (up to the take timeout), or fail at
-		 * once.
-		 */
-		private TakePolicy takePolicy = TakePolicy.WAIT;
-
-		public int getBoostPower() {
-			return this.boostPower;
-		}
-
-		public void setBoostPower(int boostPower) {
-			this.boostPower = boostPower;
-		}
-
-		public int getPaddingFactor() {
-			return this.paddingFactor;
-		}
-
-		public void setPaddingFactor(int paddingFactor) {
-			this.paddingFactor = paddingFactor;
-		}
-
-		public Duration getScheduleInterval() {
-			return this.scheduleInterval;
-		}
-
-		public void setScheduleInterval(Duration scheduleInterval) {
-			this.scheduleInterval = scheduleInterval;
-		}
-
-		public Duration getMaxAhead() {
-			return this.maxAhead;
-		}
-
-		public void setMaxAhead(Duration maxAhead) {
-			this.maxAhead = maxAhead;
-		}
-
-		public Duration getTakeTimeout() {
-			return this.takeTimeout;
-		}
-
-		public void setTakeTimeout(Duration takeTimeout) {
-			this.takeTimeout = takeTimeout;
-		}
-
-		public TakePolicy getTakePolicy() {
-			return this.takePolicy;
-		}
-
-		public void setTakePolicy(TakePolicy takePolicy) {
-			this.takePolicy = takePolicy;
-		}
-
-		/**
-		 * What a take does on an empty ring.
-		 */
-		public enum TakePolicy {
-
-			/** Wait for the refill, up to the take timeout. */
-			WAIT,
-
-			/** Throw at once. */
-			FAIL_FAST
-
-		}
 
 	}
 
@@ -1011,42 +861,6 @@ public class UidProperties {
 
 			}
 
-		}
-
-	}
-
-	/**
-	 * Settings of the uid health indicator.
-	 */
-	public static class Health {
-
-		/**
-		 * How long before the layout runs out the health details start warning about it.
-		 */
-		private Duration expiryWarning = Duration.ofDays(365);
-
-		/**
-		 * Whether the uid health component joins the readiness group of Spring Boot's availability probes (on
-		 * Kubernetes, or with management.endpoint.health.probes.enabled), so that an instance that cannot issue IDs
-		 * leaves the load balancer until it can again. Never part of the liveness group: a store outage must not
-		 * restart the instance. A readiness group configured explicitly (its include property set) is left as it is.
-		 */
-		private boolean readiness = true;
-
-		public Duration getExpiryWarning() {
-			return this.expiryWarning;
-		}
-
-		public void setExpiryWarning(Duration expiryWarning) {
-			this.expiryWarning = expiryWarning;
-		}
-
-		public boolean isReadiness() {
-			return this.readiness;
-		}
-
-		public void setReadiness(boolean readiness) {
-			this.readiness = readiness;
 		}
 
 	}
