@@ -1,7 +1,7 @@
 package io.github.uidgen.autoconfigure;
 
 import io.github.uidgen.UidClock;
-import io.github.uidgen.autoconfigure.UidProperties.Worker.Assigner;
+import io.github.uidgen.autoconfigure.UidWorkerProperties.Assigner;
 import io.github.uidgen.snowflake.AbstractUidGenerator;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import org.springframework.beans.factory.ObjectProvider;
@@ -36,7 +36,7 @@ final class UidGeneratorBuilders {
 	}
 
 	/** Explains why no assigner bean exists for the configured choice. */
-	private static UidPropertyException noAssigner(UidProperties.Worker worker) {
+	private static UidPropertyException noAssigner(UidWorkerProperties worker) {
 		Assigner assigner = worker.getAssigner();
 		String property = "uid.worker.assigner";
 		if (assigner == Assigner.DB && !isPresent("org.springframework.jdbc.core.JdbcTemplate")) {
