@@ -6,7 +6,7 @@ import java.time.temporal.ChronoUnit;
 import org.springframework.boot.convert.DurationUnit;
 
 /**
- * Settings of the cached generator.
+ * Settings of the cached generator, under {@code uid.cached.*}.
  */
 public class UidCachedProperties {
 

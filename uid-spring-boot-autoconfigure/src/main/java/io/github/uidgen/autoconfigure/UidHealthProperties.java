@@ -3,7 +3,7 @@ package io.github.uidgen.autoconfigure;
 import java.time.Duration;
 
 /**
- * Settings of the uid health indicator.
+ * Settings of the uid health indicator, under {@code uid.health.*}.
  */
 public class UidHealthProperties {
 

@@ -3,7 +3,8 @@ package io.github.uidgen.autoconfigure;
 import java.time.Duration;
 
 /**
- * How the worker's high-water mark (the latest time it may have issued IDs for) is kept ahead of issue.
+ * How the worker's high-water mark (the latest time it may have issued IDs for) is kept ahead of issue, under
+ * {@code uid.mark.*}.
  */
 public class UidMarkProperties {
 

@@ -9,7 +9,8 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.format.annotation.DateTimeFormat;
 
 /**
- * Configuration of the auto-configured {@link io.github.uidgen.UidGenerator}, under {@code uid.*}.
+ * Configuration of the auto-configured {@link io.github.uidgen.UidGenerator}, under {@code uid.*}; each group of
+ * properties ({@code uid.worker.*}, {@code uid.segment.*}, …) is a type of its own.
  */
 @ConfigurationProperties(UidProperties.PREFIX)
 public class UidProperties {

@@ -1,7 +1,7 @@
 package io.github.uidgen.autoconfigure;
 
 /**
- * Settings of the db segment store.
+ * Settings of the db segment store, under {@code uid.segment.db.*}.
  */
 public class UidSegmentDbProperties {
 

@@ -1,7 +1,7 @@
 package io.github.uidgen.autoconfigure;
 
 /**
- * Settings of the leaf segment store, on a Leaf deployment's own table.
+ * Settings of the leaf segment store, on a Leaf deployment's own table, under {@code uid.segment.leaf.*}.
  */
 public class UidSegmentLeafProperties {
 

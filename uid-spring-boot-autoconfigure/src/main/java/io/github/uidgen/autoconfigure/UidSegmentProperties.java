@@ -5,7 +5,7 @@ import java.time.Duration;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
- * Settings of the segment generator (uid.generator=segment).
+ * Settings of the segment generator (uid.generator=segment), under {@code uid.segment.*}.
  */
 public class UidSegmentProperties {
 

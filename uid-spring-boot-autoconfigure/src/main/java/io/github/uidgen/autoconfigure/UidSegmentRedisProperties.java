@@ -1,7 +1,7 @@
 package io.github.uidgen.autoconfigure;
 
 /**
- * Settings of the redis segment store.
+ * Settings of the redis segment store, under {@code uid.segment.redis.*}.
  */
 public class UidSegmentRedisProperties {
 

@@ -3,7 +3,7 @@ package io.github.uidgen.autoconfigure;
 import java.time.Duration;
 
 /**
- * Settings of the db assigner.
+ * Settings of the db assigner, under {@code uid.worker.db.*}.
  */
 public class UidWorkerDbProperties {
 

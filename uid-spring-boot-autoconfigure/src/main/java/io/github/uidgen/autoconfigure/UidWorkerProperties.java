@@ -3,7 +3,7 @@ package io.github.uidgen.autoconfigure;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
- * Where this instance's worker ID comes from.
+ * Where this instance's worker ID comes from, under {@code uid.worker.*}.
  */
 public class UidWorkerProperties {
 

@@ -3,7 +3,7 @@ package io.github.uidgen.autoconfigure;
 import java.time.Duration;
 
 /**
- * Settings of the redis assigner.
+ * Settings of the redis assigner, under {@code uid.worker.redis.*}.
  */
 public class UidWorkerRedisProperties {
 

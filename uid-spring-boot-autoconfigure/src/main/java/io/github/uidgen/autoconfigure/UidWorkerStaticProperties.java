@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Settings of the static assigner.
+ * Settings of the static assigner, under {@code uid.worker.static.*}.
  */
 public class UidWorkerStaticProperties {
 

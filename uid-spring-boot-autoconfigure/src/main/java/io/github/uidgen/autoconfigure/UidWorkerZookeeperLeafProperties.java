@@ -1,7 +1,7 @@
 package io.github.uidgen.autoconfigure;
 
 /**
- * Settings of the leaf mode: which Leaf node this instance continues.
+ * Settings of the leaf mode: which Leaf node this instance continues, under {@code uid.worker.zookeeper.leaf.*}.
  */
 public class UidWorkerZookeeperLeafProperties {
 

@@ -5,7 +5,7 @@ import java.time.Duration;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
- * Settings of the zookeeper assigner.
+ * Settings of the zookeeper assigner, under {@code uid.worker.zookeeper.*}.
  */
 public class UidWorkerZookeeperProperties {
 
