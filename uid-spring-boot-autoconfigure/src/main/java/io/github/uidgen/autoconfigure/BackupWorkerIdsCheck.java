@@ -5,8 +5,8 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 import io.github.uidgen.autoconfigure.UidProperties.Generator;
-import io.github.uidgen.autoconfigure.UidProperties.Worker.Assigner;
-import io.github.uidgen.autoconfigure.UidProperties.Worker.Static.OrdinalSource;
+import io.github.uidgen.autoconfigure.UidWorkerProperties.Assigner;
+import io.github.uidgen.autoconfigure.UidWorkerStaticProperties.OrdinalSource;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 

@@ -3,7 +3,7 @@ package io.github.uidgen.autoconfigure;
 import java.time.Duration;
 
 import io.github.uidgen.UidGenerator;
-import io.github.uidgen.autoconfigure.UidProperties.Cached.TakePolicy;
+import io.github.uidgen.autoconfigure.UidCachedProperties.TakePolicy;
 import io.github.uidgen.buffer.FailFastTakeHandler;
 import io.github.uidgen.buffer.RejectedTakeHandler;
 import io.github.uidgen.buffer.WaitingTakeHandler;
@@ -32,7 +32,7 @@ class CachedUidGeneratorConfiguration {
 	@ConditionalOnMissingBean(UidGenerator.class)
 	CachedUidGenerator uidGenerator(UidProperties properties, ObjectProvider<WorkerIdAssigner> workerIdAssigner,
 			ObjectProvider<CachedUidGeneratorCustomizer> customizers) {
-		UidProperties.Cached cached = properties.getCached();
+		UidCachedProperties cached = properties.getCached();
 		// The layout first: the boost power is checked against it.
 		CachedUidGenerator.Builder builder = UidGeneratorBuilders.configure(CachedUidGenerator.builder(), properties,
 				workerIdAssigner);
@@ -45,7 +45,7 @@ class CachedUidGeneratorConfiguration {
 		return builder.build();
 	}
 
-	private static RejectedTakeHandler takeHandler(UidProperties.Cached cached) {
+	private static RejectedTakeHandler takeHandler(UidCachedProperties cached) {
 		if (cached.getTakePolicy() == TakePolicy.FAIL_FAST) {
 			return new FailFastTakeHandler();
 		}

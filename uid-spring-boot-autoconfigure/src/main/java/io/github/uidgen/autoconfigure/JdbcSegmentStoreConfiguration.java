@@ -35,7 +35,7 @@ class JdbcSegmentStoreConfiguration {
 					"Configure one (spring.datasource.url, username and password with spring-boot-starter-jdbc and a "
 							+ "JDBC driver) or mark one @Primary, or set uid.segment.store to redis.");
 		});
-		UidProperties.Segment segment = properties.getSegment();
+		UidSegmentProperties segment = properties.getSegment();
 		JdbcSegmentStore.Builder builder = JdbcSegmentStore.builder(source)
 			.initializeSchema(segment.getDb().isInitializeSchema());
 		map("uid.segment.db.table", segment.getDb().getTable(), builder::table);

@@ -2,7 +2,6 @@ package io.github.uidgen.autoconfigure;
 
 import javax.sql.DataSource;
 
-import io.github.uidgen.autoconfigure.UidProperties.Worker.Db;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.jdbc.DisposableWorkerIdAssigner;
 import io.github.uidgen.worker.jdbc.JdbcLeaseWorkerIdAssigner;
@@ -73,7 +72,7 @@ public final class JdbcWorkerIdAssignerAutoConfiguration {
 		JdbcLeaseWorkerIdAssigner jdbcLeaseWorkerIdAssigner(UidProperties properties,
 				@UidDataSource ObjectProvider<DataSource> uidDataSource, ObjectProvider<DataSource> dataSources,
 				ListableBeanFactory beanFactory, Environment environment) {
-			Db db = properties.getWorker().getDb();
+			UidWorkerDbProperties db = properties.getWorker().getDb();
 			JdbcLeaseWorkerIdAssigner.Builder builder = JdbcLeaseWorkerIdAssigner
 				.builder(dataSource(uidDataSource, dataSources, beanFactory))
 				.initializeSchema(db.isInitializeSchema())
@@ -97,7 +96,7 @@ public final class JdbcWorkerIdAssignerAutoConfiguration {
 		DisposableWorkerIdAssigner disposableWorkerIdAssigner(UidProperties properties,
 				@UidDataSource ObjectProvider<DataSource> uidDataSource, ObjectProvider<DataSource> dataSources,
 				ListableBeanFactory beanFactory, Environment environment) {
-			Db db = properties.getWorker().getDb();
+			UidWorkerDbProperties db = properties.getWorker().getDb();
 			DisposableWorkerIdAssigner.Builder builder = DisposableWorkerIdAssigner
 				.builder(dataSource(uidDataSource, dataSources, beanFactory))
 				.initializeSchema(db.isInitializeSchema())

@@ -40,7 +40,7 @@ class LeafAllocSegmentStoreConfiguration {
 					"Configure it (spring.datasource.url, username and password of Leaf's database, with "
 							+ "spring-boot-starter-jdbc and a JDBC driver) or mark one @Primary.");
 		});
-		UidProperties.Segment segment = properties.getSegment();
+		UidSegmentProperties segment = properties.getSegment();
 		LeafAllocSegmentStore.Builder builder = LeafAllocSegmentStore.builder(source);
 		map("uid.segment.leaf.table", segment.getLeaf().getTable(), builder::table);
 		if (segment.getWaitTimeout() != null && !segment.getWaitTimeout().isNegative()

@@ -2,7 +2,6 @@ package io.github.uidgen.autoconfigure;
 
 import java.time.Duration;
 
-import io.github.uidgen.autoconfigure.UidProperties.Worker.Redis;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
 import io.github.uidgen.worker.redis.RegistryTrust;
@@ -42,7 +41,7 @@ public final class RedisWorkerIdAssignerAutoConfiguration {
 					"Add spring-boot-starter-data-redis and configure spring.data.redis.*, or choose another "
 							+ "uid.worker.assigner.");
 		});
-		Redis redis = properties.getWorker().getRedis();
+		UidWorkerRedisProperties redis = properties.getWorker().getRedis();
 		requireMarginCoversLead(properties);
 		RedisWorkerIdAssigner.Builder builder = RedisWorkerIdAssigner.builder(factory)
 			.port(environment.getProperty("server.port"));

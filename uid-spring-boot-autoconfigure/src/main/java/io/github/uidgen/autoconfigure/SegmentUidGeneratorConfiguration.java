@@ -1,7 +1,7 @@
 package io.github.uidgen.autoconfigure;
 
 import io.github.uidgen.UidGenerator;
-import io.github.uidgen.autoconfigure.UidProperties.Segment.Store;
+import io.github.uidgen.autoconfigure.UidSegmentProperties.Store;
 import io.github.uidgen.segment.SegmentStore;
 import io.github.uidgen.segment.SegmentUidGenerator;
 import io.github.uidgen.segment.SegmentUidGenerators;
@@ -41,7 +41,7 @@ class SegmentUidGeneratorConfiguration {
 	@ConditionalOnMissingBean
 	SegmentUidGenerators segmentUidGenerators(UidProperties properties, ObjectProvider<SegmentStore> store,
 			ObjectProvider<SegmentUidGeneratorCustomizer> customizers, Environment environment) {
-		UidProperties.Segment segment = properties.getSegment();
+		UidSegmentProperties segment = properties.getSegment();
 		if (properties.getDatacenterId() != null && properties.getDatacenterId() != 0) {
 			throw new UidPropertyException("uid.datacenter-id", properties.getDatacenterId(),
 					"Segment numbers have no data-center part, so uid.datacenter-id cannot keep the numbers of data "

@@ -41,7 +41,7 @@ public final class StaticWorkerIdAssignerAutoConfiguration {
 	 * Every pod of a StatefulSet is given the same properties, so backup worker IDs next to an ordinal would be the
 	 * same on every pod, each locked only in its own volume: two pods whose clocks step back would issue as one.
 	 */
-	private static void refuseBackupIdsOfAnOrdinal(UidProperties.Worker.Static settings) {
+	private static void refuseBackupIdsOfAnOrdinal(UidWorkerStaticProperties settings) {
 		if (settings.getOrdinalFrom() != null && !settings.getBackupIds().isEmpty()) {
 			throw new UidPropertyException("uid.worker.static.backup-ids", settings.getBackupIds(),
 					"Backup worker IDs would be the same on every pod that takes its worker ID from its ordinal "

@@ -3,7 +3,7 @@ package io.github.uidgen.autoconfigure;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.github.uidgen.autoconfigure.UidProperties.Worker.Static.OrdinalSource;
+import io.github.uidgen.autoconfigure.UidWorkerStaticProperties.OrdinalSource;
 import io.github.uidgen.worker.support.HostEnvironment;
 import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
@@ -41,7 +41,7 @@ final class StaticWorkerIdResolver {
 	 * @throws UidPropertyException naming the property at fault
 	 */
 	long workerId() {
-		UidProperties.Worker worker = this.properties.getWorker();
+		UidWorkerProperties worker = this.properties.getWorker();
 		OrdinalSource source = worker.getStatic().getOrdinalFrom();
 		if (source == null) {
 			return configuredWorkerId(worker.getId());

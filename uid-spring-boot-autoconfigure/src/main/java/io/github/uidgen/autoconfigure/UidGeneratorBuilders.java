@@ -1,7 +1,7 @@
 package io.github.uidgen.autoconfigure;
 
 import io.github.uidgen.UidClock;
-import io.github.uidgen.autoconfigure.UidProperties.Worker.Assigner;
+import io.github.uidgen.autoconfigure.UidWorkerProperties.Assigner;
 import io.github.uidgen.snowflake.AbstractUidGenerator;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import org.springframework.beans.factory.ObjectProvider;
@@ -20,7 +20,7 @@ final class UidGeneratorBuilders {
 
 	static <B extends AbstractUidGenerator.Builder<B>> B configure(B builder, UidProperties properties,
 			ObjectProvider<WorkerIdAssigner> workerIdAssigner) {
-		UidProperties.Mark mark = properties.getMark();
+		UidMarkProperties mark = properties.getMark();
 		map("uid.mark.reservation", mark.getReservation(), builder::markReservation);
 		map("uid.mark.timeout", mark.getTimeout(), builder::markTimeout);
 		map("uid.mark.max-startup-wait", mark.getMaxStartupWait(), builder::maxStartupWait);
@@ -36,7 +36,7 @@ final class UidGeneratorBuilders {
 	}
 
 	/** Explains why no assigner bean exists for the configured choice. */
-	private static UidPropertyException noAssigner(UidProperties.Worker worker) {
+	private static UidPropertyException noAssigner(UidWorkerProperties worker) {
 		Assigner assigner = worker.getAssigner();
 		String property = "uid.worker.assigner";
 		if (assigner == Assigner.DB && !isPresent("org.springframework.jdbc.core.JdbcTemplate")) {

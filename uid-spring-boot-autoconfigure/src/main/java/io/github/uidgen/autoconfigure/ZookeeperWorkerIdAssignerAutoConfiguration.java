@@ -2,7 +2,6 @@ package io.github.uidgen.autoconfigure;
 
 import java.time.Duration;
 
-import io.github.uidgen.autoconfigure.UidProperties.Worker.Zookeeper;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.zookeeper.LeafNodeWorkerIdAssigner;
 import io.github.uidgen.worker.zookeeper.ZookeeperWorkerIdAssigner;
@@ -41,7 +40,7 @@ public final class ZookeeperWorkerIdAssignerAutoConfiguration {
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(CuratorFramework.class)
 	CuratorFramework uidCuratorFramework(UidProperties properties) {
-		Zookeeper zookeeper = properties.getWorker().getZookeeper();
+		UidWorkerZookeeperProperties zookeeper = properties.getWorker().getZookeeper();
 		String connectString = zookeeper.getConnectString();
 		if (!StringUtils.hasText(connectString)) {
 			throw new UidPropertyException(PREFIX + "connect-string", connectString,
@@ -67,7 +66,7 @@ public final class ZookeeperWorkerIdAssignerAutoConfiguration {
 		@ConditionalOnMissingBean(WorkerIdAssigner.class)
 		ZookeeperWorkerIdAssigner zookeeperWorkerIdAssigner(UidProperties properties,
 				ObjectProvider<CuratorFramework> client, Environment environment) {
-			Zookeeper zookeeper = properties.getWorker().getZookeeper();
+			UidWorkerZookeeperProperties zookeeper = properties.getWorker().getZookeeper();
 			ZookeeperWorkerIdAssigner.Builder builder = ZookeeperWorkerIdAssigner.builder(client.getObject())
 				.port(environment.getProperty("server.port"));
 			map(PREFIX + "root-path", zookeeper.getRootPath(), builder::rootPath);
@@ -108,8 +107,8 @@ public final class ZookeeperWorkerIdAssignerAutoConfiguration {
 								+ "onto the worker IDs of other Leaf servers.",
 						"Remove uid.datacenter-bits and uid.datacenter-id (Leaf's nodes already differ per ip:port).");
 			}
-			Zookeeper zookeeper = properties.getWorker().getZookeeper();
-			UidProperties.Worker.Zookeeper.Leaf leaf = zookeeper.getLeaf();
+			UidWorkerZookeeperProperties zookeeper = properties.getWorker().getZookeeper();
+			UidWorkerZookeeperLeafProperties leaf = zookeeper.getLeaf();
 			LeafNodeWorkerIdAssigner.Builder builder = LeafNodeWorkerIdAssigner.builder(client.getObject());
 			map(PREFIX + "leaf.name", leaf.getName(), builder::leafName);
 			map(PREFIX + "leaf.ip", leaf.getIp(), builder::ip);

@@ -1,0 +1,131 @@
+package io.github.uidgen.autoconfigure;
+
+import java.time.Duration;
+
+/**
+ * Settings of the redis assigner, under {@code uid.worker.redis.*}.
+ */
+public class UidWorkerRedisProperties {
+
+	/**
+	 * Prefix of every Redis key the assigner uses.
+	 */
+	private String keyPrefix = "uid";
+
+	/**
+	 * Name of the group of instances that share one worker-ID space; separate applications use separate
+	 * namespaces.
+	 */
+	private String namespace = "default";
+
+	/**
+	 * How long a worker ID stays claimed without a heartbeat.
+	 */
+	private Duration leaseDuration = Duration.ofSeconds(30);
+
+	/**
+	 * Interval of the lease heartbeat. Defaults to a third of the lease duration. Holders renew at least every
+	 * 1.5 s whatever it is, and a claim waits that interval plus a round trip before it issues.
+	 */
+	private Duration heartbeatInterval;
+
+	/**
+	 * How long claims wait after the registry is found new, wiped (Redis lost its data) or written by
+	 * another Redis process (a restart or failover, perhaps from older data), so that no worker ID is reused
+	 * while IDs issued before may still lie ahead of the clock. Must cover uid.cached.max-ahead plus
+	 * uid.mark.reservation plus the clock skew between instances.
+	 */
+	private Duration registryLossMargin = Duration.ofSeconds(15);
+
+	/**
+	 * When a claim may trust the worker registry it finds: 'same-server' trusts a registry that the same Redis
+	 * process wrote last, after the claim's probation (2 s by default), in which holders whose claims the
+	 * registry's keys written back into the running Redis undid (a RESTORE of an older dump, a key-copying
+	 * migration) stop and raise their worker's mark, and waits the registry-loss margin otherwise; 'none'
+	 * makes every claim wait the margin, which also covers such a holder cut off from Redis meanwhile, at the
+	 * cost of that wait at every start.
+	 */
+	private RegistryTrust registryTrust = RegistryTrust.SAME_SERVER;
+
+	/**
+	 * Whether to claim worker IDs on a Redis whose maxmemory-policy is allkeys-*, which may evict the
+	 * registry's keys (none expires) and so let two instances issue with one worker ID; false refuses to start
+	 * on it, naming the policy; true accepts it with a warning at each claim.
+	 */
+	private boolean allowEvictingPolicy;
+
+	public String getKeyPrefix() {
+		return this.keyPrefix;
+	}
+
+	public void setKeyPrefix(String keyPrefix) {
+		this.keyPrefix = keyPrefix;
+	}
+
+	public String getNamespace() {
+		return this.namespace;
+	}
+
+	public void setNamespace(String namespace) {
+		this.namespace = namespace;
+	}
+
+	public Duration getLeaseDuration() {
+		return this.leaseDuration;
+	}
+
+	public void setLeaseDuration(Duration leaseDuration) {
+		this.leaseDuration = leaseDuration;
+	}
+
+	public Duration getHeartbeatInterval() {
+		return this.heartbeatInterval;
+	}
+
+	public void setHeartbeatInterval(Duration heartbeatInterval) {
+		this.heartbeatInterval = heartbeatInterval;
+	}
+
+	public Duration getRegistryLossMargin() {
+		return this.registryLossMargin;
+	}
+
+	public void setRegistryLossMargin(Duration registryLossMargin) {
+		this.registryLossMargin = registryLossMargin;
+	}
+
+	public RegistryTrust getRegistryTrust() {
+		return this.registryTrust;
+	}
+
+	public void setRegistryTrust(RegistryTrust registryTrust) {
+		this.registryTrust = registryTrust;
+	}
+
+	public boolean isAllowEvictingPolicy() {
+		return this.allowEvictingPolicy;
+	}
+
+	public void setAllowEvictingPolicy(boolean allowEvictingPolicy) {
+		this.allowEvictingPolicy = allowEvictingPolicy;
+	}
+
+	/**
+	 * When a claim may trust the worker registry it finds in Redis.
+	 */
+	public enum RegistryTrust {
+
+		/**
+		 * Trust a registry the same Redis process wrote last; wait the margin otherwise.
+		 */
+		SAME_SERVER,
+
+		/**
+		 * Trust no registry: every claim waits the margin, which also covers the registry's keys written back
+		 * into the running Redis.
+		 */
+		NONE
+
+	}
+
+}
