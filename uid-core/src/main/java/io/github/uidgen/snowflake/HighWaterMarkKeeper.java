@@ -251,8 +251,8 @@ final class HighWaterMarkKeeper {
 			long left = deadline - System.nanoTime();
 			if (left <= 0) {
 				throw new UidUnavailableException("Could not confirm the lease of worker " + this.workerId + " within "
-						+ TimeUnit.NANOSECONDS.toMillis(this.awaitTimeoutNanos) + " ms after a pause: " + this.recorder.status(),
-						current);
+						+ TimeUnit.NANOSECONDS.toMillis(this.awaitTimeoutNanos) + " ms after a pause: "
+						+ this.recorder.status(), current);
 			}
 			awaitBriefly(left);
 			if (!this.requested) {

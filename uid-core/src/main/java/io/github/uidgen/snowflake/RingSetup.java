@@ -36,7 +36,8 @@ final class RingSetup {
 	private final ThreadRuns.Checkpoint leaseCheck;
 
 	RingSetup(UidLayout layout, int capacity, int paddingFactor, RejectedPutHandler putHandler,
-			RejectedTakeHandler takeHandler, long maxAheadMillis, long scheduleMillis, ThreadRuns.Checkpoint leaseCheck) {
+			RejectedTakeHandler takeHandler, long maxAheadMillis, long scheduleMillis,
+			ThreadRuns.Checkpoint leaseCheck) {
 		this.layout = layout;
 		this.capacity = capacity;
 		this.paddingFactor = paddingFactor;
