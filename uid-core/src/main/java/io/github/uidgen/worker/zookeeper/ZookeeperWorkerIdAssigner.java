@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 
 import io.github.uidgen.InvalidSettingException;
@@ -15,6 +14,7 @@ import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.WorkerLeaseLostException;
+import io.github.uidgen.worker.support.ClaimBackOff;
 import io.github.uidgen.worker.support.LeaseSettings;
 import io.github.uidgen.worker.zookeeper.ClaimCandidates.Candidate;
 import io.github.uidgen.worker.zookeeper.WorkerRegistry.Snapshot;
@@ -154,7 +154,7 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 					return assignment;
 				}
 			}
-			backOff(round);
+			ClaimBackOff.pause(round);
 		}
 		throw new WorkerAssignmentException("Could not claim a uid worker ID under " + this.registry.basePath()
 				+ " in " + MAX_CLAIM_ROUNDS + " rounds: too many instances claimed at the same moment. Start again.");
@@ -176,7 +176,7 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 					return Optional.of(assignment);
 				}
 			}
-			backOff(round);
+			ClaimBackOff.pause(round);
 		}
 		throw new WorkerAssignmentException("Could not claim a further uid worker ID under " + this.registry.basePath()
 				+ " in " + MAX_CLAIM_ROUNDS + " rounds: too many instances claimed at the same moment.");
@@ -238,16 +238,6 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 	public String toString() {
 		return "ZookeeperWorkerIdAssigner[" + this.registry.basePath() + ", instance '" + this.lease.instanceId()
 				+ "']";
-	}
-
-	private static void backOff(int round) {
-		try {
-			Thread.sleep(ThreadLocalRandom.current().nextLong(1, Math.min(50, 2L * round + 3)));
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new WorkerAssignmentException("Interrupted while claiming a uid worker ID", ex);
-		}
 	}
 
 	/**
