@@ -302,11 +302,7 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 		 */
 		public Builder connectionTimeout(Duration connectionTimeout) {
 			if (connectionTimeout != null) {
-				if (connectionTimeout.isNegative() || connectionTimeout.isZero()) {
-					throw new InvalidSettingException("connectionTimeout", connectionTimeout,
-							"use a positive duration, for example 10s");
-				}
-				this.connectionTimeout = connectionTimeout;
+				this.connectionTimeout = CuratorCalls.requireConnectionTimeout(connectionTimeout);
 			}
 			return this;
 		}
