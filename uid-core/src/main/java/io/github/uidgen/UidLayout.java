@@ -3,7 +3,6 @@ package io.github.uidgen;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.util.List;
 import java.util.Objects;
 
 /**
@@ -11,8 +10,8 @@ import java.util.Objects;
  *
  * <p>Time counts {@linkplain UidTimeUnit units} since the {@linkplain #getEpoch() epoch} (a UTC date, or an instant
  * for layouts that continue another system's IDs). The three fields may use fewer than 63 bits, which gives shorter
- * IDs (53 bits fit a JavaScript number). A layout is validated when it is built: every field needs at least one
- * bit, the epoch may not lie in the future and the range may not have run out already.
+ * IDs (53 bits fit a JavaScript number). A layout is validated when it is built ({@link LayoutValidation}): every
+ * field needs at least one bit, the epoch may not lie in the future and the range may not have run out already.
  *
  * <p>With {@linkplain #withDatacenterBits(int) data-center bits}, the top bits of the worker field name a data
  * center and the rest the worker ID a data center's own store hands out:
@@ -40,8 +39,6 @@ public final class UidLayout {
 
 	/** Default number of sequence bits: 4,096 IDs per unit per worker. */
 	public static final int DEFAULT_SEQ_BITS = 12;
-
-	private static final int MAX_BITS = 63;
 
 	private final UidTimeUnit timeUnit;
 
@@ -122,25 +119,7 @@ public final class UidLayout {
 
 	private UidLayout(UidTimeUnit timeUnit, Instant epoch, int timeBits, int workerBits, int seqBits,
 			long nowMillis) {
-		if (timeUnit == null) {
-			throw new InvalidLayoutException(List.of(LayoutField.TIME_UNIT), "null", "No time unit is set",
-					"set it to seconds or milliseconds");
-		}
-		if (epoch == null) {
-			throw new InvalidLayoutException(List.of(LayoutField.EPOCH), "null", "No epoch is set",
-					"set a date in the past, such as " + DEFAULT_EPOCH);
-		}
-		requirePositive(LayoutField.TIME_BITS, "time", timeBits);
-		requirePositive(LayoutField.WORKER_BITS, "worker", workerBits);
-		requirePositive(LayoutField.SEQ_BITS, "sequence", seqBits);
-		int total = timeBits + workerBits + seqBits;
-		if (total > MAX_BITS) {
-			throw new InvalidLayoutException(List.of(LayoutField.TIME_BITS, LayoutField.WORKER_BITS, LayoutField.SEQ_BITS),
-					timeBits + " + " + workerBits + " + " + seqBits + " = " + total,
-					"Time, worker and sequence bits do not fit the 63 bits of a positive long",
-					"make them add up to 63 or less, for example " + DEFAULT_TIME_BITS + " + " + DEFAULT_WORKER_BITS
-							+ " + " + DEFAULT_SEQ_BITS);
-		}
+		LayoutValidation.requireFields(timeUnit, epoch, timeBits, workerBits, seqBits);
 		this.timeUnit = timeUnit;
 		this.epochMillis = epoch.toEpochMilli();
 		this.epoch = epoch.atZone(ZoneOffset.UTC).toLocalDate();
@@ -156,33 +135,12 @@ public final class UidLayout {
 		this.maxSequence = ~(-1L << seqBits);
 		this.timeShift = workerBits + seqBits;
 		this.expiry = computeExpiry();
-		if (this.epochMillis > nowMillis) {
-			throw new InvalidLayoutException(List.of(LayoutField.EPOCH), epochText(),
-					"The epoch lies in the future", "set a date no later than today (UTC), such as " + DEFAULT_EPOCH);
-		}
-		if (!this.expiry.isAfter(Instant.ofEpochMilli(nowMillis))) {
-			throw new InvalidLayoutException(List.of(LayoutField.TIME_BITS, LayoutField.EPOCH),
-					timeBits + " time bits of " + timeUnit.name().toLowerCase() + " from " + epochText(),
-					"The layout ran out on " + this.expiry + " and would issue negative or repeated IDs",
-					"give it more time bits or a later epoch");
-		}
+		LayoutValidation.requireUsableAt(this, nowMillis);
 	}
 
 	/** A copy of {@code base} whose worker field starts with {@code datacenterBits} data-center bits. */
 	private UidLayout(UidLayout base, int datacenterBits) {
-		if (datacenterBits < 0) {
-			throw new InvalidLayoutException(List.of(LayoutField.DATACENTER_BITS), String.valueOf(datacenterBits),
-					"The data-center part cannot have fewer than 0 bits",
-					"set 0 for a single data center, or 1 to " + (base.workerBits - 1) + " to take that many of the "
-							+ base.workerBits + " worker bits for data centers");
-		}
-		if (datacenterBits >= base.workerBits) {
-			throw new InvalidLayoutException(List.of(LayoutField.DATACENTER_BITS, LayoutField.WORKER_BITS),
-					datacenterBits + " data-center bits of " + base.workerBits + " worker bits",
-					"The data-center bits are taken from the worker bits and would leave none for worker IDs",
-					"use fewer data-center bits than worker bits (for example 2 of " + Math.max(base.workerBits, 3)
-							+ "), or give the layout more worker bits, taking them from the sequence or time bits");
-		}
+		LayoutValidation.requireDatacenterBits(base.workerBits, datacenterBits);
 		this.timeUnit = base.timeUnit;
 		this.epoch = base.epoch;
 		this.timeBits = base.timeBits;
@@ -217,29 +175,7 @@ public final class UidLayout {
 	 * @throws InvalidLayoutException naming the data-center ID and bits when it does not fit
 	 */
 	public void checkDatacenterId(long datacenterId) {
-		if (datacenterId >= 0 && datacenterId <= this.maxDatacenterId) {
-			return;
-		}
-		String value = "data-center ID " + datacenterId + " with " + this.datacenterBits + " data-center bits";
-		if (datacenterId < 0) {
-			throw new InvalidLayoutException(List.of(LayoutField.DATACENTER_ID), value,
-					"A data-center ID cannot be negative", "use a data-center ID from 0 to " + this.maxDatacenterId);
-		}
-		if (this.datacenterBits == 0) {
-			throw new InvalidLayoutException(List.of(LayoutField.DATACENTER_ID, LayoutField.DATACENTER_BITS), value,
-					"The layout has no data-center bits to hold a data-center ID",
-					"give the layout at least " + bitsFor(datacenterId) + " data-center bits, taken from its "
-							+ this.workerBits + " worker bits, or use data-center ID 0");
-		}
-		throw new InvalidLayoutException(List.of(LayoutField.DATACENTER_ID, LayoutField.DATACENTER_BITS), value,
-				"The data-center ID does not fit the layout's data-center bits, which hold 0 to " + this.maxDatacenterId,
-				"use a data-center ID from 0 to " + this.maxDatacenterId + ", or give the layout at least "
-						+ bitsFor(datacenterId) + " data-center bits");
-	}
-
-	/** The bits a number needs, at least one. */
-	private static int bitsFor(long value) {
-		return Math.max(1, 64 - Long.numberOfLeadingZeros(value));
+		LayoutValidation.requireDatacenterId(this, datacenterId);
 	}
 
 	/**
@@ -249,13 +185,6 @@ public final class UidLayout {
 	public static UidLayout defaults() {
 		return new UidLayout(DEFAULT_TIME_UNIT, DEFAULT_EPOCH, DEFAULT_TIME_BITS, DEFAULT_WORKER_BITS,
 				DEFAULT_SEQ_BITS);
-	}
-
-	private static void requirePositive(LayoutField field, String name, int bits) {
-		if (bits < 1) {
-			throw new InvalidLayoutException(List.of(field), String.valueOf(bits),
-					"The " + name + " field needs at least one bit", "set a positive number of " + name + " bits");
-		}
 	}
 
 	private Instant computeExpiry() {
@@ -374,13 +303,6 @@ public final class UidLayout {
 		return Instant.ofEpochMilli(this.epochMillis);
 	}
 
-	/** The epoch as users wrote it: a date when it is midnight UTC, the instant otherwise. */
-	private String epochText() {
-		Instant instant = Instant.ofEpochMilli(this.epochMillis);
-		return instant.equals(this.epoch.atStartOfDay(ZoneOffset.UTC).toInstant()) ? this.epoch.toString()
-				: instant.toString();
-	}
-
 	public int getTimeBits() {
 		return this.timeBits;
 	}
@@ -467,8 +389,8 @@ public final class UidLayout {
 
 	@Override
 	public String toString() {
-		return "UidLayout[" + this.timeUnit.name().toLowerCase() + " since " + epochText() + ", time " + this.timeBits
-				+ " bits, worker " + this.workerBits + " bits"
+		return "UidLayout[" + this.timeUnit.name().toLowerCase() + " since " + LayoutValidation.epochText(this)
+				+ ", time " + this.timeBits + " bits, worker " + this.workerBits + " bits"
 				+ ((this.datacenterBits > 0) ? " (data center " + this.datacenterBits + " of them)" : "")
 				+ ", sequence " + this.seqBits + " bits, expires "
 				+ this.expiry + "]";

@@ -5,7 +5,6 @@ import java.time.Duration;
 import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.UidException;
 import io.github.uidgen.UidGeneratorStatus;
-import io.github.uidgen.UidLayout;
 import io.github.uidgen.buffer.RejectedPutHandler;
 import io.github.uidgen.buffer.RejectedTakeHandler;
 import io.github.uidgen.buffer.RingBuffer;
@@ -45,12 +44,6 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 	/** Default bound on how far ahead of the clock the filler may run. */
 	public static final Duration DEFAULT_MAX_AHEAD = Duration.ofSeconds(10);
 
-	/** How many takes at most pass between two checks that the lease was renewed recently. */
-	private static final int LEASE_CHECK_INTERVAL = 256;
-
-	/** The largest ring: 2^28 slots, 2 GiB of IDs. */
-	private static final int MAX_CAPACITY = 1 << 28;
-
 	// The ring, the threads' runs over it and its filler belong to one worker session; after a lost lease the
 	// generator issues from new ones on the session it claimed again, so these are replaced (runs last).
 	private volatile RingBuffer ring;
@@ -61,20 +54,10 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 
 	private volatile WorkerSession issuing;
 
-	private final Builder settings;
+	private final RingSetup setup;
 
-	private final int capacity;
-
-	/** What earlier rings handed out or counted, so the generator's figures never go back. */
-	private long earlierIssued;
-
-	private long earlierClockBackwards;
-
-	private long earlierPutRejections;
-
-	private long earlierTakeRejections;
-
-	private long earlierFillErrors;
+	/** What earlier rings handed out or counted, so the generator's figures never go back; guarded by the lock. */
+	private final RingTotals earlier = new RingTotals();
 
 	private final Object lifecycle = new Object();
 
@@ -94,35 +77,13 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 		this.paddingFactor = builder.paddingFactor;
 		this.maxAhead = builder.maxAhead;
 		this.scheduleInterval = builder.scheduleInterval;
-		this.settings = builder;
-		this.capacity = capacity;
+		this.setup = new RingSetup(this.layout, capacity, builder.paddingFactor, builder.rejectedPutHandler,
+				builder.rejectedTakeHandler, builder.maxAhead.toMillis(), builder.scheduleInterval.toMillis(),
+				this::checkLease);
 		this.issuing = session;
-		this.ring = newRing();
-		this.runs = newRuns(this.ring);
-		this.filler = newFiller(this.ring, session);
-	}
-
-	private RingBuffer newRing() {
-		// A slot per run of consecutive IDs: the filler writes one slot for a thread's whole run.
-		int idsPerSlot = (int) Math.min(ThreadRuns.MAX_RUN, this.layout.getMaxSequence() + 1);
-		return new RingBuffer(this.capacity, idsPerSlot, this.settings.paddingFactor, this.settings.rejectedPutHandler,
-				this.settings.rejectedTakeHandler);
-	}
-
-	private ThreadRuns newRuns(RingBuffer over) {
-		// IDs that are multiples of the interval (one in every 256, or every new time unit with fewer sequence bits)
-		// check that the lease was renewed recently: a resumed process hands out at most that many IDs before it
-		// notices. Each is the first of its run, so the check costs the take from a run nothing.
-		int leaseCheckInterval = (int) Math.min(this.layout.getMaxSequence() + 1, LEASE_CHECK_INTERVAL);
-		return new ThreadRuns(over, ThreadRuns.MAX_RUN, leaseCheckInterval, this::checkLease);
-	}
-
-	private UidRingFiller newFiller(RingBuffer target, WorkerSession on) {
-		long unitMillis = this.layout.getTimeUnit().toMillis();
-		UidRingFiller newFiller = new UidRingFiller(target, on, this.settings.maxAhead.toMillis() / unitMillis,
-				this.settings.scheduleInterval.toMillis());
-		target.setFiller(newFiller);
-		return newFiller;
+		this.ring = this.setup.newRing();
+		this.runs = this.setup.newRuns(this.ring);
+		this.filler = this.setup.newFiller(this.ring, session);
 	}
 
 	/** Fills the ring as far as the clock allows without waiting, then starts the filler thread. */
@@ -159,8 +120,8 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 		RingBuffer freshRing;
 		UidRingFiller freshFiller;
 		try {
-			freshRing = newRing();
-			freshFiller = newFiller(freshRing, next);
+			freshRing = this.setup.newRing();
+			freshFiller = this.setup.newFiller(freshRing, next);
 			watch(next, freshFiller);
 			freshFiller.start();
 		}
@@ -174,19 +135,12 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 				next.close();
 				return false;
 			}
-			RingBuffer oldRing = this.ring;
-			UidRingFiller oldFiller = this.filler;
-			ThreadRuns oldRuns = this.runs;
-			oldFiller.close(lost.workerId());
-			this.earlierIssued += oldRuns.takenCount();
-			this.earlierClockBackwards += oldFiller.clockBackwardsCount();
-			this.earlierPutRejections += oldRing.putRejections();
-			this.earlierTakeRejections += oldRing.takeRejections();
-			this.earlierFillErrors += oldFiller.fillErrors();
+			this.filler.close(lost.workerId());
+			this.earlier.add(this.ring, this.runs, this.filler);
 			this.issuing = next;
 			this.filler = freshFiller;
 			this.ring = freshRing;
-			this.runs = newRuns(freshRing);
+			this.runs = this.setup.newRuns(freshRing);
 			leave(lost);
 			lost.close();
 			return true;
@@ -241,7 +195,7 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 	@Override
 	long issuedCount() {
 		synchronized (this.lifecycle) {
-			return this.earlierIssued + this.runs.takenCount();
+			return this.earlier.issued(this.runs);
 		}
 	}
 
@@ -253,7 +207,7 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 	@Override
 	long clockBackwardsCount() {
 		synchronized (this.lifecycle) {
-			return this.earlierClockBackwards + this.filler.clockBackwardsCount();
+			return this.earlier.clockBackwards(this.filler);
 		}
 	}
 
@@ -270,11 +224,7 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 	@Override
 	UidGeneratorStatus.Ring ring() {
 		synchronized (this.lifecycle) {
-			RingBuffer current = this.ring;
-			return new UidGeneratorStatus.Ring(current.capacity(), current.size(),
-					this.earlierPutRejections + current.putRejections(),
-					this.earlierTakeRejections + current.takeRejections(),
-					this.earlierFillErrors + this.filler.fillErrors());
+			return this.earlier.status(this.ring, this.filler);
 		}
 	}
 
@@ -359,19 +309,10 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 						"use 0 or more; the ring holds (maxSequence + 1) << boostPower IDs");
 			}
 			if (layout() != null) {
-				requireRingFits(layout(), boostPower);
+				RingSetup.capacity(layout(), boostPower);
 			}
 			this.boostPower = boostPower;
 			return this;
-		}
-
-		private static void requireRingFits(UidLayout layout, int boostPower) {
-			long perUnit = layout.getMaxSequence() + 1;
-			if (boostPower > 30 || perUnit > (MAX_CAPACITY >> boostPower)) {
-				throw new InvalidSettingException("boostPower", boostPower,
-						"the ring of " + perUnit + " << " + boostPower + " IDs exceeds " + MAX_CAPACITY
-								+ " slots; lower the boost power or the sequence bits");
-			}
 		}
 
 		/**
@@ -446,11 +387,10 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 			if (this.rejectedTakeHandler == null) {
 				this.rejectedTakeHandler = new WaitingTakeHandler();
 			}
-			requireRingFits(layout(), this.boostPower);
-			long perUnit = layout().getMaxSequence() + 1;
+			int capacity = RingSetup.capacity(layout(), this.boostPower);
 			WorkerSession session = openSession(this.maxAhead);
 			try {
-				CachedUidGenerator generator = new CachedUidGenerator(session, this, (int) (perUnit << this.boostPower));
+				CachedUidGenerator generator = new CachedUidGenerator(session, this, capacity);
 				generator.start();
 				return generator;
 			}

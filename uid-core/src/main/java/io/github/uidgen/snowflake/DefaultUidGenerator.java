@@ -3,9 +3,6 @@ package io.github.uidgen.snowflake;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -14,8 +11,6 @@ import io.github.uidgen.ClockMovedBackwardsException;
 import io.github.uidgen.LayoutExhaustedException;
 import io.github.uidgen.UidUnavailableException;
 import io.github.uidgen.worker.WorkerLeaseLostException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Computes each ID on the call: the same time unit gives the next sequence, a new unit restarts it, an
@@ -51,11 +46,6 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 	/** Never an ID, nor a state: IDs are not negative, and the state before the first unit is not this one. */
 	private static final long CLOSED = Long.MIN_VALUE;
 
-	/** How long after a failed move to another worker the next one is tried, so a store down is not hammered. */
-	private static final long SWITCH_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
-
-	private static final Logger logger = LoggerFactory.getLogger(DefaultUidGenerator.class);
-
 	private final int timeShift;
 
 	private final long workerMask;
@@ -84,17 +74,11 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 	/** The session of the worker the state's IDs carry; written before the state moves to another worker. */
 	private volatile WorkerSession issuing;
 
-	/** Earlier workers, kept until the clock has passed their marks; guarded by {@link #switchLock}. */
-	private final List<WorkerSession> retired = new CopyOnWriteArrayList<>();
-
+	/** Guards moves to another worker, and closing. */
 	private final Object switchLock = new Object();
 
-	private final AtomicLong workerSwitches = new AtomicLong();
-
-	/** {@link System#nanoTime()} of the last move to another worker that failed; guarded by {@link #switchLock}. */
-	private long lastSwitchFailureNanos;
-
-	private boolean switchFailed;
+	/** Earlier workers kept until the clock passes their marks; used under {@link #switchLock}. */
+	private final WorkerSwitches switches = new WorkerSwitches();
 
 	private DefaultUidGenerator(WorkerSession session, Builder builder) {
 		super(session, builder);
@@ -220,23 +204,35 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 			}
 			watch(next);
 			this.issuing = next;
-			long start = ((next.startUnit() - 1) << this.timeShift) | next.shiftedWorkerId() | this.maxSequence;
-			long replaced;
-			do {
-				replaced = this.state;
-				if (replaced == CLOSED) {
-					this.issuing = lost;
-					next.close();
-					return false;
-				}
+			if (!moveStateTo(next)) {
+				this.issuing = lost;
+				next.close();
+				return false;
 			}
-			while (!STATE.compareAndSet(this, replaced, start));
-			// The last unit of the lost worker and the fresh start count as the constructor's does.
-			this.issuedInPastUnits.addAndGet((replaced & this.maxSequence) - this.maxSequence);
 			leave(lost);
 			lost.close();
 			return true;
 		}
+	}
+
+	/**
+	 * Moves the state to the start of another worker's first unit, unless the generator closed; every thread that
+	 * still reads the old state fails its compare-and-set and reads the new one.
+	 * @return whether the state moved
+	 */
+	private boolean moveStateTo(WorkerSession to) {
+		long start = ((to.startUnit() - 1) << this.timeShift) | to.shiftedWorkerId() | this.maxSequence;
+		long replaced;
+		do {
+			replaced = this.state;
+			if (replaced == CLOSED) {
+				return false;
+			}
+		}
+		while (!STATE.compareAndSet(this, replaced, start));
+		// The last unit of the old worker and the fresh start count as the constructor's does.
+		this.issuedInPastUnits.addAndGet((replaced & this.maxSequence) - this.maxSequence);
+		return true;
 	}
 
 	/**
@@ -276,47 +272,20 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 			if ((current & this.workerMask) != (observed & this.workerMask)) {
 				return true;
 			}
-			if (this.switchFailed && System.nanoTime() - this.lastSwitchFailureNanos < SWITCH_RETRY_NANOS) {
-				return false;
-			}
 			WorkerSession from = this.issuing;
-			WorkerSession to;
-			try {
-				to = from.openBehind();
-			}
-			catch (RuntimeException ex) {
-				logger.warn("uid worker {}: the clock stepped back {} ms, and no further worker ID could be claimed: {}",
-						from.workerId(), behindMillis, ex.toString());
-				to = null;
-			}
+			WorkerSession to = this.switches.openBehind(from, behindMillis);
 			if (to == null) {
-				this.switchFailed = true;
-				this.lastSwitchFailureNanos = System.nanoTime();
 				return false;
 			}
-			this.switchFailed = false;
-			this.retired.removeIf(WorkerSession::isClosed);
-			this.retired.add(from);
+			this.switches.keep(from);
 			watch(to);
 			this.issuing = to;
-			long start = ((to.startUnit() - 1) << this.timeShift) | to.shiftedWorkerId() | this.maxSequence;
-			long replaced;
-			do {
-				replaced = this.state;
-				if (replaced == CLOSED) {
-					// Halted meanwhile (a crash test): give nothing back, as a killed process would not.
-					to.halt();
-					return false;
-				}
+			if (!moveStateTo(to)) {
+				// Halted meanwhile (a crash test): give nothing back, as a killed process would not.
+				to.halt();
+				return false;
 			}
-			while (!STATE.compareAndSet(this, replaced, start));
-			// The last unit of the old worker and the fresh start count as the constructor's does.
-			this.issuedInPastUnits.addAndGet((replaced & this.maxSequence) - this.maxSequence);
-			from.retire();
-			this.workerSwitches.incrementAndGet();
-			logger.warn("uid clock stepped back {} ms behind the mark of worker {}: issuing as worker {} now; worker {} "
-					+ "is kept until the clock passes {}", behindMillis, from.workerId(), to.workerId(), from.workerId(),
-					from.highWaterMark());
+			this.switches.moved(from, to, behindMillis);
 			return true;
 		}
 	}
@@ -382,18 +351,12 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 
 	@Override
 	long workerSwitches() {
-		return this.workerSwitches.get();
+		return this.switches.count();
 	}
 
 	@Override
 	Long retiredWorkerId() {
-		Long latest = null;
-		for (WorkerSession session : this.retired) {
-			if (!session.isClosed()) {
-				latest = session.workerId();
-			}
-		}
-		return latest;
+		return this.switches.latestKeptWorkerId();
 	}
 
 	/** Releases the worker ID issued on, with its final mark, and every earlier one still kept. */
@@ -412,8 +375,7 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 			while (!STATE.compareAndSet(this, current, CLOSED));
 			WorkerSession session = this.issuing;
 			session.close(Math.max(current >> this.timeShift, session.startUnit() - 1));
-			// An earlier worker's stored mark covers all it issued; the release keeps the higher mark.
-			this.retired.forEach(WorkerSession::close);
+			this.switches.closeAll();
 		}
 	}
 
@@ -429,7 +391,7 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 	@Override
 	void haltSessions() {
 		this.issuing.halt();
-		this.retired.forEach(WorkerSession::halt);
+		this.switches.haltAll();
 	}
 
 	/**

@@ -1,7 +1,6 @@
 package io.github.uidgen.snowflake;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -40,7 +39,7 @@ final class HighWaterMarkKeeper {
 	/** A renewal older than this many intervals means the process was paused or the store is out of reach. */
 	private static final int OVERDUE_INTERVALS = 2;
 
-	private final WorkerIdAssigner assigner;
+	private final MarkRecorder recorder;
 
 	private final long workerId;
 
@@ -76,17 +75,11 @@ final class HighWaterMarkKeeper {
 	/** Set once the generator issues on another worker: the mark stays as it is and the lease is kept until then. */
 	private volatile boolean retired;
 
-	/** Why the last renewal failed, or the lease lost; {@code null} after a successful one. */
-	private volatile UidException failure;
-
 	/** Set when issue gave up waiting for the mark, so health reports it at once; cleared by a renewal. */
 	private volatile UidException issueStalled;
 
 	/** {@link System#nanoTime()} of the last successful renewal. */
 	private volatile long lastRenewNanos;
-
-	/** Wall-clock time of the last successful renewal, for messages. */
-	private volatile long lastRecordedMillis;
 
 	/** How many renewals have been started; each one's number, so a waiter can tell one begun after it asked. */
 	private volatile long renewalsStarted;
@@ -94,20 +87,13 @@ final class HighWaterMarkKeeper {
 	/** The number of the last renewal that succeeded. */
 	private volatile long lastRenewalSucceeded;
 
-	/** Renewals that failed and were retried; written by the keeper thread only. */
-	private volatile long failedRenewals;
-
-	private volatile boolean calling;
-
-	private volatile long callStartedNanos;
-
 	/**
 	 * Records the first reservation on the calling thread (so start-up fails fast when the store is down), then
 	 * starts the keeper thread.
 	 */
 	HighWaterMarkKeeper(WorkerIdAssigner assigner, long workerId, UidLayout layout, UidClock clock, long firstUnit,
 			Duration span, Duration awaitTimeout, Consumer<WorkerLeaseLostException> onRevoked) {
-		this.assigner = assigner;
+		this.recorder = new MarkRecorder(assigner, workerId, layout, clock);
 		this.workerId = workerId;
 		this.layout = layout;
 		this.clock = clock;
@@ -123,7 +109,7 @@ final class HighWaterMarkKeeper {
 		this.refreshAt = firstUnit - 1;
 		this.wanted.set(firstUnit);
 		extend();
-		UidException initialFailure = this.failure;
+		UidException initialFailure = this.recorder.failure();
 		if (initialFailure != null) {
 			throw initialFailure;
 		}
@@ -167,7 +153,7 @@ final class HighWaterMarkKeeper {
 	 * @return the failure, or {@code null}
 	 */
 	UidException failure() {
-		UidException current = this.failure;
+		UidException current = this.recorder.failure();
 		if (current instanceof WorkerLeaseLostException) {
 			return current;
 		}
@@ -175,9 +161,9 @@ final class HighWaterMarkKeeper {
 		if (stalled != null) {
 			return stalled;
 		}
-		if (this.calling && System.nanoTime() - this.callStartedNanos > this.spanNanos) {
+		if (this.recorder.isCallOutstandingLongerThan(this.spanNanos)) {
 			return new UidUnavailableException("The high-water mark of worker " + this.workerId + " is not being "
-					+ "recorded: " + markStatus(), current);
+					+ "recorded: " + this.recorder.status(), current);
 		}
 		return (current != null && isReservationRunningOut()) ? current : null;
 	}
@@ -215,7 +201,7 @@ final class HighWaterMarkKeeper {
 		}
 		long deadline = System.nanoTime() + this.awaitTimeoutNanos;
 		while (unit > this.reservedUntil) {
-			UidException current = this.failure;
+			UidException current = this.recorder.failure();
 			if (this.closed || (current instanceof WorkerLeaseLostException)) {
 				throw (current != null) ? current : closedException();
 			}
@@ -226,7 +212,7 @@ final class HighWaterMarkKeeper {
 			if (left <= 0) {
 				UidUnavailableException stalled = new UidUnavailableException("Could not record the high-water mark "
 						+ "of worker " + this.workerId + " within " + TimeUnit.NANOSECONDS.toMillis(this.awaitTimeoutNanos)
-						+ " ms: " + markStatus(), current);
+						+ " ms: " + this.recorder.status(), current);
 				this.issueStalled = stalled;
 				throw stalled;
 			}
@@ -258,15 +244,15 @@ final class HighWaterMarkKeeper {
 		LockSupport.unpark(this.thread);
 		// A renewal already under way started before this call and proves nothing: wait for a later one.
 		while (this.lastRenewalSucceeded <= after) {
-			UidException current = this.failure;
+			UidException current = this.recorder.failure();
 			if (this.closed || (current instanceof WorkerLeaseLostException)) {
 				throw (current != null) ? current : closedException();
 			}
 			long left = deadline - System.nanoTime();
 			if (left <= 0) {
 				throw new UidUnavailableException("Could not confirm the lease of worker " + this.workerId + " within "
-						+ TimeUnit.NANOSECONDS.toMillis(this.awaitTimeoutNanos) + " ms after a pause: " + markStatus(),
-						current);
+						+ TimeUnit.NANOSECONDS.toMillis(this.awaitTimeoutNanos) + " ms after a pause: "
+						+ this.recorder.status(), current);
 			}
 			awaitBriefly(left);
 			if (!this.requested) {
@@ -282,28 +268,6 @@ final class HighWaterMarkKeeper {
 					+ this.workerId + " to be recorded");
 		}
 		LockSupport.parkNanos(Math.min(leftNanos, TimeUnit.MILLISECONDS.toNanos(1)));
-	}
-
-	/** Says since when the mark has not been recorded, and what the keeper is doing about it. */
-	private String markStatus() {
-		long now = this.clock.currentTimeMillis();
-		StringBuilder status = new StringBuilder("mark last recorded at ")
-			.append(Instant.ofEpochMilli(this.lastRecordedMillis))
-			.append(" (")
-			.append(now - this.lastRecordedMillis)
-			.append(" ms ago)");
-		if (this.calling) {
-			status.append(", a call to the ")
-				.append(this.assigner.name())
-				.append(" assigner's store has been outstanding for ")
-				.append(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.callStartedNanos))
-				.append(" ms");
-		}
-		UidException current = this.failure;
-		if (current != null) {
-			status.append(", last failure: ").append(current.getMessage());
-		}
-		return status.toString();
 	}
 
 	private void request(long unit) {
@@ -333,7 +297,7 @@ final class HighWaterMarkKeeper {
 				if (due || this.requested) {
 					this.requested = false;
 					extend();
-					if (this.failure != null && !this.closed && !isRevoked()) {
+					if (this.recorder.failure() != null && !this.closed && !isRevoked()) {
 						LockSupport.parkNanos(this, RETRY_NANOS);
 					}
 				}
@@ -343,7 +307,7 @@ final class HighWaterMarkKeeper {
 			}
 			catch (Throwable ex) {
 				// extend() records every failure itself; this only keeps the thread alive whatever happens.
-				recordFailure(ex);
+				this.recorder.recordFailure(ex);
 				LockSupport.parkNanos(this, RETRY_NANOS);
 			}
 		}
@@ -358,17 +322,15 @@ final class HighWaterMarkKeeper {
 				: Math.max(this.reservedUntil, Math.min(base + this.spanUnits, this.layout.getMaxTime()));
 		long renewal = this.renewalsStarted + 1;
 		this.renewalsStarted = renewal;
-		this.callStartedNanos = System.nanoTime();
-		this.calling = true;
 		try {
-			this.assigner.renew(this.workerId, this.layout.startMillis(mark));
+			this.recorder.renew(mark);
 		}
 		catch (WorkerLeaseLostException ex) {
 			if (this.retired) {
 				// Nothing is issued on it any more, and whoever took it starts after its mark.
 				logger.warn("uid worker {}, kept until the clock passes its mark, lost its lease: {}", this.workerId,
 						ex.getMessage());
-				this.failure = ex;
+				this.recorder.leaseLost(ex);
 				return;
 			}
 			logger.error("uid worker {} stops issuing IDs: {}", this.workerId, ex.getMessage());
@@ -378,41 +340,22 @@ final class HighWaterMarkKeeper {
 			// The generator stops first (the cached one seals its ring), so that whoever sees the failure also sees
 			// issue stopped.
 			this.onRevoked.accept(ex);
-			this.failure = ex;
+			this.recorder.leaseLost(ex);
 			return;
 		}
 		catch (Throwable ex) {
-			recordFailure(ex);
+			this.recorder.recordFailure(ex);
 			return;
 		}
-		finally {
-			this.calling = false;
-		}
 		this.lastRenewNanos = System.nanoTime();
-		this.lastRecordedMillis = this.clock.currentTimeMillis();
 		if (this.closed) {
 			return;
 		}
 		this.reservedUntil = mark;
 		this.refreshAt = mark - this.spanUnits / 2;
-		this.failure = null;
+		this.recorder.clearFailure();
 		this.issueStalled = null;
 		this.lastRenewalSucceeded = renewal;
-	}
-
-	private void recordFailure(Throwable ex) {
-		this.failedRenewals++;
-		if (this.failure == null) {
-			if (ex instanceof Error) {
-				logger.error("uid worker {} could not record its high-water mark, retrying", this.workerId, ex);
-			}
-			else {
-				logger.warn("uid worker {} could not record its high-water mark, retrying: {}", this.workerId,
-						ex.toString());
-			}
-		}
-		this.failure = (ex instanceof UidException uidException) ? uidException
-				: new UidUnavailableException("Recording the high-water mark failed: " + ex, ex);
 	}
 
 	/**
@@ -420,7 +363,7 @@ final class HighWaterMarkKeeper {
 	 * @return the count
 	 */
 	long failedRenewals() {
-		return this.failedRenewals;
+		return this.recorder.failedRenewals();
 	}
 
 	/**
@@ -428,7 +371,7 @@ final class HighWaterMarkKeeper {
 	 * @return whether the reservation was revoked
 	 */
 	boolean isRevoked() {
-		return this.failure instanceof WorkerLeaseLostException;
+		return this.recorder.failure() instanceof WorkerLeaseLostException;
 	}
 
 	/**
@@ -452,22 +395,23 @@ final class HighWaterMarkKeeper {
 	/** Releases a retired worker from the keeper thread itself, with the mark it kept. */
 	private void releaseRetired() {
 		long mark = this.reservedUntil;
+		stopReserving();
+		if (isRevoked()) {
+			return;
+		}
+		if (this.recorder.release(mark)) {
+			logger.info("uid worker {} released: the clock has passed its mark", this.workerId);
+		}
+	}
+
+	/** Stops for good: nothing is reserved from now on, and the last reservation is kept for the final mark. */
+	private void stopReserving() {
 		this.closed = true;
 		if (this.reservedUntil != REVOKED) {
 			this.lastReserved = this.reservedUntil;
 		}
 		this.reservedUntil = REVOKED;
 		this.refreshAt = REVOKED;
-		if (isRevoked()) {
-			return;
-		}
-		try {
-			this.assigner.release(this.workerId, this.layout.startMillis(mark));
-			logger.info("uid worker {} released: the clock has passed its mark", this.workerId);
-		}
-		catch (RuntimeException ex) {
-			logger.warn("uid worker {} could not release its worker ID: {}", this.workerId, ex.toString());
-		}
 	}
 
 	/**
@@ -488,12 +432,7 @@ final class HighWaterMarkKeeper {
 		}
 		halt();
 		if (!isRevoked()) {
-			try {
-				this.assigner.release(this.workerId, this.layout.startMillis(finalUnit));
-			}
-			catch (RuntimeException ex) {
-				logger.warn("uid worker {} could not release its worker ID: {}", this.workerId, ex.toString());
-			}
+			this.recorder.release(finalUnit);
 		}
 	}
 
@@ -502,12 +441,7 @@ final class HighWaterMarkKeeper {
 	 * {@link #close(long)}, and on its own what a killed process does (for crash tests).
 	 */
 	void halt() {
-		this.closed = true;
-		if (this.reservedUntil != REVOKED) {
-			this.lastReserved = this.reservedUntil;
-		}
-		this.reservedUntil = REVOKED;
-		this.refreshAt = REVOKED;
+		stopReserving();
 		LockSupport.unpark(this.thread);
 		try {
 			this.thread.join(TimeUnit.SECONDS.toMillis(5));

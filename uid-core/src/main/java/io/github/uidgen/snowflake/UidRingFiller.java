@@ -187,10 +187,7 @@ final class UidRingFiller implements RingFiller {
 		LockSupport.parkNanos(this, RETRY_PARK_NANOS);
 	}
 
-	/**
-	 * Puts IDs until the ring is full or no further unit may be used yet.
-	 * @param mayWait whether to wait for the clock when the next unit lies too far ahead of it
-	 */
+	/** {@link #fill(boolean, boolean)}, waiting for the mark of each new unit. */
 	void fill(boolean mayWait) {
 		fill(mayWait, false);
 	}

@@ -19,6 +19,7 @@ import io.github.uidgen.worker.WorkerLeaseLostException;
 import io.github.uidgen.worker.RecordedLayout;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import io.github.uidgen.worker.WorkerTableMissingException;
+import io.github.uidgen.worker.support.ClaimBackOff;
 import io.github.uidgen.worker.support.HostEnvironment;
 import io.github.uidgen.worker.support.LeaseSettings;
 import io.github.uidgen.worker.support.LeaseTokens;
@@ -128,7 +129,7 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 					throw new WorkerAssignmentException("The uid layout row of " + table.table() + " was deleted "
 							+ round + " times while it was being recorded; is something deleting rows of the table?");
 				}
-				JdbcStore.backOff(round);
+				ClaimBackOff.pause(round);
 			}
 		}
 		RecordedLayout.check(recorded, layout, "table " + table.table(),
@@ -188,14 +189,14 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 			catch (DuplicateKeyException | ConcurrencyFailureException ex) {
 				// Another claimant inserted the same worker ID first, or the database broke a deadlock: try again.
 				lastContention = ex;
-				JdbcStore.backOff(round);
+				ClaimBackOff.pause(round);
 				continue;
 			}
 			catch (RuntimeException ex) {
 				throw this.store.translate(ex);
 			}
 			if (claim == LeaseTable.Claim.RACED) {
-				JdbcStore.backOff(round);
+				ClaimBackOff.pause(round);
 				continue;
 			}
 			if (claim == LeaseTable.Claim.FULL) {

@@ -1,7 +1,6 @@
 package io.github.uidgen.worker.jdbc;
 
 import java.time.Duration;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 
 import javax.sql.DataSource;
@@ -9,6 +8,7 @@ import javax.sql.DataSource;
 import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import io.github.uidgen.worker.WorkerTableMissingException;
+import io.github.uidgen.worker.support.ClaimBackOff;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DataAccessResourceFailureException;
@@ -141,7 +141,7 @@ final class JdbcStore {
 			if (isUnreachable(ex)) {
 				throw ex;
 			}
-			backOff(5);
+			ClaimBackOff.pause(5);
 			this.transactions.executeWithoutResult((status) -> this.jdbcTemplate.execute(ddl));
 		}
 	}
@@ -199,17 +199,6 @@ final class JdbcStore {
 	/** What the driver or the pool said, which Spring's exception wraps. */
 	private static String detail(RuntimeException ex) {
 		return (ex.getCause() != null) ? ex.getCause().getMessage() : ex.getMessage();
-	}
-
-	/** Waits a few random milliseconds, longer with each attempt, before trying again after a race. */
-	static void backOff(int attempt) {
-		try {
-			Thread.sleep(ThreadLocalRandom.current().nextLong(1, Math.min(50, 2L * attempt + 3)));
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new WorkerAssignmentException("Interrupted while claiming a uid worker ID", ex);
-		}
 	}
 
 }

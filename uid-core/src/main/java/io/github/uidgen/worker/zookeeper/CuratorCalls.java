@@ -3,6 +3,7 @@ package io.github.uidgen.worker.zookeeper;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import org.apache.curator.framework.CuratorFramework;
@@ -43,6 +44,20 @@ final class CuratorCalls {
 	private final String role;
 
 	private final String operation;
+
+	/**
+	 * Checks a builder's connection timeout, by the same rule for both ZooKeeper assigners.
+	 * @param connectionTimeout how long a claim waits for the client to connect
+	 * @return the timeout
+	 * @throws InvalidSettingException when it is not positive
+	 */
+	static Duration requireConnectionTimeout(Duration connectionTimeout) {
+		if (connectionTimeout.isNegative() || connectionTimeout.isZero()) {
+			throw new InvalidSettingException("connectionTimeout", connectionTimeout,
+					"use a positive duration, for example 10s");
+		}
+		return connectionTimeout;
+	}
 
 	/**
 	 * Creates the calls of one assigner.

@@ -1,14 +1,9 @@
 package io.github.uidgen.worker.zookeeper;
 
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 
 import io.github.uidgen.InvalidSettingException;
@@ -19,16 +14,13 @@ import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.WorkerLeaseLostException;
-import io.github.uidgen.worker.WorkerStoreUnavailableException;
+import io.github.uidgen.worker.support.ClaimBackOff;
 import io.github.uidgen.worker.support.LeaseSettings;
-import io.github.uidgen.worker.support.LeaseTokens;
-import io.github.uidgen.worker.zookeeper.CuratorCalls.Conflict;
+import io.github.uidgen.worker.zookeeper.ClaimCandidates.Candidate;
 import io.github.uidgen.worker.zookeeper.WorkerRegistry.Snapshot;
 import io.github.uidgen.worker.zookeeper.WorkerRegistry.WorkerNode;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.PathUtils;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Leases reusable worker IDs from ZooKeeper, through the application's Apache Curator client.
@@ -67,17 +59,10 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 	/** Default wait for the client to connect before a claim gives up. */
 	public static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(10);
 
-	private static final Logger logger = LoggerFactory.getLogger(ZookeeperWorkerIdAssigner.class);
-
 	private static final Pattern NAMESPACE = Pattern.compile("[^/\\s]{1,100}");
 
 	/** Enough for dozens of instances starting in the same instant, each round trying several free IDs. */
 	private static final int MAX_CLAIM_ROUNDS = 100;
-
-	private static final int CANDIDATES_PER_ROUND = 8;
-
-	/** A renewal writes again over its own earlier write whose answer was lost; more would mean a hand edit. */
-	private static final int MAX_RENEW_ATTEMPTS = 3;
 
 	private final WorkerRegistry registry;
 
@@ -91,7 +76,9 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 
 	private final Duration connectionTimeout;
 
-	private final Map<Long, HeldLease> held = new ConcurrentHashMap<>();
+	private final ClaimCandidates candidates;
+
+	private final WorkerLeases leases;
 
 	private ZookeeperWorkerIdAssigner(Builder builder, LeaseSettings lease) {
 		this.lease = lease;
@@ -101,6 +88,8 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 		String basePath = ("/".equals(this.rootPath) ? "" : this.rootPath) + "/" + this.namespace;
 		this.registry = new WorkerRegistry(builder.client, basePath);
 		this.layoutZnode = new LayoutZnode(builder.client, basePath);
+		this.candidates = new ClaimCandidates(lease.instanceId());
+		this.leases = new WorkerLeases(this.registry, lease);
 	}
 
 	/**
@@ -146,26 +135,26 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 		this.registry.awaitConnected(this.connectionTimeout);
 		for (int round = 1; round <= MAX_CLAIM_ROUNDS; round++) {
 			Snapshot snapshot = this.registry.snapshot(maxWorkerId);
-			List<Candidate> candidates = candidates(snapshot, maxWorkerId, maxMarkLead);
+			List<Candidate> candidates = this.candidates.preferred(snapshot, maxWorkerId, maxMarkLead);
 			if (candidates.isEmpty()) {
 				List<WorkerNode> live = snapshot.nodes()
 					.stream()
 					.filter((node) -> !node.free(snapshot.storeMillis()))
 					.toList();
 				List<String> holders = live.stream()
-					.limit(CANDIDATES_PER_ROUND)
+					.limit(ClaimCandidates.PER_ROUND)
 					.map((node) -> (node.record() != null) ? node.record().instanceId() : "(unreadable znode)")
 					.toList();
 				throw this.lease.allTaken(maxWorkerId, live.size(), holders,
 						"ZooKeeper under " + this.registry.basePath());
 			}
 			for (Candidate candidate : candidates) {
-				WorkerAssignment assignment = tryTake(candidate);
+				WorkerAssignment assignment = this.leases.tryTake(candidate);
 				if (assignment != null) {
 					return assignment;
 				}
 			}
-			backOff(round);
+			ClaimBackOff.pause(round);
 		}
 		throw new WorkerAssignmentException("Could not claim a uid worker ID under " + this.registry.basePath()
 				+ " in " + MAX_CLAIM_ROUNDS + " rounds: too many instances claimed at the same moment. Start again.");
@@ -176,217 +165,31 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 		this.registry.awaitConnected(this.connectionTimeout);
 		for (int round = 1; round <= MAX_CLAIM_ROUNDS; round++) {
 			Snapshot snapshot = this.registry.snapshot(maxWorkerId);
-			List<Candidate> candidates = candidatesBehind(snapshot, maxWorkerId, latestMarkMillis);
+			List<Candidate> candidates = this.candidates.behind(snapshot, maxWorkerId, latestMarkMillis);
 			if (candidates.isEmpty()) {
 				return Optional.empty();
 			}
 			for (Candidate candidate : candidates) {
 				// The take writes over the version read, so the mark cannot have moved since it was checked.
-				WorkerAssignment assignment = tryTake(candidate);
+				WorkerAssignment assignment = this.leases.tryTake(candidate);
 				if (assignment != null) {
 					return Optional.of(assignment);
 				}
 			}
-			backOff(round);
+			ClaimBackOff.pause(round);
 		}
 		throw new WorkerAssignmentException("Could not claim a further uid worker ID under " + this.registry.basePath()
 				+ " in " + MAX_CLAIM_ROUNDS + " rounds: too many instances claimed at the same moment.");
 	}
 
-	/** The lowest free worker IDs whose mark is no later than the bound, then the lowest never used. */
-	private List<Candidate> candidatesBehind(Snapshot snapshot, long maxWorkerId, long latestMarkMillis) {
-		List<Candidate> candidates = new ArrayList<>();
-		for (WorkerNode node : snapshot.nodes()) {
-			if (candidates.size() < CANDIDATES_PER_ROUND && node.free(snapshot.storeMillis())
-					&& node.record().markMillis() <= latestMarkMillis) {
-				candidates.add(new Candidate(node));
-			}
-		}
-		addNeverUsed(snapshot, maxWorkerId, candidates);
-		return candidates;
-	}
-
-	/** Adds the lowest worker IDs without a znode, up to a round's worth of candidates. */
-	private static void addNeverUsed(Snapshot snapshot, long maxWorkerId, List<Candidate> candidates) {
-		int next = 0;
-		for (long id = 0; id <= maxWorkerId && candidates.size() < CANDIDATES_PER_ROUND; id++) {
-			while (next < snapshot.nodes().size() && snapshot.nodes().get(next).workerId() < id) {
-				next++;
-			}
-			if (next >= snapshot.nodes().size() || snapshot.nodes().get(next).workerId() != id) {
-				candidates.add(new Candidate(id, null, snapshot.leaseNodes().contains(id)));
-			}
-		}
-	}
-
-	/**
-	 * Orders the worker IDs worth trying: this instance's previous one, the lowest free ones, the lowest never used;
-	 * then, only if none of those can be had, free ones whose mark lies beyond the lead.
-	 */
-	private List<Candidate> candidates(Snapshot snapshot, long maxWorkerId, Duration maxMarkLead) {
-		long now = snapshot.storeMillis();
-		long markLimit = (now > Long.MAX_VALUE - maxMarkLead.toMillis()) ? Long.MAX_VALUE
-				: now + maxMarkLead.toMillis();
-		WorkerNode own = null;
-		List<WorkerNode> free = new ArrayList<>();
-		for (WorkerNode node : snapshot.nodes()) {
-			if (node.free(now)) {
-				free.add(node);
-				if (node.record().instanceId().equals(this.lease.instanceId())
-						&& (own == null || node.modifiedMillis() > own.modifiedMillis())) {
-					own = node;
-				}
-			}
-		}
-		List<Candidate> fine = new ArrayList<>();
-		List<Candidate> ahead = new ArrayList<>();
-		if (own != null) {
-			(isAhead(own, markLimit) ? ahead : fine).add(new Candidate(own));
-		}
-		for (WorkerNode node : free) {
-			if (node != own && fine.size() < CANDIDATES_PER_ROUND) {
-				(isAhead(node, markLimit) ? ahead : fine).add(new Candidate(node));
-			}
-		}
-		addNeverUsed(snapshot, maxWorkerId, fine);
-		fine.addAll(ahead);
-		return fine;
-	}
-
-	private static boolean isAhead(WorkerNode node, long markLimit) {
-		return node.record().markMillis() != WorkerAssignment.NO_MARK && node.record().markMillis() > markLimit;
-	}
-
-	/** Tries one candidate; returns {@code null} when another instance got it first. */
-	private WorkerAssignment tryTake(Candidate candidate) {
-		String token = LeaseTokens.newToken();
-		long mark = (candidate.node() != null) ? candidate.node().record().markMillis() : WorkerAssignment.NO_MARK;
-		WorkerRecord record = new WorkerRecord(this.lease.instanceId(), token, this.lease.leaseDuration().toMillis(),
-				mark);
-		long sessionId = this.registry.sessionId();
-		int version;
-		try {
-			version = this.registry.take(candidate.workerId(), candidate.node(), candidate.staleLeaseNode(), record);
-		}
-		catch (Conflict ex) {
-			// The transaction may have been applied and only its answer lost (the client then retried it):
-			// nobody but this claim knows the token.
-			WorkerNode now = this.registry.read(candidate.workerId());
-			if (now == null || !record.equals(now.record()) || !now.leaseNode()) {
-				return null;
-			}
-			version = now.version();
-		}
-		this.held.put(candidate.workerId(), new HeldLease(record, version, sessionId));
-		WorkerAssignment assignment = new WorkerAssignment(candidate.workerId(), mark);
-		logger.info("uid worker ID {} leased from ZooKeeper {} for instance '{}' ({}, lease {})",
-				candidate.workerId(), this.registry.basePath(), this.lease.instanceId(),
-				assignment.hasMark() ? "mark " + Instant.ofEpochMilli(mark) : "no mark", this.lease.leaseDuration());
-		return assignment;
-	}
-
 	@Override
 	public void renew(long workerId, long highWaterMarkMillis) {
-		HeldLease lease = this.held.get(workerId);
-		if (lease == null) {
-			throw new WorkerLeaseLostException(workerId, "this assigner holds no lease on it");
-		}
-		if (this.registry.sessionId() != lease.sessionId()) {
-			this.held.remove(workerId, lease);
-			throw new WorkerLeaseLostException(workerId, "the ZooKeeper session it was claimed in has ended, and "
-					+ "with it the ephemeral lease znode");
-		}
-		WorkerRecord record = lease.record().withMarkAtLeast(highWaterMarkMillis);
-		int version = lease.version();
-		for (int attempt = 1;; attempt++) {
-			try {
-				version = this.registry.renew(workerId, record, version);
-				break;
-			}
-			catch (Conflict ex) {
-				WorkerNode now = this.registry.read(workerId);
-				long leaseOwner = this.registry.leaseOwner(workerId);
-				if (!heldBy(lease, now, leaseOwner)) {
-					this.held.remove(workerId, lease);
-					throw new WorkerLeaseLostException(workerId, lostDetail(workerId, lease, now, leaseOwner));
-				}
-				if (record.equals(now.record())) {
-					// This renewal was applied, but its answer was lost and the client retried it.
-					version = now.version();
-					break;
-				}
-				// An earlier renewal was applied though its answer was lost: the token and the session are still
-				// this claim's, so nobody else took the worker ID. Write again over the version it left.
-				if (attempt == MAX_RENEW_ATTEMPTS) {
-					throw new WorkerStoreUnavailableException("The znode of uid worker ID " + workerId + " under "
-							+ this.registry.basePath() + " changed " + attempt + " times while it was renewed, each "
-							+ "time still under this instance's lease; trying again at the next renewal.", ex);
-				}
-				record = record.withMarkAtLeast(now.record().markMillis());
-				version = now.version();
-			}
-		}
-		this.held.replace(workerId, lease, new HeldLease(record, version, lease.sessionId()));
-	}
-
-	/** Returns whether a worker znode still carries a lease's token, under a lease znode of the lease's session. */
-	private static boolean heldBy(HeldLease lease, WorkerNode now, long leaseOwner) {
-		return now != null && now.record() != null && now.record().leased()
-				&& lease.record().token().equals(now.record().token())
-				&& lease.record().instanceId().equals(now.record().instanceId()) && leaseOwner == lease.sessionId();
-	}
-
-	private String lostDetail(long workerId, HeldLease lease, WorkerNode now, long leaseOwner) {
-		if (now == null) {
-			return "its znode " + this.registry.workerPath(workerId) + " is gone from ZooKeeper (deleted by hand?)";
-		}
-		if (now.record() == null) {
-			return "its znode " + this.registry.workerPath(workerId) + " no longer holds a uid worker record";
-		}
-		if (!lease.record().token().equals(now.record().token())) {
-			return now.record().leased() ? "the lease expired and instance '" + now.record().instanceId()
-					+ "' holds it now" : "its lease was released by instance '" + now.record().instanceId() + "'";
-		}
-		if (leaseOwner == 0) {
-			return "its ephemeral lease znode " + this.registry.leaseZnode(workerId) + " is gone: the ZooKeeper "
-					+ "session it was claimed in ended, or the znode was deleted";
-		}
-		return "its lease znode " + this.registry.leaseZnode(workerId) + " belongs to ZooKeeper session 0x"
-				+ Long.toHexString(leaseOwner) + ", not to this instance's session 0x"
-				+ Long.toHexString(lease.sessionId());
+		this.leases.renew(workerId, highWaterMarkMillis);
 	}
 
 	@Override
 	public void release(long workerId, long highWaterMarkMillis) {
-		HeldLease lease = this.held.remove(workerId);
-		if (lease == null) {
-			return;
-		}
-		WorkerRecord released = lease.record().withMarkAtLeast(highWaterMarkMillis).released();
-		try {
-			this.registry.release(workerId, released, lease.version(), true);
-		}
-		catch (Conflict ex) {
-			// The lease znode may be gone with an ended session while the worker znode is still this claim's: the
-			// final mark must be recorded all the same.
-			WorkerNode now = this.registry.read(workerId);
-			if (now == null || now.record() == null
-					|| !(released.equals(now.record()) || lease.record().token().equals(now.record().token()))) {
-				logger.warn("uid worker ID {} was no longer leased by this instance at release", workerId);
-				return;
-			}
-			if (!released.equals(now.record())) {
-				try {
-					this.registry.release(workerId, released.withMarkAtLeast(now.record().markMillis()), now.version(),
-							now.leaseNode());
-				}
-				catch (Conflict again) {
-					logger.warn("uid worker ID {} was taken by another instance while it was released", workerId);
-					return;
-				}
-			}
-		}
-		logger.info("uid worker ID {} released in ZooKeeper {}", workerId, this.registry.basePath());
+		this.leases.release(workerId, highWaterMarkMillis);
 	}
 
 	@Override
@@ -435,29 +238,6 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 	public String toString() {
 		return "ZookeeperWorkerIdAssigner[" + this.registry.basePath() + ", instance '" + this.lease.instanceId()
 				+ "']";
-	}
-
-	private static void backOff(int round) {
-		try {
-			Thread.sleep(ThreadLocalRandom.current().nextLong(1, Math.min(50, 2L * round + 3)));
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new WorkerAssignmentException("Interrupted while claiming a uid worker ID", ex);
-		}
-	}
-
-	/** A worker ID worth trying: its znode as read ({@code null} if never used) and whether a lease znode was seen. */
-	private record Candidate(long workerId, WorkerNode node, boolean staleLeaseNode) {
-
-		Candidate(WorkerNode node) {
-			this(node.workerId(), node, node.leaseNode());
-		}
-
-	}
-
-	/** A lease this assigner holds: the record it last wrote, that write's version, and the claim's session. */
-	private record HeldLease(WorkerRecord record, int version, long sessionId) {
 	}
 
 	/**
@@ -522,11 +302,7 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 		 */
 		public Builder connectionTimeout(Duration connectionTimeout) {
 			if (connectionTimeout != null) {
-				if (connectionTimeout.isNegative() || connectionTimeout.isZero()) {
-					throw new InvalidSettingException("connectionTimeout", connectionTimeout,
-							"use a positive duration, for example 10s");
-				}
-				this.connectionTimeout = connectionTimeout;
+				this.connectionTimeout = CuratorCalls.requireConnectionTimeout(connectionTimeout);
 			}
 			return this;
 		}

@@ -1,0 +1,122 @@
+package io.github.uidgen.worker.redis;
+
+import java.time.Instant;
+import java.util.List;
+
+import io.github.uidgen.worker.WorkerAssignment;
+import io.github.uidgen.worker.WorkerLeaseLostException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Renews and releases the leases a {@link RedisWorkerIdAssigner} holds, and says, when a renewal fails, whether the
+ * lease expired, was taken, or was lost with the registry's data: the holder is the only one who can tell.
+ */
+final class LeaseRenewals {
+
+	/** Logs as the assigner, so one logger setting covers all of the assigner's parts. */
+	private static final Logger logger = LoggerFactory.getLogger(RedisWorkerIdAssigner.class);
+
+	private final RegistryNamespace registry;
+
+	/** The Redis process that answered this assigner's last renewal, so a change is logged once per assigner. */
+	private volatile String lastServer;
+
+	LeaseRenewals(RegistryNamespace registry) {
+		this.registry = registry;
+	}
+
+	void renew(long workerId, long highWaterMarkMillis) {
+		HeldLeases.Held held = this.registry.leases().require(workerId);
+		List<String> reply = this.registry.scripts()
+			.renew(Long.toString(workerId), held.token(), Long.toString(highWaterMarkMillis),
+					Long.toString(this.registry.lease().leaseDuration().toMillis()), this.registry.marginArg(),
+					(held.recordedMark() != null) ? Long.toString(held.recordedMark()) : "",
+					Long.toString(held.expiresAt()));
+		String outcome = reply.get(0);
+		if ("ok".equals(outcome)) {
+			this.registry.leases().renewed(workerId, held, highWaterMarkMillis, Long.parseLong(reply.get(3)),
+					reply.get(2));
+			noteServer(workerId, RegistryChange.parse(reply.get(1)), reply.get(2));
+			return;
+		}
+		this.registry.leases().lost(workerId, held);
+		String what = "";
+		if (reply.size() > 3 && !reply.get(2).equals(held.server()) && !reply.get(3).isEmpty()) {
+			// Another process serves the registry since this lease was last confirmed: say how it came to be.
+			what = " (" + new RegistryChange(reply.get(3), held.server(), "-", reply.get(2), "-").describe() + ")";
+		}
+		String detail = switch (outcome) {
+			case "wiped" -> "Redis lost the worker registry " + this.registry.hashTag() + ": its generation key is "
+					+ "gone, so its data was lost; the lease is not re-created, as it can no longer be proven";
+			case "rewound" -> "the registry in Redis went back in time" + what + ": it holds an older record of this "
+					+ "lease (mark " + mark(reply.get(1)) + ") than the one this instance recorded ("
+					+ mark(Long.toString(held.recordedMark())) + "); the lease can no longer be proven";
+			case "released", "taken" -> lostRecord(outcome, reply.get(1), held, "1".equals(reply.get(4)),
+					Long.parseLong(reply.get(5)), what);
+			default -> "unexpected reply from the uid renewal script: " + reply;
+		};
+		throw new WorkerLeaseLostException(workerId, detail);
+	}
+
+	/**
+	 * Says what a renewal that found another token, or none, in place of its own tells: a lease that cannot have
+	 * expired yet was lost from the registry (data lost or rewound), one that may have expired was taken.
+	 */
+	private String lostRecord(String outcome, String holder, HeldLeases.Held held, boolean certain, long redisNow,
+			String what) {
+		long left = held.expiresAt() - redisNow;
+		String since = (left > 0) ? "it runs " + left + " ms more, by the Redis clock"
+				: "it ran out " + (-left) + " ms ago, by the Redis clock";
+		if (certain) {
+			String shows = "released".equals(outcome) ? "shows the worker ID free"
+					: "shows instance '" + holder + "' holding it";
+			return "the registry in Redis lost or rewound data" + what + ": it " + shows + ", although this "
+					+ "instance's lease cannot have expired (" + since + "); new claims in " + this.registry.hashTag()
+					+ " wait the registry-loss margin";
+		}
+		if ("released".equals(outcome)) {
+			return this.registry.lease().instanceId().equals(holder) ? "it was released"
+					: "its lease is gone from Redis (" + since + "; the registry lost data, or it was changed by hand)"
+							+ what;
+		}
+		return "the lease expired (" + since + ") and instance '" + holder + "' holds it now" + what;
+	}
+
+	private static String mark(String millis) {
+		return (millis == null || millis.isEmpty() || "null".equals(millis)) ? "none"
+				: Instant.ofEpochMilli(Long.parseLong(millis)).toString();
+	}
+
+	/** Logs, once per assigner, that another Redis process serves the registry now and this lease came through. */
+	private void noteServer(long workerId, RegistryChange change, String server) {
+		String previous = this.lastServer;
+		this.lastServer = server;
+		if (change != null) {
+			logger.warn("uid worker {}: {}; this lease's record in Redis is intact, so it carries on. New claims in {} "
+					+ "wait the registry-loss margin ({} ms), as the registry's history cannot be vouched for",
+					workerId, change.describe(), this.registry.hashTag(), this.registry.registryLossMargin().toMillis());
+		}
+		else if (previous != null && !previous.equals(server)) {
+			logger.info("uid worker {}: the registry {} is served by Redis process {} now (was {}); this lease's record "
+					+ "is intact, so it carries on", workerId, this.registry.hashTag(), server, previous);
+		}
+	}
+
+	void release(long workerId, long highWaterMarkMillis) {
+		HeldLeases.Held held = this.registry.leases().release(workerId);
+		if (held == null) {
+			return;
+		}
+		String mark = (highWaterMarkMillis == WorkerAssignment.NO_MARK) ? "" : Long.toString(highWaterMarkMillis);
+		List<String> reply = this.registry.scripts()
+			.release(Long.toString(workerId), held.token(), mark, this.registry.marginArg());
+		if ("released".equals(reply.get(0))) {
+			logger.info("uid worker ID {} released in Redis {}", workerId, this.registry.hashTag());
+		}
+		else {
+			logger.warn("uid worker ID {} was no longer leased by this instance at release", workerId);
+		}
+	}
+
+}

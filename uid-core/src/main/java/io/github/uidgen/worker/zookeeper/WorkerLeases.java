@@ -1,0 +1,175 @@
+package io.github.uidgen.worker.zookeeper;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.github.uidgen.worker.WorkerAssignment;
+import io.github.uidgen.worker.WorkerLeaseLostException;
+import io.github.uidgen.worker.WorkerStoreUnavailableException;
+import io.github.uidgen.worker.support.LeaseSettings;
+import io.github.uidgen.worker.support.LeaseTokens;
+import io.github.uidgen.worker.zookeeper.ClaimCandidates.Candidate;
+import io.github.uidgen.worker.zookeeper.CuratorCalls.Conflict;
+import io.github.uidgen.worker.zookeeper.WorkerRegistry.WorkerNode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Takes, renews and releases the leases a {@link ZookeeperWorkerIdAssigner} holds, each one versioned transaction,
+ * and tells a write whose answer was lost (its own token and session still in place) from a lease another took.
+ */
+final class WorkerLeases {
+
+	/** Logs as the assigner, so one logger setting covers all of the assigner's parts. */
+	private static final Logger logger = LoggerFactory.getLogger(ZookeeperWorkerIdAssigner.class);
+
+	/** A renewal writes again over its own earlier write whose answer was lost; more would mean a hand edit. */
+	private static final int MAX_RENEW_ATTEMPTS = 3;
+
+	private final WorkerRegistry registry;
+
+	private final LeaseSettings lease;
+
+	private final Map<Long, HeldLease> held = new ConcurrentHashMap<>();
+
+	WorkerLeases(WorkerRegistry registry, LeaseSettings lease) {
+		this.registry = registry;
+		this.lease = lease;
+	}
+
+	/** Tries one candidate; returns {@code null} when another instance got it first. */
+	WorkerAssignment tryTake(Candidate candidate) {
+		String token = LeaseTokens.newToken();
+		long mark = (candidate.node() != null) ? candidate.node().record().markMillis() : WorkerAssignment.NO_MARK;
+		WorkerRecord record = new WorkerRecord(this.lease.instanceId(), token, this.lease.leaseDuration().toMillis(),
+				mark);
+		long sessionId = this.registry.sessionId();
+		int version;
+		try {
+			version = this.registry.take(candidate.workerId(), candidate.node(), candidate.staleLeaseNode(), record);
+		}
+		catch (Conflict ex) {
+			// The transaction may have been applied and only its answer lost (the client then retried it):
+			// nobody but this claim knows the token.
+			WorkerNode now = this.registry.read(candidate.workerId());
+			if (now == null || !record.equals(now.record()) || !now.leaseNode()) {
+				return null;
+			}
+			version = now.version();
+		}
+		this.held.put(candidate.workerId(), new HeldLease(record, version, sessionId));
+		WorkerAssignment assignment = new WorkerAssignment(candidate.workerId(), mark);
+		logger.info("uid worker ID {} leased from ZooKeeper {} for instance '{}' ({}, lease {})",
+				candidate.workerId(), this.registry.basePath(), this.lease.instanceId(),
+				assignment.hasMark() ? "mark " + Instant.ofEpochMilli(mark) : "no mark", this.lease.leaseDuration());
+		return assignment;
+	}
+
+	void renew(long workerId, long highWaterMarkMillis) {
+		HeldLease lease = this.held.get(workerId);
+		if (lease == null) {
+			throw new WorkerLeaseLostException(workerId, "this assigner holds no lease on it");
+		}
+		if (this.registry.sessionId() != lease.sessionId()) {
+			this.held.remove(workerId, lease);
+			throw new WorkerLeaseLostException(workerId, "the ZooKeeper session it was claimed in has ended, and "
+					+ "with it the ephemeral lease znode");
+		}
+		WorkerRecord record = lease.record().withMarkAtLeast(highWaterMarkMillis);
+		int version = lease.version();
+		for (int attempt = 1;; attempt++) {
+			try {
+				version = this.registry.renew(workerId, record, version);
+				break;
+			}
+			catch (Conflict ex) {
+				WorkerNode now = this.registry.read(workerId);
+				long leaseOwner = this.registry.leaseOwner(workerId);
+				if (!heldBy(lease, now, leaseOwner)) {
+					this.held.remove(workerId, lease);
+					throw new WorkerLeaseLostException(workerId, lostDetail(workerId, lease, now, leaseOwner));
+				}
+				if (record.equals(now.record())) {
+					// This renewal was applied, but its answer was lost and the client retried it.
+					version = now.version();
+					break;
+				}
+				// An earlier renewal was applied though its answer was lost: the token and the session are still
+				// this claim's, so nobody else took the worker ID. Write again over the version it left.
+				if (attempt == MAX_RENEW_ATTEMPTS) {
+					throw new WorkerStoreUnavailableException("The znode of uid worker ID " + workerId + " under "
+							+ this.registry.basePath() + " changed " + attempt + " times while it was renewed, each "
+							+ "time still under this instance's lease; trying again at the next renewal.", ex);
+				}
+				record = record.withMarkAtLeast(now.record().markMillis());
+				version = now.version();
+			}
+		}
+		this.held.replace(workerId, lease, new HeldLease(record, version, lease.sessionId()));
+	}
+
+	/** Returns whether a worker znode still carries a lease's token, under a lease znode of the lease's session. */
+	private static boolean heldBy(HeldLease lease, WorkerNode now, long leaseOwner) {
+		return now != null && now.record() != null && now.record().leased()
+				&& lease.record().token().equals(now.record().token())
+				&& lease.record().instanceId().equals(now.record().instanceId()) && leaseOwner == lease.sessionId();
+	}
+
+	private String lostDetail(long workerId, HeldLease lease, WorkerNode now, long leaseOwner) {
+		if (now == null) {
+			return "its znode " + this.registry.workerPath(workerId) + " is gone from ZooKeeper (deleted by hand?)";
+		}
+		if (now.record() == null) {
+			return "its znode " + this.registry.workerPath(workerId) + " no longer holds a uid worker record";
+		}
+		if (!lease.record().token().equals(now.record().token())) {
+			return now.record().leased() ? "the lease expired and instance '" + now.record().instanceId()
+					+ "' holds it now" : "its lease was released by instance '" + now.record().instanceId() + "'";
+		}
+		if (leaseOwner == 0) {
+			return "its ephemeral lease znode " + this.registry.leaseZnode(workerId) + " is gone: the ZooKeeper "
+					+ "session it was claimed in ended, or the znode was deleted";
+		}
+		return "its lease znode " + this.registry.leaseZnode(workerId) + " belongs to ZooKeeper session 0x"
+				+ Long.toHexString(leaseOwner) + ", not to this instance's session 0x"
+				+ Long.toHexString(lease.sessionId());
+	}
+
+	void release(long workerId, long highWaterMarkMillis) {
+		HeldLease lease = this.held.remove(workerId);
+		if (lease == null) {
+			return;
+		}
+		WorkerRecord released = lease.record().withMarkAtLeast(highWaterMarkMillis).released();
+		try {
+			this.registry.release(workerId, released, lease.version(), true);
+		}
+		catch (Conflict ex) {
+			// The lease znode may be gone with an ended session while the worker znode is still this claim's: the
+			// final mark must be recorded all the same.
+			WorkerNode now = this.registry.read(workerId);
+			if (now == null || now.record() == null
+					|| !(released.equals(now.record()) || lease.record().token().equals(now.record().token()))) {
+				logger.warn("uid worker ID {} was no longer leased by this instance at release", workerId);
+				return;
+			}
+			if (!released.equals(now.record())) {
+				try {
+					this.registry.release(workerId, released.withMarkAtLeast(now.record().markMillis()), now.version(),
+							now.leaseNode());
+				}
+				catch (Conflict again) {
+					logger.warn("uid worker ID {} was taken by another instance while it was released", workerId);
+					return;
+				}
+			}
+		}
+		logger.info("uid worker ID {} released in ZooKeeper {}", workerId, this.registry.basePath());
+	}
+
+	/** A lease this assigner holds: the record it last wrote, that write's version, and the claim's session. */
+	private record HeldLease(WorkerRecord record, int version, long sessionId) {
+	}
+
+}
