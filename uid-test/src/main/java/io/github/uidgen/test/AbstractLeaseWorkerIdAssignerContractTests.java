@@ -21,15 +21,21 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * out last, and a further worker ID claimed for a clock that stepped back has its mark behind the bound asked for.
  * Extends {@link AbstractWorkerIdAssignerContractTests}, so a lease assigner passes both.
  *
- * <p>{@link #newAssigner(String)} must build assigners whose lease lasts {@link #LEASE}, so that expiry tests stay
- * quick; overflow and concurrency come implemented (every worker ID is claimed to overflow; every concurrent
+ * <p>{@link #newAssigner(String, Duration)} builds an assigner whose lease lasts as long as asked: the tests that
+ * need a lease to run out ask for {@link #LEASE}, short so that they stay quick; every other test asks for
+ * {@link #LIVE_LEASE}, so long that no stalled test machine lets a lease run out before the test is done with it
+ * (an 800 ms lease claimed, then counted on a second later, fails the test on a loaded machine). Overflow and
+ * concurrency come implemented (every worker ID is claimed to overflow; every concurrent
  * claimant wins). Assigners whose store keeps a lease for as long as a session lives must free it only by expiry
  * here: share one session among the assigners of a test, as a crashed holder's session would live on.
  */
 public abstract class AbstractLeaseWorkerIdAssignerContractTests extends AbstractWorkerIdAssignerContractTests {
 
-	/** How long the leases of the assigners under test last: short, so expiry tests stay quick. */
+	/** How long the leases last in the tests that wait for one to run out: short, so they stay quick. */
 	protected static final Duration LEASE = Duration.ofMillis(800);
+
+	/** How long the leases last in every other test: longer than any test, however slow the machine. */
+	protected static final Duration LIVE_LEASE = Duration.ofMinutes(5);
 
 	/** Long enough past {@link #LEASE} for any lease taken before to have expired. */
 	protected static final Duration PAST_EXPIRY = LEASE.plusMillis(300);
@@ -39,6 +45,29 @@ public abstract class AbstractLeaseWorkerIdAssignerContractTests extends Abstrac
 
 	/** How far ahead of the clock a mark may lie for a generator to start: its start-up wait, say. */
 	protected static final Duration MARK_LEAD = Duration.ofSeconds(10);
+
+	/**
+	 * Builds an assigner of the store under test.
+	 * @param instanceId the instance ID the assigner claims for
+	 * @param lease how long its leases last
+	 * @return a new assigner
+	 */
+	protected abstract WorkerIdAssigner newAssigner(String instanceId, Duration lease);
+
+	/** An assigner whose leases outlive the test ({@link #LIVE_LEASE}). */
+	@Override
+	protected final WorkerIdAssigner newAssigner(String instanceId) {
+		return newAssigner(instanceId, LIVE_LEASE);
+	}
+
+	/**
+	 * An assigner whose leases run out after {@link #LEASE} unless renewed.
+	 * @param instanceId the instance ID the assigner claims for
+	 * @return a new assigner
+	 */
+	protected final WorkerIdAssigner newExpiringAssigner(String instanceId) {
+		return newAssigner(instanceId, LEASE);
+	}
 
 	/** Claims every worker ID up to the maximum, each as another instance. */
 	@Override
@@ -55,16 +84,16 @@ public abstract class AbstractLeaseWorkerIdAssignerContractTests extends Abstrac
 		return claimants;
 	}
 
-	/** A lease may have run out once {@link #LEASE} has passed since its claim began. */
+	/** A lease may have run out once {@link #LIVE_LEASE} has passed since its claim began. */
 	@Override
 	protected boolean mayHaveExpiredBetween(long claimBegan, long otherClaimEnded) {
-		return otherClaimEnded - claimBegan >= LEASE.toNanos();
+		return otherClaimEnded - claimBegan >= LIVE_LEASE.toNanos();
 	}
 
 	/** The assigner asks to be renewed more often than its lease expires. */
 	@Test
 	public void renewsMoreOftenThanTheLeaseExpires() {
-		Duration interval = newAssigner("interval").renewInterval();
+		Duration interval = newExpiringAssigner("interval").renewInterval();
 		assertThat(interval).isPositive().isLessThan(LEASE);
 	}
 
@@ -94,7 +123,7 @@ public abstract class AbstractLeaseWorkerIdAssignerContractTests extends Abstrac
 	/** A lease renewed in time outlives its duration. */
 	@Test
 	public void aRenewedLeaseDoesNotExpire() throws InterruptedException {
-		WorkerIdAssigner holder = newAssigner("heartbeating");
+		WorkerIdAssigner holder = newExpiringAssigner("heartbeating");
 		long workerId = claim(holder, MAX_WORKER_ID);
 		long deadline = System.nanoTime() + PAST_EXPIRY.toNanos();
 		while (System.nanoTime() < deadline) {
@@ -123,7 +152,7 @@ public abstract class AbstractLeaseWorkerIdAssignerContractTests extends Abstrac
 	/** A lease that expired (its holder crashed) is reused, with the last mark its holder recorded. */
 	@Test
 	public void anExpiredLeaseIsReusedWithTheMarkItsCrashedHolderRecorded() throws InterruptedException {
-		WorkerIdAssigner crashed = newAssigner("crashing");
+		WorkerIdAssigner crashed = newExpiringAssigner("crashing");
 		long workerId = claim(crashed, MAX_WORKER_ID);
 		crashed.renew(workerId, MARK + 500);
 		// The holder dies: no more renewals, no release.
@@ -147,9 +176,9 @@ public abstract class AbstractLeaseWorkerIdAssignerContractTests extends Abstrac
 	/** An instance gets its previous worker ID back after its lease expired, before other free ones. */
 	@Test
 	public void theSameInstanceGetsItsPreviousWorkerIdBackAfterItsLeaseExpired() throws InterruptedException {
-		WorkerIdAssigner other = newAssigner("other-crashing");
+		WorkerIdAssigner other = newExpiringAssigner("other-crashing");
 		long otherId = claim(other, MAX_WORKER_ID);
-		WorkerIdAssigner mine = newAssigner("me");
+		WorkerIdAssigner mine = newExpiringAssigner("me");
 		long myId = claim(mine, MAX_WORKER_ID);
 		mine.renew(myId, MARK + 1_000);
 		Thread.sleep(PAST_EXPIRY.toMillis());
@@ -163,7 +192,7 @@ public abstract class AbstractLeaseWorkerIdAssignerContractTests extends Abstrac
 	/** A holder whose lease expired and was taken can neither renew it nor overwrite the new holder's mark. */
 	@Test
 	public void aHolderThatLostItsLeaseCanNeitherRenewNorOverwriteTheNextHoldersMark() throws InterruptedException {
-		WorkerIdAssigner stale = newAssigner("stale");
+		WorkerIdAssigner stale = newExpiringAssigner("stale");
 		long workerId = claim(stale, MAX_WORKER_ID);
 		stale.renew(workerId, MARK + 100);
 		Thread.sleep(PAST_EXPIRY.toMillis());

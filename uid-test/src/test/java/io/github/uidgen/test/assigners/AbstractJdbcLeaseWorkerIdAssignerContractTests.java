@@ -1,5 +1,6 @@
 package io.github.uidgen.test.assigners;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -54,10 +55,10 @@ abstract class AbstractJdbcLeaseWorkerIdAssignerContractTests extends AbstractLe
 	}
 
 	@Override
-	protected WorkerIdAssigner newAssigner(String instanceId) {
+	protected WorkerIdAssigner newAssigner(String instanceId, Duration lease) {
 		return JdbcLeaseWorkerIdAssigner.builder(this.dataSource)
 			.leaseTable(this.table)
-			.leaseDuration(LEASE)
+			.leaseDuration(lease)
 			.instanceId(instanceId)
 			.hostName("contract-host")
 			.port("8080")

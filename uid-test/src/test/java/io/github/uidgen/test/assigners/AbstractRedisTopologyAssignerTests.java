@@ -106,15 +106,15 @@ abstract class AbstractRedisTopologyAssignerTests extends AbstractLeaseWorkerIdA
 	}
 
 	@Override
-	protected WorkerIdAssigner newAssigner(String instanceId) {
-		return assigner(this.connectionFactory, instanceId);
+	protected WorkerIdAssigner newAssigner(String instanceId, Duration lease) {
+		return assigner(this.connectionFactory, instanceId, lease);
 	}
 
-	private RedisWorkerIdAssigner assigner(LettuceConnectionFactory factory, String instanceId) {
+	private RedisWorkerIdAssigner assigner(LettuceConnectionFactory factory, String instanceId, Duration lease) {
 		return RedisWorkerIdAssigner.builder(factory)
 			.keyPrefix("uid-test")
 			.namespace(this.namespace)
-			.leaseDuration(LEASE)
+			.leaseDuration(lease)
 			// Each claim stands a probation of a heartbeat and a half: short, so that claims made one after another
 			// stay within one LEASE of each other, as the contract's tests expect.
 			.heartbeatInterval(HEARTBEAT)
@@ -135,7 +135,7 @@ abstract class AbstractRedisTopologyAssignerTests extends AbstractLeaseWorkerIdA
 				LettuceConnectionFactory factory = newConnectionFactory();
 				factories.add(factory);
 				boolean cached = i % 2 == 1;
-				RedisWorkerIdAssigner assigner = assigner(factory, "instance-" + i);
+				RedisWorkerIdAssigner assigner = assigner(factory, "instance-" + i, LEASE);
 				starting.add(pool.submit(() -> {
 					go.await();
 					return cached ? CachedUidGenerator.builder().layout(layout).workerIdAssigner(assigner).build()

@@ -53,11 +53,11 @@ class RedisWorkerIdAssignerContractTests extends AbstractLeaseWorkerIdAssignerCo
 	}
 
 	@Override
-	protected WorkerIdAssigner newAssigner(String instanceId) {
+	protected WorkerIdAssigner newAssigner(String instanceId, Duration lease) {
 		return RedisWorkerIdAssigner.builder(this.connectionFactory)
 			.keyPrefix("uid-test")
 			.namespace(this.namespace)
-			.leaseDuration(LEASE)
+			.leaseDuration(lease)
 			// Each claim stands a probation of a heartbeat and a half: short, so that claims made one after another
 			// stay within one LEASE of each other, as the contract's tests expect.
 			.heartbeatInterval(HEARTBEAT)

@@ -45,10 +45,10 @@ class ZookeeperWorkerIdAssignerContractTests extends AbstractLeaseWorkerIdAssign
 	}
 
 	@Override
-	protected WorkerIdAssigner newAssigner(String instanceId) {
+	protected WorkerIdAssigner newAssigner(String instanceId, Duration lease) {
 		return ZookeeperWorkerIdAssigner.builder(this.client)
 			.namespace(this.namespace)
-			.leaseDuration(LEASE)
+			.leaseDuration(lease)
 			.instanceId(instanceId)
 			.build();
 	}
