@@ -27,8 +27,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * <p>The holders run well ahead of the clock when Redis loses the registry, which is what makes the loss
  * dangerous: with three sequence bits (8 IDs per millisecond) the cached generator borrows future time under the
- * clients' load, up to its {@code max-ahead} of 10 s, and records marks up to the 3 s reservation beyond. A new
- * holder of one of their worker IDs that started at "now" would repeat their IDs; the 15 s margin covers both.
+ * clients' load, up to its {@code max-ahead} (4 s here), and records marks up to the reservation (1 s here) beyond. A
+ * new holder of one of their worker IDs that started at "now" would repeat their IDs; the 6 s margin covers both. The
+ * defaults (10 s and 3 s) would make every scenario wait 15 s for what 6 s shows as well.
  */
 class RedisFaultEndToEndTests extends StoreFaultEndToEndTests {
 
@@ -37,17 +38,17 @@ class RedisFaultEndToEndTests extends StoreFaultEndToEndTests {
 	static final UidLayout RUN_AHEAD_LAYOUT = new UidLayout(UidTimeUnit.MILLISECONDS, LocalDate.of(2025, 1, 1), 41,
 			10, SEQ_BITS);
 
-	/** The registry-loss margin: the defaults' max-ahead (10 s) plus mark reservation (3 s), and 2 s to spare. */
-	static final Duration MARGIN = Duration.ofSeconds(15);
+	/** The registry-loss margin: the max-ahead (4 s) plus the mark reservation (1 s), and 1 s to spare. */
+	static final Duration MARGIN = Duration.ofSeconds(6);
 
-	/** The holders must be at least this far ahead of the clock when the registry is lost. */
-	private static final Duration AHEAD = Duration.ofSeconds(5);
+	/** The holders must be at least this far ahead of the clock when the registry is lost: half their max-ahead. */
+	private static final Duration AHEAD = Duration.ofSeconds(2);
 
 	/** Timestamps are milliseconds of one machine's clock; this absorbs the rounding of the steps between. */
 	private static final Duration TOLERANCE = Duration.ofSeconds(1);
 
 	private static final List<String> RUN_AHEAD = List.of("--uid.seq-bits=" + SEQ_BITS, "--uid.cached.boost-power=8",
-			"--uid.cached.max-ahead=10s", "--uid.mark.reservation=3s",
+			"--uid.cached.max-ahead=4s", "--uid.mark.reservation=1s",
 			"--uid.worker.redis.registry-loss-margin=" + MARGIN.toSeconds() + "s");
 
 	private ThrowawayRedis redis;
