@@ -281,7 +281,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		boolean waiting = false;
 		for (;;) {
 			if (this.closed) {
-				throw closedException();
+				throw SegmentUnavailableException.closed(this.key);
 			}
 			Segment segment = this.current;
 			if (segment != seen) {
@@ -322,20 +322,20 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 			long attemptsBefore = this.attemptsFinished;
 			while (segment.successor == null && this.current == segment && !this.closed) {
 				if (this.rewound != null) {
-					throw exhaustedException(this.rewound);
+					throw SegmentUnavailableException.exhausted(this.key, this.storeName, this.rewound);
 				}
 				long now = System.nanoTime();
 				SegmentStoreException failure = this.storeFailure;
 				if (failure != null && (this.attemptsFinished != attemptsBefore || now - this.retryAtNanos < 0)) {
-					throw exhaustedException(failure);
+					throw SegmentUnavailableException.exhausted(this.key, this.storeName, failure);
 				}
 				long started = this.claimStartedNanos;
 				if (started != 0 && now - started > this.waitTimeoutNanos) {
-					throw timedOutException(now - started);
+					throw SegmentUnavailableException.timedOut(this.key, this.storeName, this.waitTimeout, now - started);
 				}
 				long left = deadline - now;
 				if (left <= 0) {
-					throw timedOutException(0);
+					throw SegmentUnavailableException.timedOut(this.key, this.storeName, this.waitTimeout, 0);
 				}
 				requestClaim();
 				if (started == 0 && this.claimer.state != Claimer.IDLE && waitedFor(deadline) > ASSIST_AFTER_NANOS) {
@@ -560,29 +560,6 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		}
 	}
 
-	private SegmentUnavailableException exhaustedException(SegmentStoreException failure) {
-		if (failure instanceof SegmentStoreRewoundException) {
-			return new SegmentUnavailableException("Every number of key '" + this.key + "' claimed so far is used up, "
-					+ "and no new segment is claimed: " + failure.getMessage(), failure);
-		}
-		return new SegmentUnavailableException("Every number of key '" + this.key + "' claimed so far is used up, "
-				+ "and the " + this.storeName + " segment store cannot hand out a new segment: " + failure.getMessage()
-				+ " Issue resumes by itself once the store answers again.", failure);
-	}
-
-	private SegmentUnavailableException timedOutException(long claimRunningNanos) {
-		String how = (claimRunningNanos > 0)
-				? "the claim under way has not returned for " + Duration.ofNanos(claimRunningNanos).toMillis() + " ms"
-				: "no new segment came within " + this.waitTimeout + " (the wait timeout)";
-		return new SegmentUnavailableException("Every number of key '" + this.key + "' claimed so far is used up, and "
-				+ how + ": the " + this.storeName + " segment store is slow or does not answer. Issue resumes by "
-				+ "itself once it does.");
-	}
-
-	private SegmentUnavailableException closedException() {
-		return new SegmentUnavailableException("The segment generator of key '" + this.key + "' is closed");
-	}
-
 	/**
 	 * Always throws: segment IDs follow no layout.
 	 * @return never
@@ -713,18 +690,19 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	 */
 	public UidException getFailure() {
 		if (this.closed) {
-			return closedException();
+			return SegmentUnavailableException.closed(this.key);
 		}
 		if (getRemaining() > 0) {
 			return null;
 		}
 		SegmentStoreException failure = this.storeFailure;
 		if (failure != null) {
-			return exhaustedException(failure);
+			return SegmentUnavailableException.exhausted(this.key, this.storeName, failure);
 		}
 		long started = this.claimStartedNanos;
 		long running = (started != 0) ? System.nanoTime() - started : 0;
-		return (running > this.waitTimeoutNanos) ? timedOutException(running) : null;
+		return (running > this.waitTimeoutNanos)
+				? SegmentUnavailableException.timedOut(this.key, this.storeName, this.waitTimeout, running) : null;
 	}
 
 	/**
