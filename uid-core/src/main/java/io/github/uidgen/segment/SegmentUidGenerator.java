@@ -92,8 +92,6 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 
 	private static final Pattern KEY = Pattern.compile("[A-Za-z0-9_.:-]{1,128}");
 
-	private static final long NO_CLAIM = Long.MIN_VALUE;
-
 	private static final long RETRY_MIN_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
 	private static final long RETRY_MAX_NANOS = TimeUnit.SECONDS.toNanos(2);
@@ -140,11 +138,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 
 	private final UidClock clock;
 
-	private final long minStep;
-
-	private final long maxStep;
-
-	private final long targetMillis;
+	private final AdaptiveStep step;
 
 	private final int prefetchThreshold;
 
@@ -183,10 +177,6 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	// Claim bookkeeping: written by start(), then only by background claims, which the claimer's state lets run one
 	// at a time (each prefetch thread that runs one sees what the one before it wrote).
 
-	private volatile long step;
-
-	private long lastClaimMillis = NO_CLAIM;
-
 	private long highestClaimed = -1;
 
 	private long retryDelayNanos;
@@ -221,13 +211,10 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		this.store = builder.store;
 		this.storeName = builder.store.name();
 		this.clock = builder.clock;
-		this.minStep = builder.step;
-		this.maxStep = builder.effectiveMaxStep();
-		this.targetMillis = builder.targetInterval.toMillis();
+		this.step = new AdaptiveStep(builder.step, builder.effectiveMaxStep(), builder.targetInterval);
 		this.prefetchThreshold = builder.prefetchThreshold;
 		this.waitTimeout = builder.waitTimeout;
 		this.waitTimeoutNanos = builder.waitTimeout.toNanos();
-		this.step = this.minStep;
 		this.current = Segment.empty();
 		this.idleAfterNanos = builder.idleAfter.toNanos();
 		this.ownsPrefetcher = sharedPrefetcher == null;
@@ -238,7 +225,8 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 
 	/** Claims the first segment, then starts the background threads (unless they run already); once. */
 	private void start() {
-		this.current = new Segment(claim(this.minStep, this.clock.currentTimeMillis()), this.prefetchThreshold);
+		long nowMillis = this.clock.currentTimeMillis();
+		this.current = new Segment(claim(this.step.next(nowMillis), nowMillis), this.prefetchThreshold);
 		this.prefetcher.start();
 	}
 
@@ -449,7 +437,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		Segment successor = null;
 		SegmentStoreException failure = null;
 		try {
-			successor = new Segment(claim(nextStep(nowMillis), nowMillis), this.prefetchThreshold);
+			successor = new Segment(claim(this.step.next(nowMillis), nowMillis), this.prefetchThreshold);
 		}
 		catch (SegmentStoreException ex) {
 			failure = ex;
@@ -508,9 +496,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 					+ "); the key's counter has run out or was set by hand to a value out of range.");
 		}
 		this.highestClaimed = range.last();
-		// A store may hand out more than asked for (Leaf's table honours its step column as the smallest step).
-		this.step = Math.max(size, range.size());
-		this.lastClaimMillis = nowMillis;
+		this.step.claimed(size, range.size(), nowMillis);
 		this.segmentsFetched++;
 		if (this.storeFailure != null) {
 			this.storeFailure = null;
@@ -526,21 +512,6 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	private SegmentStoreException claimFailed(Throwable ex) {
 		return new SegmentStoreException("The " + this.storeName + " segment store failed to hand out a segment of key '"
 				+ this.key + "': " + ex, ex);
-	}
-
-	/** Doubles the step when the last segment went faster than the target, halves it when it lasted over twice. */
-	private long nextStep(long nowMillis) {
-		long next = this.step;
-		if (this.lastClaimMillis != NO_CLAIM) {
-			long lasted = nowMillis - this.lastClaimMillis;
-			if (lasted >= 0 && lasted < this.targetMillis) {
-				next = Math.min(next * 2, this.maxStep);
-			}
-			else if (lasted >= 2 * this.targetMillis) {
-				next = Math.max(next / 2, this.minStep);
-			}
-		}
-		return next;
 	}
 
 	private void recordFailure(SegmentStoreException failure, Segment tail) {
@@ -593,7 +564,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	@Override
 	public UidGeneratorStatus status() {
 		return new UidGeneratorStatus(kind(), null, null, getIssuedCount(), 0, null, null,
-				new UidGeneratorStatus.Segment(this.key, this.step, getRemaining(), this.segmentsFetched,
+				new UidGeneratorStatus.Segment(this.key, this.step.current(), getRemaining(), this.segmentsFetched,
 						this.storeFailureCount),
 				getFailure());
 	}
@@ -628,7 +599,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	 * @return the step
 	 */
 	public long getStep() {
-		return this.step;
+		return this.step.current();
 	}
 
 	/**
@@ -752,7 +723,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	@Override
 	public String toString() {
 		return "SegmentUidGenerator[key=" + this.key + ", store=" + this.storeName + ", segment=" + this.current
-				+ ", step=" + this.step + "]";
+				+ ", step=" + this.step.current() + "]";
 	}
 
 	/**
