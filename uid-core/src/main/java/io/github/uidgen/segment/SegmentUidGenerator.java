@@ -19,8 +19,6 @@ import io.github.uidgen.UidException;
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.UidGeneratorStatus;
 import io.github.uidgen.UidLayout;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Hands out the numbers of one key (Leaf's {@code biz_tag}) — 1, 2, 3, ... across all instances — from segments of
@@ -88,13 +86,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	 */
 	public static final long MAX_ID = (1L << 62) - 1;
 
-	private static final Logger logger = LoggerFactory.getLogger(SegmentUidGenerator.class);
-
 	private static final Pattern KEY = Pattern.compile("[A-Za-z0-9_.:-]{1,128}");
-
-	private static final long RETRY_MIN_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-
-	private static final long RETRY_MAX_NANOS = TimeUnit.SECONDS.toNanos(2);
 
 	/** Default number of threads the generators of a {@link SegmentUidGenerators} share for their claims. */
 	public static final int DEFAULT_PREFETCH_THREADS = 2;
@@ -132,13 +124,10 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 
 	private final String key;
 
-	private final SegmentStore store;
-
 	private final String storeName;
 
-	private final UidClock clock;
-
-	private final AdaptiveStep step;
+	/** The store calls of this key and what they came to. */
+	private final KeyClaims claims;
 
 	private final int prefetchThreshold;
 
@@ -174,29 +163,11 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 
 	private volatile boolean closed;
 
-	// Claim bookkeeping: written by start(), then only by background claims, which the claimer's state lets run one
-	// at a time (each prefetch thread that runs one sees what the one before it wrote).
-
-	private long highestClaimed = -1;
-
-	private long retryDelayNanos;
-
-	private volatile long segmentsFetched;
-
-	private volatile long storeFailureCount;
-
 	/** Claim attempts finished, successful or not; lets a waiting caller tell a failure newer than its wait. */
 	private volatile long attemptsFinished;
 
 	/** When the claim under way started, by {@link System#nanoTime()}; 0 while none is. */
 	private volatile long claimStartedNanos;
-
-	private volatile SegmentStoreException storeFailure;
-
-	/** Set for good once the store hands out a range below an earlier one: it lost claims, so no claim is trusted. */
-	private volatile SegmentStoreRewoundException rewound;
-
-	private volatile long retryAtNanos;
 
 	// What the background claims last saw of the takes, to tell a key still in use from one no longer used.
 
@@ -208,10 +179,9 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 
 	private SegmentUidGenerator(Builder builder, SegmentPrefetcher sharedPrefetcher) {
 		this.key = builder.key;
-		this.store = builder.store;
 		this.storeName = builder.store.name();
-		this.clock = builder.clock;
-		this.step = new AdaptiveStep(builder.step, builder.effectiveMaxStep(), builder.targetInterval);
+		this.claims = new KeyClaims(builder.key, builder.store, builder.clock,
+				new AdaptiveStep(builder.step, builder.effectiveMaxStep(), builder.targetInterval));
 		this.prefetchThreshold = builder.prefetchThreshold;
 		this.waitTimeout = builder.waitTimeout;
 		this.waitTimeoutNanos = builder.waitTimeout.toNanos();
@@ -225,8 +195,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 
 	/** Claims the first segment, then starts the background threads (unless they run already); once. */
 	private void start() {
-		long nowMillis = this.clock.currentTimeMillis();
-		this.current = new Segment(claim(this.step.next(nowMillis), nowMillis), this.prefetchThreshold);
+		this.current = new Segment(this.claims.claim(), this.prefetchThreshold);
 		this.prefetcher.start();
 	}
 
@@ -309,12 +278,13 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		try {
 			long attemptsBefore = this.attemptsFinished;
 			while (segment.successor == null && this.current == segment && !this.closed) {
-				if (this.rewound != null) {
-					throw SegmentUnavailableException.exhausted(this.key, this.storeName, this.rewound);
+				if (this.claims.rewound() != null) {
+					throw SegmentUnavailableException.exhausted(this.key, this.storeName, this.claims.rewound());
 				}
 				long now = System.nanoTime();
-				SegmentStoreException failure = this.storeFailure;
-				if (failure != null && (this.attemptsFinished != attemptsBefore || now - this.retryAtNanos < 0)) {
+				SegmentStoreException failure = this.claims.failure();
+				if (failure != null
+						&& (this.attemptsFinished != attemptsBefore || now - this.claims.retryAtNanos() < 0)) {
 					throw SegmentUnavailableException.exhausted(this.key, this.storeName, failure);
 				}
 				long started = this.claimStartedNanos;
@@ -379,16 +349,16 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 				}
 				return;
 			}
-			if (this.storeFailure != null && System.nanoTime() - this.retryAtNanos < 0) {
+			if (this.claims.retryPending(System.nanoTime())) {
 				task.state = Claimer.RETRY_WAIT;
-				this.prefetcher.retryAt(task, this.retryAtNanos);
+				this.prefetcher.retryAt(task, this.claims.retryAtNanos());
 				return;
 			}
 			claimSuccessor(segment);
-			if (this.storeFailure != null && this.rewound == null) {
+			if (this.claims.retryWanted()) {
 				stillInUse();
 				task.state = Claimer.RETRY_WAIT;
-				this.prefetcher.retryAt(task, this.retryAtNanos);
+				this.prefetcher.retryAt(task, this.claims.retryAtNanos());
 				return;
 			}
 		}
@@ -406,7 +376,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	}
 
 	private boolean claimWanted(Segment segment) {
-		return !this.closed && segment.successor == null && segment.pastPrefetch() && this.rewound == null;
+		return !this.closed && segment.successor == null && segment.pastPrefetch() && this.claims.rewound() == null;
 	}
 
 	/**
@@ -432,12 +402,11 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 
 	/** Claims the segment after {@code tail} outside the lock, then links it or records the failure under it. */
 	private void claimSuccessor(Segment tail) {
-		long nowMillis = this.clock.currentTimeMillis();
 		this.claimStartedNanos = nonZero(System.nanoTime());
 		Segment successor = null;
 		SegmentStoreException failure = null;
 		try {
-			successor = new Segment(claim(this.step.next(nowMillis), nowMillis), this.prefetchThreshold);
+			successor = new Segment(this.claims.claim(), this.prefetchThreshold);
 		}
 		catch (SegmentStoreException ex) {
 			failure = ex;
@@ -445,7 +414,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		catch (RuntimeException | Error ex) {
 			// A failed claim like any other, recorded and retried: left to the prefetcher, it would leave this key
 			// with a claim that seems to run for ever, and no claim again.
-			failure = claimFailed(ex);
+			failure = this.claims.claimFailed(ex);
 		}
 		this.lock.lock();
 		try {
@@ -453,7 +422,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 				tail.successor = successor;
 			}
 			else {
-				recordFailure(failure, tail);
+				this.claims.recordFailure(failure, tail.remaining());
 			}
 			this.claimStartedNanos = 0;
 			this.attemptsFinished++;
@@ -466,69 +435,6 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 
 	private static long nonZero(long nanos) {
 		return (nanos != 0) ? nanos : 1;
-	}
-
-	/**
-	 * Claims a range from the store and checks it: above everything claimed before, within {@link #MAX_ID}.
-	 * Called by {@link #start()} and then by background claims only, one at a time.
-	 */
-	private SegmentRange claim(long size, long nowMillis) {
-		SegmentRange range;
-		try {
-			range = this.store.claim(this.key, size);
-		}
-		catch (SegmentStoreException ex) {
-			throw ex;
-		}
-		catch (RuntimeException ex) {
-			throw claimFailed(ex);
-		}
-		if (range == null) {
-			throw new SegmentStoreException("The " + this.storeName + " segment store handed out no range for key '"
-					+ this.key + "'");
-		}
-		if (range.first() <= this.highestClaimed) {
-			throw new SegmentStoreRewoundException(this.key, this.storeName, this.highestClaimed, range);
-		}
-		if (range.first() < 0 || range.last() > MAX_ID) {
-			throw new SegmentStoreException("The " + this.storeName + " segment store handed out " + range
-					+ " for key '" + this.key + "', outside the numbers a segment generator issues (0 to " + MAX_ID
-					+ "); the key's counter has run out or was set by hand to a value out of range.");
-		}
-		this.highestClaimed = range.last();
-		this.step.claimed(size, range.size(), nowMillis);
-		this.segmentsFetched++;
-		if (this.storeFailure != null) {
-			this.storeFailure = null;
-			this.retryDelayNanos = 0;
-			logger.info("uid segment store {} hands out segments of key '{}' again", this.storeName, this.key);
-		}
-		if (logger.isDebugEnabled()) {
-			logger.debug("uid segment {} of key '{}' claimed from {} (step {})", range, this.key, this.storeName, size);
-		}
-		return range;
-	}
-
-	private SegmentStoreException claimFailed(Throwable ex) {
-		return new SegmentStoreException("The " + this.storeName + " segment store failed to hand out a segment of key '"
-				+ this.key + "': " + ex, ex);
-	}
-
-	private void recordFailure(SegmentStoreException failure, Segment tail) {
-		boolean first = this.storeFailure == null;
-		this.storeFailureCount++;
-		this.storeFailure = failure;
-		if (failure instanceof SegmentStoreRewoundException backwards) {
-			this.rewound = backwards;
-			logger.error("uid segment generator of key '{}' stops claiming: {}", this.key, failure.getMessage());
-			return;
-		}
-		this.retryDelayNanos = first ? RETRY_MIN_NANOS : Math.min(this.retryDelayNanos * 2, RETRY_MAX_NANOS);
-		this.retryAtNanos = System.nanoTime() + this.retryDelayNanos;
-		if (first) {
-			logger.warn("uid segment store {} could not hand out a segment of key '{}' ({} numbers left in memory); "
-					+ "retrying: {}", this.storeName, this.key, tail.remaining(), failure.getMessage());
-		}
 	}
 
 	/**
@@ -564,8 +470,8 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	@Override
 	public UidGeneratorStatus status() {
 		return new UidGeneratorStatus(kind(), null, null, getIssuedCount(), 0, null, null,
-				new UidGeneratorStatus.Segment(this.key, this.step.current(), getRemaining(), this.segmentsFetched,
-						this.storeFailureCount),
+				new UidGeneratorStatus.Segment(this.key, getStep(), getRemaining(), getSegmentsFetched(),
+						getStoreFailureCount()),
 				getFailure());
 	}
 
@@ -599,7 +505,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	 * @return the step
 	 */
 	public long getStep() {
-		return this.step.current();
+		return this.claims.step();
 	}
 
 	/**
@@ -607,7 +513,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	 * @return the count
 	 */
 	public long getSegmentsFetched() {
-		return this.segmentsFetched;
+		return this.claims.segmentsFetched();
 	}
 
 	/**
@@ -615,7 +521,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	 * @return the count
 	 */
 	public long getStoreFailureCount() {
-		return this.storeFailureCount;
+		return this.claims.failureCount();
 	}
 
 	/**
@@ -623,7 +529,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	 * @return the failure, or {@code null} while the store answers
 	 */
 	public SegmentStoreException getStoreFailure() {
-		return this.storeFailure;
+		return this.claims.failure();
 	}
 
 	/**
@@ -666,7 +572,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		if (getRemaining() > 0) {
 			return null;
 		}
-		SegmentStoreException failure = this.storeFailure;
+		SegmentStoreException failure = this.claims.failure();
 		if (failure != null) {
 			return SegmentUnavailableException.exhausted(this.key, this.storeName, failure);
 		}
@@ -723,7 +629,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	@Override
 	public String toString() {
 		return "SegmentUidGenerator[key=" + this.key + ", store=" + this.storeName + ", segment=" + this.current
-				+ ", step=" + this.step.current() + "]";
+				+ ", step=" + getStep() + "]";
 	}
 
 	/**
