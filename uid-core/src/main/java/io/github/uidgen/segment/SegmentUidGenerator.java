@@ -1,14 +1,7 @@
 package io.github.uidgen.segment;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Pattern;
 
 import io.github.uidgen.DecodedUid;
@@ -29,6 +22,9 @@ import io.github.uidgen.UidLayout;
  * segment happens, a background thread claims the next segment, so the switch finds it ready. A caller that finds
  * both used up waits for that claim, at most {@code waitTimeout}; only background threads call the store (after the
  * first claim, which {@link Builder#build()} makes), so no caller blocks longer than that, whatever the store does.
+ * The parts: {@link SegmentBuffer} (the two segments and the hot path), {@link SegmentClaimer} (the background
+ * claims and the wait for them), {@link KeyClaims} (the store calls and what they came to) and {@link AdaptiveStep}
+ * (the size of each claim).
  *
  * <p><strong>Threads.</strong> The background claims run on a {@link SegmentPrefetcher}: a generator built on its own
  * has one thread; the generators of a {@link SegmentUidGenerators} share a few ({@link Builder#prefetchThreads(int)},
@@ -100,52 +96,15 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	 */
 	static final int EXTRA_THREADS_FACTOR = 4;
 
-	/** How long a caller waits for a claim that has not started before it asks for one more thread. */
-	private static final long ASSIST_AFTER_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
-
 	/** How long a key may go without a take before failed background claims stop being retried. */
 	static final Duration DEFAULT_IDLE_AFTER = Duration.ofMinutes(1);
 
-	private static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
+	/** Final, so that the JIT folds {@link #getUID()} into the buffer's take. */
+	private final SegmentBuffer buffer;
 
-	private static final VarHandle CURRENT;
+	private final SegmentClaimer claimer;
 
-	private static final VarHandle CLAIM_STATE;
-
-	static {
-		try {
-			CURRENT = MethodHandles.lookup().findVarHandle(SegmentUidGenerator.class, "current", Segment.class);
-			CLAIM_STATE = MethodHandles.lookup().findVarHandle(Claimer.class, "state", int.class);
-		}
-		catch (ReflectiveOperationException ex) {
-			throw new ExceptionInInitializerError(ex);
-		}
-	}
-
-	private final String key;
-
-	private final String storeName;
-
-	/** The store calls of this key and what they came to. */
 	private final KeyClaims claims;
-
-	private final int prefetchThreshold;
-
-	private final Duration waitTimeout;
-
-	private final long waitTimeoutNanos;
-
-	/**
-	 * Guards linking a new segment and recording a failed claim, so that callers waiting for a segment can sleep on
-	 * {@link #claimed}; never held during a store call, never taken on the hot path.
-	 */
-	private final ReentrantLock lock = new ReentrantLock();
-
-	/** Signalled after every claim attempt, successful or not, and on close. */
-	private final Condition claimed = this.lock.newCondition();
-
-	/** How many numbers the segments already left behind held. */
-	private final AtomicLong retiredNumbers = new AtomicLong();
 
 	/** The threads this generator's background claims run on. */
 	private final SegmentPrefetcher prefetcher;
@@ -153,49 +112,21 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	/** Whether the prefetcher is this generator's alone, to close with it. */
 	private final boolean ownsPrefetcher;
 
-	private final Claimer claimer = new Claimer(this);
-
-	private final long idleAfterNanos;
-
-	private final AtomicBoolean closing = new AtomicBoolean();
-
-	private volatile Segment current;
-
-	private volatile boolean closed;
-
-	/** Claim attempts finished, successful or not; lets a waiting caller tell a failure newer than its wait. */
-	private volatile long attemptsFinished;
-
-	/** When the claim under way started, by {@link System#nanoTime()}; 0 while none is. */
-	private volatile long claimStartedNanos;
-
-	// What the background claims last saw of the takes, to tell a key still in use from one no longer used.
-
-	private Segment seenSegment;
-
-	private long seenNext;
-
-	private long lastUsedNanos;
-
 	private SegmentUidGenerator(Builder builder, SegmentPrefetcher sharedPrefetcher) {
-		this.key = builder.key;
-		this.storeName = builder.store.name();
 		this.claims = new KeyClaims(builder.key, builder.store, builder.clock,
 				new AdaptiveStep(builder.step, builder.effectiveMaxStep(), builder.targetInterval));
-		this.prefetchThreshold = builder.prefetchThreshold;
-		this.waitTimeout = builder.waitTimeout;
-		this.waitTimeoutNanos = builder.waitTimeout.toNanos();
-		this.current = Segment.empty();
-		this.idleAfterNanos = builder.idleAfter.toNanos();
 		this.ownsPrefetcher = sharedPrefetcher == null;
 		this.prefetcher = this.ownsPrefetcher
-				? SegmentPrefetcher.single("uid-segment-prefetch-" + this.key, builder.prefetchThreadFactory)
+				? SegmentPrefetcher.single("uid-segment-prefetch-" + builder.key, builder.prefetchThreadFactory)
 				: sharedPrefetcher;
+		this.claimer = new SegmentClaimer(this.claims, this.prefetcher, builder.prefetchThreshold, builder.waitTimeout,
+				builder.idleAfter);
+		this.buffer = this.claimer.buffer();
 	}
 
 	/** Claims the first segment, then starts the background threads (unless they run already); once. */
 	private void start() {
-		this.current = new Segment(this.claims.claim(), this.prefetchThreshold);
+		this.claimer.claimFirst();
 		this.prefetcher.start();
 	}
 
@@ -216,225 +147,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	 */
 	@Override
 	public long getUID() {
-		Segment segment = this.current;
-		long uid = segment.take();
-		if (uid <= segment.last) {
-			if (uid == segment.prefetchAt) {
-				requestClaim();
-			}
-			return uid;
-		}
-		return takeFromNextSegment(segment);
-	}
-
-	/**
-	 * The slow path: moves to the successor of a used-up segment, waiting for it when it is not claimed yet.
-	 * {@code current} only ever moves to the successor of the segment it points at, so a thread never goes back to
-	 * an older segment; a take on a segment another thread has already left finds it used up.
-	 */
-	private long takeFromNextSegment(Segment usedUp) {
-		Segment seen = usedUp;
-		long deadline = 0;
-		boolean waiting = false;
-		for (;;) {
-			if (this.closed) {
-				throw SegmentUnavailableException.closed(this.key);
-			}
-			Segment segment = this.current;
-			if (segment != seen) {
-				long uid = segment.take();
-				if (uid <= segment.last) {
-					if (uid == segment.prefetchAt) {
-						requestClaim();
-					}
-					return uid;
-				}
-				seen = segment;
-				continue;
-			}
-			Segment successor = segment.successor;
-			if (successor != null) {
-				if (CURRENT.compareAndSet(this, segment, successor)) {
-					this.retiredNumbers.addAndGet(segment.size());
-				}
-				continue;
-			}
-			if (!waiting) {
-				waiting = true;
-				deadline = System.nanoTime() + this.waitTimeoutNanos;
-			}
-			awaitSuccessor(segment, deadline);
-		}
-	}
-
-	/**
-	 * Waits until the segment has a successor, asking for a background claim of it. Fails at once when the store is
-	 * known to fail (a claim failed and the next retry is not due, or a claim has hung for longer than the wait
-	 * timeout), after the first claim that fails while waiting, and at the deadline. Callers never call the store
-	 * themselves, so the wait timeout bounds them whatever the store does.
-	 */
-	private void awaitSuccessor(Segment segment, long deadline) {
-		this.lock.lock();
-		try {
-			long attemptsBefore = this.attemptsFinished;
-			while (segment.successor == null && this.current == segment && !this.closed) {
-				if (this.claims.rewound() != null) {
-					throw SegmentUnavailableException.exhausted(this.key, this.storeName, this.claims.rewound());
-				}
-				long now = System.nanoTime();
-				SegmentStoreException failure = this.claims.failure();
-				if (failure != null
-						&& (this.attemptsFinished != attemptsBefore || now - this.claims.retryAtNanos() < 0)) {
-					throw SegmentUnavailableException.exhausted(this.key, this.storeName, failure);
-				}
-				long started = this.claimStartedNanos;
-				if (started != 0 && now - started > this.waitTimeoutNanos) {
-					throw SegmentUnavailableException.timedOut(this.key, this.storeName, this.waitTimeout, now - started);
-				}
-				long left = deadline - now;
-				if (left <= 0) {
-					throw SegmentUnavailableException.timedOut(this.key, this.storeName, this.waitTimeout, 0);
-				}
-				requestClaim();
-				if (started == 0 && this.claimer.state != Claimer.IDLE && waitedFor(deadline) > ASSIST_AFTER_NANOS) {
-					// Asked for (or its retry due), not started: every thread is in another key's claim.
-					this.prefetcher.assist();
-				}
-				this.claimed.awaitNanos(Math.min(left, ASSIST_AFTER_NANOS));
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new SegmentUnavailableException("Interrupted while waiting for a new segment of key '" + this.key
-					+ "'", ex);
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	/**
-	 * Asks for a background claim of the next segment, unless one is queued, running or waiting for its retry
-	 * already. On the hot path: one volatile read, and at most one compare-and-set and one lock-free push per segment;
-	 * no allocation, no lock.
-	 */
-	private void requestClaim() {
-		Claimer task = this.claimer;
-		if (task.state == Claimer.IDLE && CLAIM_STATE.compareAndSet(task, Claimer.IDLE, Claimer.QUEUED)) {
-			this.prefetcher.request(task);
-		}
-	}
-
-	/**
-	 * Runs on a prefetch thread, for a request or a due retry: claims the next segment while one is wanted (the
-	 * current segment is used up to its prefetch point and has no successor). A failed claim is retried by time
-	 * while the key is in use; a key no longer used (no take for {@code idleAfter}) stops retrying, and its next
-	 * caller that needs a segment asks again.
-	 */
-	private void runClaims(Claimer task) {
-		boolean retry = task.state == Claimer.RETRY_WAIT;
-		task.state = Claimer.QUEUED;
-		if (retry && !stillInUse()) {
-			task.state = Claimer.IDLE;
-			wakeWaiters();
-			return;
-		}
-		for (;;) {
-			Segment segment = this.current;
-			if (!claimWanted(segment)) {
-				task.state = Claimer.IDLE;
-				// A take at the prefetch point while this claim ran found the claimer busy: look once more.
-				if (claimWanted(this.current) && CLAIM_STATE.compareAndSet(task, Claimer.IDLE, Claimer.QUEUED)) {
-					continue;
-				}
-				return;
-			}
-			if (this.claims.retryPending(System.nanoTime())) {
-				task.state = Claimer.RETRY_WAIT;
-				this.prefetcher.retryAt(task, this.claims.retryAtNanos());
-				return;
-			}
-			claimSuccessor(segment);
-			if (this.claims.retryWanted()) {
-				stillInUse();
-				task.state = Claimer.RETRY_WAIT;
-				this.prefetcher.retryAt(task, this.claims.retryAtNanos());
-				return;
-			}
-		}
-	}
-
-	/** Wakes callers waiting for a segment, so that they look again (and ask again, once a retry was dropped). */
-	private void wakeWaiters() {
-		this.lock.lock();
-		try {
-			this.claimed.signalAll();
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	private boolean claimWanted(Segment segment) {
-		return !this.closed && segment.successor == null && segment.pastPrefetch() && this.claims.rewound() == null;
-	}
-
-	/**
-	 * Returns whether numbers were asked of this key within {@code idleAfter}: every {@code getUID} moves the current
-	 * segment's counter (even one that finds it used up), so a counter that has not moved since the last look means
-	 * no call since. Called by background claims only.
-	 */
-	private boolean stillInUse() {
-		Segment segment = this.current;
-		long next = segment.peek();
-		long now = System.nanoTime();
-		if (segment != this.seenSegment || next != this.seenNext) {
-			this.seenSegment = segment;
-			this.seenNext = next;
-			this.lastUsedNanos = now;
-		}
-		return now - this.lastUsedNanos < this.idleAfterNanos;
-	}
-
-	private long waitedFor(long deadline) {
-		return this.waitTimeoutNanos - (deadline - System.nanoTime());
-	}
-
-	/** Claims the segment after {@code tail} outside the lock, then links it or records the failure under it. */
-	private void claimSuccessor(Segment tail) {
-		this.claimStartedNanos = nonZero(System.nanoTime());
-		Segment successor = null;
-		SegmentStoreException failure = null;
-		try {
-			successor = new Segment(this.claims.claim(), this.prefetchThreshold);
-		}
-		catch (SegmentStoreException ex) {
-			failure = ex;
-		}
-		catch (RuntimeException | Error ex) {
-			// A failed claim like any other, recorded and retried: left to the prefetcher, it would leave this key
-			// with a claim that seems to run for ever, and no claim again.
-			failure = this.claims.claimFailed(ex);
-		}
-		this.lock.lock();
-		try {
-			if (successor != null) {
-				tail.successor = successor;
-			}
-			else {
-				this.claims.recordFailure(failure, tail.remaining());
-			}
-			this.claimStartedNanos = 0;
-			this.attemptsFinished++;
-			this.claimed.signalAll();
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	private static long nonZero(long nanos) {
-		return (nanos != 0) ? nanos : 1;
+		return this.buffer.take();
 	}
 
 	/**
@@ -444,7 +157,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	 */
 	@Override
 	public UidLayout layout() {
-		throw new NoLayoutException(this.key);
+		throw new NoLayoutException(getKey());
 	}
 
 	/**
@@ -459,7 +172,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		if (uid < 0) {
 			throw new InvalidUidException("uid " + uid + " is negative; segment IDs never are");
 		}
-		throw new SegmentIdNotDecodableException(uid, this.key);
+		throw new SegmentIdNotDecodableException(uid, getKey());
 	}
 
 	/**
@@ -470,7 +183,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	@Override
 	public UidGeneratorStatus status() {
 		return new UidGeneratorStatus(kind(), null, null, getIssuedCount(), 0, null, null,
-				new UidGeneratorStatus.Segment(this.key, getStep(), getRemaining(), getSegmentsFetched(),
+				new UidGeneratorStatus.Segment(getKey(), getStep(), getRemaining(), getSegmentsFetched(),
 						getStoreFailureCount()),
 				getFailure());
 	}
@@ -488,7 +201,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	 * @return the key
 	 */
 	public String getKey() {
-		return this.key;
+		return this.claims.key();
 	}
 
 	/**
@@ -496,7 +209,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	 * @return for example {@code db} or {@code redis}
 	 */
 	public String getStoreName() {
-		return this.storeName;
+		return this.claims.storeName();
 	}
 
 	/**
@@ -538,9 +251,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	 * @return the count, 0 once closed
 	 */
 	public long getRemaining() {
-		Segment segment = this.current;
-		Segment successor = segment.successor;
-		return segment.remaining() + ((successor != null) ? successor.remaining() : 0);
+		return this.buffer.remaining();
 	}
 
 	/**
@@ -548,7 +259,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	 * @return the count
 	 */
 	public long getIssuedCount() {
-		return this.retiredNumbers.get() + this.current.taken();
+		return this.buffer.issued();
 	}
 
 	/**
@@ -556,8 +267,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	 * @return the range, or {@code null} once closed
 	 */
 	public SegmentRange getCurrentSegment() {
-		Segment segment = this.current;
-		return (segment.size() > 0) ? new SegmentRange(segment.first, segment.last) : null;
+		return this.buffer.currentRange();
 	}
 
 	/**
@@ -566,20 +276,10 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	 * @return the failure, or {@code null} while numbers can be handed out
 	 */
 	public UidException getFailure() {
-		if (this.closed) {
-			return SegmentUnavailableException.closed(this.key);
+		if (this.buffer.isClosed()) {
+			return SegmentUnavailableException.closed(getKey());
 		}
-		if (getRemaining() > 0) {
-			return null;
-		}
-		SegmentStoreException failure = this.claims.failure();
-		if (failure != null) {
-			return SegmentUnavailableException.exhausted(this.key, this.storeName, failure);
-		}
-		long started = this.claimStartedNanos;
-		long running = (started != 0) ? System.nanoTime() - started : 0;
-		return (running > this.waitTimeoutNanos)
-				? SegmentUnavailableException.timedOut(this.key, this.storeName, this.waitTimeout, running) : null;
+		return (getRemaining() > 0) ? null : this.claimer.failure();
 	}
 
 	/**
@@ -597,30 +297,10 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	 * without waiting, then closes their shared threads, which waits once for all claims under way.
 	 */
 	void close(boolean awaitClaim) {
-		if (!this.closing.compareAndSet(false, true)) {
+		if (!this.buffer.close()) {
 			return;
 		}
-		this.closed = true;
-		Segment last = (Segment) CURRENT.getAndSet(this, Segment.empty());
-		this.retiredNumbers.addAndGet(last.taken());
-		long deadline = System.nanoTime() + CLOSE_WAIT_NANOS;
-		this.lock.lock();
-		try {
-			this.claimed.signalAll();
-			while (awaitClaim && this.claimStartedNanos != 0 && !this.ownsPrefetcher) {
-				long left = deadline - System.nanoTime();
-				if (left <= 0) {
-					break;
-				}
-				this.claimed.awaitNanos(left);
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		finally {
-			this.lock.unlock();
-		}
+		this.claimer.close(awaitClaim && !this.ownsPrefetcher);
 		if (this.ownsPrefetcher) {
 			this.prefetcher.close();
 		}
@@ -628,41 +308,8 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 
 	@Override
 	public String toString() {
-		return "SegmentUidGenerator[key=" + this.key + ", store=" + this.storeName + ", segment=" + this.current
-				+ ", step=" + getStep() + "]";
-	}
-
-	/**
-	 * The background claims of one generator, as a task of its prefetcher. Its state lets one claim run at a time
-	 * and keeps the task queued at most once: {@code IDLE} (nothing asked), {@code QUEUED} (asked for, or running),
-	 * {@code RETRY_WAIT} (a claim failed; the prefetcher runs it again when the retry is due).
-	 */
-	static final class Claimer extends PrefetchTask {
-
-		static final int IDLE = 0;
-
-		static final int QUEUED = 1;
-
-		static final int RETRY_WAIT = 2;
-
-		private final SegmentUidGenerator generator;
-
-		volatile int state;
-
-		Claimer(SegmentUidGenerator generator) {
-			this.generator = generator;
-		}
-
-		@Override
-		void run() {
-			this.generator.runClaims(this);
-		}
-
-		@Override
-		public String toString() {
-			return "claims of segment key '" + this.generator.key + "'";
-		}
-
+		return "SegmentUidGenerator[key=" + getKey() + ", store=" + getStoreName() + ", segment="
+				+ this.buffer.current() + ", step=" + getStep() + "]";
 	}
 
 	/**
