@@ -2,7 +2,6 @@ package io.github.uidgen.segment;
 
 import java.time.Duration;
 import java.util.concurrent.ThreadFactory;
-import java.util.regex.Pattern;
 
 import io.github.uidgen.DecodedUid;
 import io.github.uidgen.InvalidSettingException;
@@ -22,22 +21,8 @@ import io.github.uidgen.UidLayout;
  * segment happens, a background thread claims the next segment, so the switch finds it ready. A caller that finds
  * both used up waits for that claim, at most {@code waitTimeout}; only background threads call the store (after the
  * first claim, which {@link Builder#build()} makes), so no caller blocks longer than that, whatever the store does.
- * The parts: {@link SegmentBuffer} (the two segments and the hot path), {@link SegmentClaimer} (the background
- * claims and the wait for them), {@link KeyClaims} (the store calls and what they came to) and {@link AdaptiveStep}
- * (the size of each claim).
- *
- * <p><strong>Threads.</strong> The background claims run on a {@link SegmentPrefetcher}: a generator built on its own
- * has one thread; the generators of a {@link SegmentUidGenerators} share a few ({@link Builder#prefetchThreads(int)},
- * two by default), however many keys there are. A key holds a thread only while one of its claims runs; one that is
- * not taken from makes no claims at all.
- *
- * <p><strong>Hot path.</strong> {@link #getUID()} is one volatile read and one atomic fetch-and-add on the current
- * segment's counter (which never fails and never retries, unlike a compare-and-set), then a comparison with the
- * segment's end: no lock, no allocation, no logging.
- *
- * <p><strong>Adaptive step.</strong> When a segment is used up faster than {@code targetInterval} (measured between
- * claims), the next claim takes twice the step, up to {@code maxStep}; when one lasts more than twice as long, the
- * step halves, down to {@code step}. Fewer round trips under load, denser numbers when quiet.
+ * {@link #getUID()} takes no lock, allocates nothing and logs nothing. The package description says how the work is
+ * shared out: the buffer, the claims, their threads and the adaptive step each have a class of their own.
  *
  * <p><strong>Order and gaps.</strong> Each number goes to one caller. Ranges of a key only ever grow in the store,
  * so a thread's numbers strictly increase, and numbers from a later claim (of any instance) lie above those of an
@@ -82,22 +67,11 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	 */
 	public static final long MAX_ID = (1L << 62) - 1;
 
-	private static final Pattern KEY = Pattern.compile("[A-Za-z0-9_.:-]{1,128}");
-
 	/** Default number of threads the generators of a {@link SegmentUidGenerators} share for their claims. */
 	public static final int DEFAULT_PREFETCH_THREADS = 2;
 
 	/** The most threads a set of generators may claim on. */
 	public static final int MAX_PREFETCH_THREADS = 64;
-
-	/**
-	 * While callers wait for claims that have not started because every shared thread is in a claim (one that hangs,
-	 * say), the shared threads may grow to this many times their number.
-	 */
-	static final int EXTRA_THREADS_FACTOR = 4;
-
-	/** How long a key may go without a take before failed background claims stop being retried. */
-	static final Duration DEFAULT_IDLE_AFTER = Duration.ofMinutes(1);
 
 	/** Final, so that the JIT folds {@link #getUID()} into the buffer's take. */
 	private final SegmentBuffer buffer;
@@ -112,22 +86,28 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	/** Whether the prefetcher is this generator's alone, to close with it. */
 	private final boolean ownsPrefetcher;
 
-	private SegmentUidGenerator(Builder builder, SegmentPrefetcher sharedPrefetcher) {
-		this.claims = new KeyClaims(builder.key, builder.store, builder.clock,
-				new AdaptiveStep(builder.step, builder.effectiveMaxStep(), builder.targetInterval));
+	private SegmentUidGenerator(SegmentSettings settings, SegmentPrefetcher sharedPrefetcher) {
+		this.claims = new KeyClaims(settings.key, settings.store, settings.clock,
+				new AdaptiveStep(settings.step, settings.effectiveMaxStep(), settings.targetInterval));
 		this.ownsPrefetcher = sharedPrefetcher == null;
 		this.prefetcher = this.ownsPrefetcher
-				? SegmentPrefetcher.single("uid-segment-prefetch-" + builder.key, builder.prefetchThreadFactory)
+				? SegmentPrefetcher.single("uid-segment-prefetch-" + settings.key, settings.prefetchThreadFactory)
 				: sharedPrefetcher;
-		this.claimer = new SegmentClaimer(this.claims, this.prefetcher, builder.prefetchThreshold, builder.waitTimeout,
-				builder.idleAfter);
+		this.claimer = new SegmentClaimer(this.claims, this.prefetcher, settings.prefetchThreshold,
+				settings.waitTimeout, settings.idleAfter);
 		this.buffer = this.claimer.buffer();
 	}
 
-	/** Claims the first segment, then starts the background threads (unless they run already); once. */
-	private void start() {
-		this.claimer.claimFirst();
-		this.prefetcher.start();
+	/**
+	 * Checks the settings, claims the first segment, then starts the background threads (unless they run already).
+	 * A {@link SegmentUidGenerators} passes the prefetcher its generators share; {@code null} makes one of its own.
+	 */
+	static SegmentUidGenerator start(SegmentSettings settings, SegmentPrefetcher sharedPrefetcher) {
+		settings.validate();
+		SegmentUidGenerator generator = new SegmentUidGenerator(settings, sharedPrefetcher);
+		generator.claimer.claimFirst();
+		generator.prefetcher.start();
+		return generator;
 	}
 
 	/**
@@ -136,7 +116,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	 * @return a builder
 	 */
 	public static Builder builder(SegmentStore store) {
-		return new Builder(store);
+		return new Builder(new SegmentSettings(store));
 	}
 
 	/**
@@ -188,59 +168,37 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 				getFailure());
 	}
 
-	/**
-	 * Returns the kind of generator, as the endpoint and health views name it.
-	 * @return {@code segment}
-	 */
+	/** {@return the kind of generator, as the endpoint and health views name it: {@code segment}} */
 	public String kind() {
 		return "segment";
 	}
 
-	/**
-	 * Returns the key whose numbers this generator hands out.
-	 * @return the key
-	 */
+	/** {@return the key whose numbers this generator hands out} */
 	public String getKey() {
 		return this.claims.key();
 	}
 
-	/**
-	 * Returns the name of the store segments come from.
-	 * @return for example {@code db} or {@code redis}
-	 */
+	/** {@return the name of the store segments come from, for example {@code db} or {@code redis}} */
 	public String getStoreName() {
 		return this.claims.storeName();
 	}
 
-	/**
-	 * Returns the size of the latest claimed segment, which the adaptive step moves between {@code step} and
-	 * {@code maxStep}.
-	 * @return the step
-	 */
+	/** {@return the size of the latest claimed segment, between {@code step} and {@code maxStep} (adaptive step)} */
 	public long getStep() {
 		return this.claims.step();
 	}
 
-	/**
-	 * Returns how many segments were claimed from the store, the first one included.
-	 * @return the count
-	 */
+	/** {@return how many segments were claimed from the store, the first one included} */
 	public long getSegmentsFetched() {
 		return this.claims.segmentsFetched();
 	}
 
-	/**
-	 * Returns how many claims failed.
-	 * @return the count
-	 */
+	/** {@return how many claims failed} */
 	public long getStoreFailureCount() {
 		return this.claims.failureCount();
 	}
 
-	/**
-	 * Returns why the latest claim failed, while no claim has succeeded since.
-	 * @return the failure, or {@code null} while the store answers
-	 */
+	/** {@return why the latest claim failed, while none has succeeded since; {@code null} while the store answers} */
 	public SegmentStoreException getStoreFailure() {
 		return this.claims.failure();
 	}
@@ -254,18 +212,12 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		return this.buffer.remaining();
 	}
 
-	/**
-	 * Returns how many numbers this generator has handed out; exact when idle, close to it under load.
-	 * @return the count
-	 */
+	/** {@return how many numbers this generator has handed out; exact when idle, close to it under load} */
 	public long getIssuedCount() {
 		return this.buffer.issued();
 	}
 
-	/**
-	 * Returns the segment numbers are handed out of now.
-	 * @return the range, or {@code null} once closed
-	 */
+	/** {@return the segment numbers are handed out of now; {@code null} once closed} */
 	public SegmentRange getCurrentSegment() {
 		return this.buffer.currentRange();
 	}
@@ -312,43 +264,13 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 				+ this.buffer.current() + ", step=" + getStep() + "]";
 	}
 
-	/**
-	 * Settings of a segment generator.
-	 */
+	/** Settings of a segment generator; each setter checks its value at once (see {@link SegmentSettings}). */
 	public static final class Builder {
 
-		private final SegmentStore store;
+		private final SegmentSettings settings;
 
-		private String key = DEFAULT_KEY;
-
-		private long step = DEFAULT_STEP;
-
-		private boolean stepSet;
-
-		private Long maxStep;
-
-		private Duration targetInterval = DEFAULT_TARGET_INTERVAL;
-
-		private int prefetchThreshold = DEFAULT_PREFETCH_THRESHOLD;
-
-		private Duration waitTimeout = DEFAULT_WAIT_TIMEOUT;
-
-		private UidClock clock = UidClock.SYSTEM;
-
-		private int prefetchThreads = DEFAULT_PREFETCH_THREADS;
-
-		private ThreadFactory prefetchThreadFactory;
-
-		private Duration idleAfter = DEFAULT_IDLE_AFTER;
-
-		private Duration extraThreadKeepAlive = SegmentPrefetcher.EXTRA_KEEP_ALIVE;
-
-		private Builder(SegmentStore store) {
-			if (store == null) {
-				throw new InvalidSettingException("store", null, "pass the SegmentStore segments come from, such as "
-						+ "a JdbcSegmentStore or a RedisSegmentStore");
-			}
-			this.store = store;
+		private Builder(SegmentSettings settings) {
+			this.settings = settings;
 		}
 
 		/**
@@ -357,7 +279,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		 * @return this builder
 		 */
 		public Builder key(String key) {
-			this.key = requireKey(key);
+			this.settings.key(key);
 			return this;
 		}
 
@@ -368,16 +290,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		 * @return this builder
 		 */
 		public Builder step(long step) {
-			if (step < 1 || step > MAX_STEP) {
-				throw new InvalidSettingException("step", step, "use a number of 1 to " + MAX_STEP + ", such as "
-						+ DEFAULT_STEP);
-			}
-			if (this.maxStep != null && step > this.maxStep) {
-				throw new InvalidSettingException("step", step, "use a number of 1 to the max step (" + this.maxStep
-						+ ")");
-			}
-			this.step = step;
-			this.stepSet = true;
+			this.settings.step(step);
 			return this;
 		}
 
@@ -389,13 +302,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		 * @return this builder
 		 */
 		public Builder maxStep(long maxStep) {
-			long floor = this.stepSet ? this.step : 1;
-			if (maxStep < floor || maxStep > MAX_STEP) {
-				throw new InvalidSettingException("maxStep", maxStep, this.stepSet
-						? "use a number from the step (" + this.step + ") to " + MAX_STEP
-						: "use a number of 1 to " + MAX_STEP);
-			}
-			this.maxStep = maxStep;
+			this.settings.maxStep(maxStep);
 			return this;
 		}
 
@@ -406,11 +313,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		 * @return this builder
 		 */
 		public Builder targetInterval(Duration targetInterval) {
-			if (targetInterval == null || targetInterval.isNegative() || targetInterval.toMillis() < 1) {
-				throw new InvalidSettingException("targetInterval", targetInterval,
-						"use a duration of at least 1 ms, such as 15m");
-			}
-			this.targetInterval = targetInterval;
+			this.settings.targetInterval(targetInterval);
 			return this;
 		}
 
@@ -421,11 +324,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		 * @return this builder
 		 */
 		public Builder prefetchThreshold(int prefetchThreshold) {
-			if (prefetchThreshold < 0 || prefetchThreshold > 99) {
-				throw new InvalidSettingException("prefetchThreshold", prefetchThreshold,
-						"use a percentage of 0 to 99, such as " + DEFAULT_PREFETCH_THRESHOLD);
-			}
-			this.prefetchThreshold = prefetchThreshold;
+			this.settings.prefetchThreshold(prefetchThreshold);
 			return this;
 		}
 
@@ -436,10 +335,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		 * @return this builder
 		 */
 		public Builder waitTimeout(Duration waitTimeout) {
-			if (waitTimeout == null || waitTimeout.isNegative() || waitTimeout.isZero()) {
-				throw new InvalidSettingException("waitTimeout", waitTimeout, "use a positive duration, such as 5s");
-			}
-			this.waitTimeout = waitTimeout;
+			this.settings.waitTimeout(waitTimeout);
 			return this;
 		}
 
@@ -449,10 +345,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		 * @return this builder
 		 */
 		public Builder clock(UidClock clock) {
-			if (clock == null) {
-				throw new InvalidSettingException("clock", null, "pass a clock, such as UidClock.SYSTEM");
-			}
-			this.clock = clock;
+			this.settings.clock(clock);
 			return this;
 		}
 
@@ -465,11 +358,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		 * @return this builder
 		 */
 		public Builder prefetchThreads(int prefetchThreads) {
-			if (prefetchThreads < 1 || prefetchThreads > MAX_PREFETCH_THREADS) {
-				throw new InvalidSettingException("prefetchThreads", prefetchThreads, "use a number of 1 to "
-						+ MAX_PREFETCH_THREADS + ", such as " + DEFAULT_PREFETCH_THREADS);
-			}
-			this.prefetchThreads = prefetchThreads;
+			this.settings.prefetchThreads(prefetchThreads);
 			return this;
 		}
 
@@ -481,29 +370,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		 * @return this builder
 		 */
 		public Builder prefetchThreadFactory(ThreadFactory threadFactory) {
-			if (threadFactory == null) {
-				throw new InvalidSettingException("prefetchThreadFactory", null,
-						"pass a ThreadFactory, or leave it unset for daemon platform threads");
-			}
-			this.prefetchThreadFactory = threadFactory;
-			return this;
-		}
-
-		/**
-		 * Sets how long a key may go without a take before its failed background claims are no longer retried;
-		 * {@link #DEFAULT_IDLE_AFTER} when not set. For tests.
-		 */
-		Builder idleAfter(Duration idleAfter) {
-			this.idleAfter = idleAfter;
-			return this;
-		}
-
-		/**
-		 * Sets how long a shared thread added while claims hung stays without work before it ends;
-		 * {@link SegmentPrefetcher#EXTRA_KEEP_ALIVE} when not set. For tests.
-		 */
-		Builder extraThreadKeepAlive(Duration keepAlive) {
-			this.extraThreadKeepAlive = keepAlive;
+			this.settings.prefetchThreadFactory(threadFactory);
 			return this;
 		}
 
@@ -514,62 +381,12 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		 * @throws SegmentStoreException when the first segment cannot be claimed
 		 */
 		public SegmentUidGenerator build() {
-			return build(null);
+			return start(this.settings, null);
 		}
 
-		/**
-		 * Claims the first segment and starts the generator on a prefetcher it shares with others, or on one of its
-		 * own.
-		 */
-		SegmentUidGenerator build(SegmentPrefetcher sharedPrefetcher) {
-			validate();
-			SegmentUidGenerator generator = new SegmentUidGenerator(this, sharedPrefetcher);
-			generator.start();
-			return generator;
-		}
-
-		/** Returns the prefetcher a set of generators built from these settings shares, not started. */
-		SegmentPrefetcher sharedPrefetcher() {
-			return SegmentPrefetcher.shared("uid-segment-prefetch#", this.prefetchThreads,
-					EXTRA_THREADS_FACTOR * this.prefetchThreads, this.extraThreadKeepAlive, this.prefetchThreadFactory);
-		}
-
-		/** Checks the settings that depend on each other. */
-		void validate() {
-			long effective = effectiveMaxStep();
-			if (effective < this.step || effective > MAX_STEP) {
-				throw new InvalidSettingException("maxStep", effective, "use a number from the step (" + this.step
-						+ ") to " + MAX_STEP);
-			}
-		}
-
-		/** Returns a builder with the same settings, for another key. */
-		Builder copy() {
-			Builder copy = new Builder(this.store);
-			copy.key = this.key;
-			copy.step = this.step;
-			copy.stepSet = this.stepSet;
-			copy.maxStep = this.maxStep;
-			copy.targetInterval = this.targetInterval;
-			copy.prefetchThreshold = this.prefetchThreshold;
-			copy.waitTimeout = this.waitTimeout;
-			copy.clock = this.clock;
-			copy.prefetchThreads = this.prefetchThreads;
-			copy.prefetchThreadFactory = this.prefetchThreadFactory;
-			copy.idleAfter = this.idleAfter;
-			copy.extraThreadKeepAlive = this.extraThreadKeepAlive;
-			return copy;
-		}
-
-		private long effectiveMaxStep() {
-			return (this.maxStep != null) ? this.maxStep : Math.max(DEFAULT_MAX_STEP, this.step);
-		}
-
-		static String requireKey(String key) {
-			if (key == null || !KEY.matcher(key).matches()) {
-				throw new InvalidSettingException("key", key, "use 1 to 128 letters, digits, '_', '-', '.' or ':'");
-			}
-			return key;
+		/** The settings as they stand, for a {@link SegmentUidGenerators} to copy for each key (and for tests). */
+		SegmentSettings settings() {
+			return this.settings;
 		}
 
 	}
