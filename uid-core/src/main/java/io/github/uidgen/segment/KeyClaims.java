@@ -31,7 +31,12 @@ final class KeyClaims {
 
 	private final UidClock clock;
 
-	private final AdaptiveStep step;
+	private final AdaptiveStep stepPolicy;
+
+	/** The size of the latest claim; volatile because the status reads it from any thread. */
+	private volatile long step;
+
+	private long lastClaimMillis = AdaptiveStep.NO_CLAIM;
 
 	private long highestClaimed = -1;
 
@@ -48,12 +53,13 @@ final class KeyClaims {
 
 	private volatile long retryAtNanos;
 
-	KeyClaims(String key, SegmentStore store, UidClock clock, AdaptiveStep step) {
+	KeyClaims(String key, SegmentStore store, UidClock clock, AdaptiveStep stepPolicy) {
 		this.key = key;
 		this.store = store;
 		this.storeName = store.name();
 		this.clock = clock;
-		this.step = step;
+		this.stepPolicy = stepPolicy;
+		this.step = stepPolicy.first();
 	}
 
 	/**
@@ -63,7 +69,7 @@ final class KeyClaims {
 	 */
 	SegmentRange claim() {
 		long nowMillis = this.clock.currentTimeMillis();
-		long size = this.step.next(nowMillis);
+		long size = this.stepPolicy.next(this.step, this.lastClaimMillis, nowMillis);
 		SegmentRange range;
 		try {
 			range = this.store.claim(this.key, size);
@@ -88,7 +94,9 @@ final class KeyClaims {
 					+ "of range.");
 		}
 		this.highestClaimed = range.last();
-		this.step.claimed(size, range.size(), nowMillis);
+		// A store may hand out more than asked for (Leaf's table honours its step column as the smallest step).
+		this.step = Math.max(size, range.size());
+		this.lastClaimMillis = nowMillis;
 		this.segmentsFetched++;
 		if (this.failure != null) {
 			this.failure = null;
@@ -168,7 +176,7 @@ final class KeyClaims {
 	}
 
 	long step() {
-		return this.step.current();
+		return this.step;
 	}
 
 	String key() {

@@ -2,8 +2,6 @@ package io.github.uidgen.segment;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The double buffer of one key: the segment numbers are taken from now, and the successor its
@@ -18,9 +16,16 @@ final class SegmentBuffer {
 
 	private static final VarHandle CURRENT;
 
+	private static final VarHandle RETIRED;
+
+	private static final VarHandle CLOSING;
+
 	static {
 		try {
-			CURRENT = MethodHandles.lookup().findVarHandle(SegmentBuffer.class, "current", Segment.class);
+			MethodHandles.Lookup lookup = MethodHandles.lookup();
+			CURRENT = lookup.findVarHandle(SegmentBuffer.class, "current", Segment.class);
+			RETIRED = lookup.findVarHandle(SegmentBuffer.class, "retiredNumbers", long.class);
+			CLOSING = lookup.findVarHandle(SegmentBuffer.class, "closing", boolean.class);
 		}
 		catch (ReflectiveOperationException ex) {
 			throw new ExceptionInInitializerError(ex);
@@ -29,20 +34,20 @@ final class SegmentBuffer {
 
 	private final SegmentClaimer claimer;
 
-	private final String key;
-
-	/** How many numbers the segments already left behind held. */
-	private final AtomicLong retiredNumbers = new AtomicLong();
-
-	private final AtomicBoolean closing = new AtomicBoolean();
-
 	private volatile Segment current = Segment.empty();
+
+	/**
+	 * How many numbers the segments already left behind held. A field advanced through a VarHandle rather than an
+	 * {@code AtomicLong}, as {@link #closing} is, because every key has one: two objects fewer per key.
+	 */
+	private volatile long retiredNumbers;
+
+	private volatile boolean closing;
 
 	private volatile boolean closed;
 
-	SegmentBuffer(SegmentClaimer claimer, String key) {
+	SegmentBuffer(SegmentClaimer claimer) {
 		this.claimer = claimer;
-		this.key = key;
 	}
 
 	/** Starts handing out the first segment; called once, before any take. */
@@ -78,7 +83,7 @@ final class SegmentBuffer {
 		boolean waiting = false;
 		for (;;) {
 			if (this.closed) {
-				throw SegmentUnavailableException.closed(this.key);
+				throw SegmentUnavailableException.closed(this.claimer.key());
 			}
 			Segment segment = this.current;
 			if (segment != seen) {
@@ -95,7 +100,7 @@ final class SegmentBuffer {
 			Segment successor = segment.successor;
 			if (successor != null) {
 				if (CURRENT.compareAndSet(this, segment, successor)) {
-					this.retiredNumbers.addAndGet(segment.size());
+					RETIRED.getAndAdd(this, segment.size());
 				}
 				continue;
 			}
@@ -131,7 +136,7 @@ final class SegmentBuffer {
 	 * @return the count
 	 */
 	long issued() {
-		return this.retiredNumbers.get() + this.current.taken();
+		return this.retiredNumbers + this.current.taken();
 	}
 
 	/**
@@ -148,12 +153,12 @@ final class SegmentBuffer {
 	 * @return whether this call closed the buffer
 	 */
 	boolean close() {
-		if (!this.closing.compareAndSet(false, true)) {
+		if (!CLOSING.compareAndSet(this, false, true)) {
 			return false;
 		}
 		this.closed = true;
 		Segment last = (Segment) CURRENT.getAndSet(this, Segment.empty());
-		this.retiredNumbers.addAndGet(last.taken());
+		RETIRED.getAndAdd(this, last.taken());
 		return true;
 	}
 

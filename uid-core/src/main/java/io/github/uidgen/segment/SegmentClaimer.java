@@ -88,7 +88,12 @@ final class SegmentClaimer extends PrefetchTask {
 		this.waitTimeout = waitTimeout;
 		this.waitTimeoutNanos = waitTimeout.toNanos();
 		this.idleAfterNanos = idleAfter.toNanos();
-		this.buffer = new SegmentBuffer(this, claims.key());
+		this.buffer = new SegmentBuffer(this);
+	}
+
+	/** The key whose segments this task claims. */
+	String key() {
+		return this.claims.key();
 	}
 
 	/** The buffer this task claims segments for. */

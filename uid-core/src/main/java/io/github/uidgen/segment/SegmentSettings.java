@@ -162,8 +162,13 @@ final class SegmentSettings {
 	}
 
 	/** The max step: as set, else the larger of {@link SegmentUidGenerator#DEFAULT_MAX_STEP} and the step. */
-	long effectiveMaxStep() {
+	private long effectiveMaxStep() {
 		return (this.maxStep != null) ? this.maxStep : Math.max(DEFAULT_MAX_STEP, this.step);
+	}
+
+	/** Returns the step policy of these settings; immutable, to share among keys. */
+	AdaptiveStep stepPolicy() {
+		return new AdaptiveStep(this.step, effectiveMaxStep(), this.targetInterval);
 	}
 
 	/** Returns the prefetcher a set of generators built from these settings shares, not started. */

@@ -86,9 +86,8 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	/** Whether the prefetcher is this generator's alone, to close with it. */
 	private final boolean ownsPrefetcher;
 
-	private SegmentUidGenerator(SegmentSettings settings, SegmentPrefetcher sharedPrefetcher) {
-		this.claims = new KeyClaims(settings.key, settings.store, settings.clock,
-				new AdaptiveStep(settings.step, settings.effectiveMaxStep(), settings.targetInterval));
+	private SegmentUidGenerator(SegmentSettings settings, SegmentPrefetcher sharedPrefetcher, AdaptiveStep stepPolicy) {
+		this.claims = new KeyClaims(settings.key, settings.store, settings.clock, stepPolicy);
 		this.ownsPrefetcher = sharedPrefetcher == null;
 		this.prefetcher = this.ownsPrefetcher
 				? SegmentPrefetcher.single("uid-segment-prefetch-" + settings.key, settings.prefetchThreadFactory)
@@ -100,11 +99,13 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 
 	/**
 	 * Checks the settings, claims the first segment, then starts the background threads (unless they run already).
-	 * A {@link SegmentUidGenerators} passes the prefetcher its generators share; {@code null} makes one of its own.
+	 * A {@link SegmentUidGenerators} passes the prefetcher and the step policy its generators share (a {@code null}
+	 * prefetcher makes one of its own).
 	 */
-	static SegmentUidGenerator start(SegmentSettings settings, SegmentPrefetcher sharedPrefetcher) {
+	static SegmentUidGenerator start(SegmentSettings settings, SegmentPrefetcher sharedPrefetcher,
+			AdaptiveStep stepPolicy) {
 		settings.validate();
-		SegmentUidGenerator generator = new SegmentUidGenerator(settings, sharedPrefetcher);
+		SegmentUidGenerator generator = new SegmentUidGenerator(settings, sharedPrefetcher, stepPolicy);
 		generator.claimer.claimFirst();
 		generator.prefetcher.start();
 		return generator;
@@ -381,7 +382,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		 * @throws SegmentStoreException when the first segment cannot be claimed
 		 */
 		public SegmentUidGenerator build() {
-			return start(this.settings, null);
+			return start(this.settings, null, this.settings.stepPolicy());
 		}
 
 		/** The settings as they stand, for a {@link SegmentUidGenerators} to copy for each key (and for tests). */

@@ -36,6 +36,9 @@ public final class SegmentUidGenerators implements AutoCloseable {
 
 	private final SegmentPrefetcher prefetcher;
 
+	/** One step policy for all the keys: it holds no state of a key. */
+	private final AdaptiveStep stepPolicy;
+
 	/** Guarded by {@code generators}: read and extended only while holding its lock. */
 	private final List<Consumer<? super SegmentUidGenerator>> creationListeners = new ArrayList<>();
 
@@ -50,6 +53,7 @@ public final class SegmentUidGenerators implements AutoCloseable {
 		settings.settings().validate();
 		this.settings = settings.settings().copy();
 		this.prefetcher = this.settings.sharedPrefetcher();
+		this.stepPolicy = this.settings.stepPolicy();
 	}
 
 	/**
@@ -92,7 +96,8 @@ public final class SegmentUidGenerators implements AutoCloseable {
 
 	/** Claims the first segment of a new key outside any lock, then publishes the generator to the listeners. */
 	private SegmentUidGenerator create(String key) {
-		SegmentUidGenerator created = SegmentUidGenerator.start(this.settings.forKey(key), this.prefetcher);
+		SegmentUidGenerator created = SegmentUidGenerator.start(this.settings.forKey(key), this.prefetcher,
+				this.stepPolicy);
 		synchronized (this.generators) {
 			if (!this.closed) {
 				this.generators.put(key, created);

@@ -17,7 +17,8 @@
  * <li>{@code KeyClaims} — the store calls of one key and what they came to: each range checked (never below an
  * earlier one, never above {@code MAX_ID}), the segments claimed, the failure and the retry back-off.</li>
  * <li>{@code AdaptiveStep} — the step policy: twice the step when a segment lasted less than
- * {@code targetInterval}, up to {@code maxStep}; half when it lasted over twice as long, down to {@code step}.</li>
+ * {@code targetInterval}, up to {@code maxStep}; half when it lasted over twice as long, down to {@code step}.
+ * Immutable, one for all the keys of a set; each key keeps its own step.</li>
  * <li>{@code SegmentPrefetcher} — the threads the claims run on: one for a generator built on its own, a few shared
  * by all the keys of a {@link io.github.uidgen.segment.SegmentUidGenerators}; a key holds one only while its claim
  * runs.</li>
