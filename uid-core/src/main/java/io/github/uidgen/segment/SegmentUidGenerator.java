@@ -73,7 +73,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	/** The most threads a set of generators may claim on. */
 	public static final int MAX_PREFETCH_THREADS = 64;
 
-	/** Final, so that the JIT folds {@link #getUID()} into the buffer's take. */
+	/** All {@link #getUID()} reads: the buffer's {@code take()} is small and not virtual (final class), so inlined. */
 	private final SegmentBuffer buffer;
 
 	private final SegmentClaimer claimer;
