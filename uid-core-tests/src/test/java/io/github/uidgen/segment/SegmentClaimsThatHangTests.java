@@ -75,7 +75,7 @@ class SegmentClaimsThatHangTests {
 	@Test
 	void claimsThatHangAddThreadsUpToFourTimesThePoolAndNoMore() throws Exception {
 		try (SegmentUidGenerators generators = new SegmentUidGenerators(settings())) {
-			int hungKeys = SegmentUidGenerator.EXTRA_THREADS_FACTOR + 1;
+			int hungKeys = SegmentSettings.EXTRA_THREADS_FACTOR + 1;
 			List<SegmentUidGenerator> hung = new ArrayList<>();
 			for (int k = 0; k < hungKeys; k++) {
 				hung.add(generators.forKey("hung-" + k));
@@ -100,7 +100,7 @@ class SegmentClaimsThatHangTests {
 				callers.add(caller);
 				caller.start();
 			}
-			awaitClaimsWaitingForLocks(SegmentUidGenerator.EXTRA_THREADS_FACTOR);
+			awaitClaimsWaitingForLocks(SegmentSettings.EXTRA_THREADS_FACTOR);
 			take(free, 10);
 			assertThat(catchThrowableOfType(SegmentUnavailableException.class, free::getUID))
 				.as("no thread left for a key whose store answers").isNotNull();
@@ -110,7 +110,7 @@ class SegmentClaimsThatHangTests {
 			assertThat(failures).hasSize(hungKeys)
 				.allSatisfy((failure) -> assertThat(failure).isInstanceOf(SegmentUnavailableException.class));
 			assertThat(this.threads.created()).as("one thread and three added, no more")
-				.hasSize(SegmentUidGenerator.EXTRA_THREADS_FACTOR);
+				.hasSize(SegmentSettings.EXTRA_THREADS_FACTOR);
 
 			releaseLocks();
 			for (SegmentUidGenerator generator : hung) {
@@ -152,14 +152,15 @@ class SegmentClaimsThatHangTests {
 			.initializeSchema(true)
 			.timeout(Duration.ofSeconds(30))
 			.build();
-		return SegmentUidGenerator.builder(store)
+		SegmentUidGenerator.Builder settings = SegmentUidGenerator.builder(store)
 			.step(10)
 			.maxStep(10)
 			.prefetchThreshold(50)
 			.waitTimeout(WAIT_TIMEOUT)
 			.prefetchThreads(1)
-			.prefetchThreadFactory(this.threads)
-			.extraThreadKeepAlive(Duration.ofMillis(300));
+			.prefetchThreadFactory(this.threads);
+		settings.settings().extraThreadKeepAlive(Duration.ofMillis(300));
+		return settings;
 	}
 
 	/** Locks a key's row in a transaction that stays open until {@link #releaseLocks()}. */

@@ -63,7 +63,7 @@ class SegmentKeysAtScaleTests {
 			// Two threads each; when callers wait for claims that have not started (the store is slower than this
 			// demand), each instance may add threads up to four times that, however many keys there are.
 			assertThat(threads.created()).as("threads of both instances for %d keys", KEYS)
-				.hasSizeBetween(4, 2 * SegmentUidGenerator.EXTRA_THREADS_FACTOR * 2);
+				.hasSizeBetween(4, 2 * SegmentSettings.EXTRA_THREADS_FACTOR * 2);
 			assertThat(one.generators()).hasSize(KEYS);
 			assertThat(one.generators().values().stream().mapToLong(SegmentUidGenerator::getSegmentsFetched).sum())
 				.as("segments claimed by one instance").isGreaterThan(2L * KEYS);
@@ -167,14 +167,15 @@ class SegmentKeysAtScaleTests {
 		try (ThrowawayRedis redis = ThrowawayRedis.start(dir, "--appendonly", "yes", "--appendfsync", "always")) {
 			LettuceConnectionFactory factory = failingFast(redis.port());
 			CountingThreadFactory threads = new CountingThreadFactory();
-			try (SegmentUidGenerators generators = new SegmentUidGenerators(SegmentUidGenerator
+			SegmentUidGenerator.Builder settings = SegmentUidGenerator
 				.builder(RedisSegmentStore.builder(factory).build())
 				.step(1000)
 				.maxStep(1000)
 				.prefetchThreshold(50)
 				.waitTimeout(Duration.ofSeconds(1))
-				.prefetchThreadFactory(threads)
-				.idleAfter(Duration.ofMillis(500)))) {
+				.prefetchThreadFactory(threads);
+			settings.settings().idleAfter(Duration.ofMillis(500));
+			try (SegmentUidGenerators generators = new SegmentUidGenerators(settings)) {
 				SegmentUidGenerator busy = generators.forKey("busy");
 				List<SegmentUidGenerator> idle = new ArrayList<>();
 				for (String key : keys(20)) {

@@ -1,9 +1,9 @@
 package io.github.uidgen.segment;
 
 /**
- * Work a {@link SegmentPrefetcher} runs for one generator: the claim of its next segment. A task is its own link in
- * the prefetcher's queue of requests, so that asking for a claim allocates nothing; the generator makes sure a task
- * is queued at most once at a time.
+ * Work a {@link SegmentPrefetcher} runs for one generator: the claim of its next segment (the one kind is
+ * {@link SegmentClaimer}). A task is its own link in the prefetcher's queue of requests, so that asking for a claim
+ * allocates nothing; the claimer makes sure it is queued at most once at a time.
  */
 abstract class PrefetchTask {
 

@@ -52,7 +52,7 @@ abstract class SegmentCounter extends SegmentLeftPadding {
  * line of its own, so the takers' writes never evict the bounds (or anything else) from other cores.
  *
  * <p>Segments form a chain: {@link #successor} is set once, by the one fetch that claims the next range, and the
- * generator moves from a used-up segment to its successor and never back. The counter keeps growing past
+ * {@link SegmentBuffer} moves from a used-up segment to its successor and never back. The counter keeps growing past
  * {@code last} by one for every take that finds the segment used up; the generator never hands out numbers near
  * {@link Long#MAX_VALUE}, so it cannot wrap.
  */

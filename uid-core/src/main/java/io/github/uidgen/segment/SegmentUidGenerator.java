@@ -1,15 +1,7 @@
 package io.github.uidgen.segment;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.regex.Pattern;
 
 import io.github.uidgen.DecodedUid;
 import io.github.uidgen.InvalidSettingException;
@@ -19,8 +11,6 @@ import io.github.uidgen.UidException;
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.UidGeneratorStatus;
 import io.github.uidgen.UidLayout;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Hands out the numbers of one key (Leaf's {@code biz_tag}) — 1, 2, 3, ... across all instances — from segments of
@@ -31,19 +21,8 @@ import org.slf4j.LoggerFactory;
  * segment happens, a background thread claims the next segment, so the switch finds it ready. A caller that finds
  * both used up waits for that claim, at most {@code waitTimeout}; only background threads call the store (after the
  * first claim, which {@link Builder#build()} makes), so no caller blocks longer than that, whatever the store does.
- *
- * <p><strong>Threads.</strong> The background claims run on a {@link SegmentPrefetcher}: a generator built on its own
- * has one thread; the generators of a {@link SegmentUidGenerators} share a few ({@link Builder#prefetchThreads(int)},
- * two by default), however many keys there are. A key holds a thread only while one of its claims runs; one that is
- * not taken from makes no claims at all.
- *
- * <p><strong>Hot path.</strong> {@link #getUID()} is one volatile read and one atomic fetch-and-add on the current
- * segment's counter (which never fails and never retries, unlike a compare-and-set), then a comparison with the
- * segment's end: no lock, no allocation, no logging.
- *
- * <p><strong>Adaptive step.</strong> When a segment is used up faster than {@code targetInterval} (measured between
- * claims), the next claim takes twice the step, up to {@code maxStep}; when one lasts more than twice as long, the
- * step halves, down to {@code step}. Fewer round trips under load, denser numbers when quiet.
+ * {@link #getUID()} takes no lock, allocates nothing and logs nothing. The package description says how the work is
+ * shared out: the buffer, the claims, their threads and the adaptive step each have a class of their own.
  *
  * <p><strong>Order and gaps.</strong> Each number goes to one caller. Ranges of a key only ever grow in the store,
  * so a thread's numbers strictly increase, and numbers from a later claim (of any instance) lie above those of an
@@ -88,81 +67,18 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	 */
 	public static final long MAX_ID = (1L << 62) - 1;
 
-	private static final Logger logger = LoggerFactory.getLogger(SegmentUidGenerator.class);
-
-	private static final Pattern KEY = Pattern.compile("[A-Za-z0-9_.:-]{1,128}");
-
-	private static final long NO_CLAIM = Long.MIN_VALUE;
-
-	private static final long RETRY_MIN_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-
-	private static final long RETRY_MAX_NANOS = TimeUnit.SECONDS.toNanos(2);
-
 	/** Default number of threads the generators of a {@link SegmentUidGenerators} share for their claims. */
 	public static final int DEFAULT_PREFETCH_THREADS = 2;
 
 	/** The most threads a set of generators may claim on. */
 	public static final int MAX_PREFETCH_THREADS = 64;
 
-	/**
-	 * While callers wait for claims that have not started because every shared thread is in a claim (one that hangs,
-	 * say), the shared threads may grow to this many times their number.
-	 */
-	static final int EXTRA_THREADS_FACTOR = 4;
+	/** All {@link #getUID()} reads: the buffer's {@code take()} is small and not virtual (final class), so inlined. */
+	private final SegmentBuffer buffer;
 
-	/** How long a caller waits for a claim that has not started before it asks for one more thread. */
-	private static final long ASSIST_AFTER_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+	private final SegmentClaimer claimer;
 
-	/** How long a key may go without a take before failed background claims stop being retried. */
-	static final Duration DEFAULT_IDLE_AFTER = Duration.ofMinutes(1);
-
-	private static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
-
-	private static final VarHandle CURRENT;
-
-	private static final VarHandle CLAIM_STATE;
-
-	static {
-		try {
-			CURRENT = MethodHandles.lookup().findVarHandle(SegmentUidGenerator.class, "current", Segment.class);
-			CLAIM_STATE = MethodHandles.lookup().findVarHandle(Claimer.class, "state", int.class);
-		}
-		catch (ReflectiveOperationException ex) {
-			throw new ExceptionInInitializerError(ex);
-		}
-	}
-
-	private final String key;
-
-	private final SegmentStore store;
-
-	private final String storeName;
-
-	private final UidClock clock;
-
-	private final long minStep;
-
-	private final long maxStep;
-
-	private final long targetMillis;
-
-	private final int prefetchThreshold;
-
-	private final Duration waitTimeout;
-
-	private final long waitTimeoutNanos;
-
-	/**
-	 * Guards linking a new segment and recording a failed claim, so that callers waiting for a segment can sleep on
-	 * {@link #claimed}; never held during a store call, never taken on the hot path.
-	 */
-	private final ReentrantLock lock = new ReentrantLock();
-
-	/** Signalled after every claim attempt, successful or not, and on close. */
-	private final Condition claimed = this.lock.newCondition();
-
-	/** How many numbers the segments already left behind held. */
-	private final AtomicLong retiredNumbers = new AtomicLong();
+	private final KeyClaims claims;
 
 	/** The threads this generator's background claims run on. */
 	private final SegmentPrefetcher prefetcher;
@@ -170,76 +86,29 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	/** Whether the prefetcher is this generator's alone, to close with it. */
 	private final boolean ownsPrefetcher;
 
-	private final Claimer claimer = new Claimer(this);
-
-	private final long idleAfterNanos;
-
-	private final AtomicBoolean closing = new AtomicBoolean();
-
-	private volatile Segment current;
-
-	private volatile boolean closed;
-
-	// Claim bookkeeping: written by start(), then only by background claims, which the claimer's state lets run one
-	// at a time (each prefetch thread that runs one sees what the one before it wrote).
-
-	private volatile long step;
-
-	private long lastClaimMillis = NO_CLAIM;
-
-	private long highestClaimed = -1;
-
-	private long retryDelayNanos;
-
-	private volatile long segmentsFetched;
-
-	private volatile long storeFailureCount;
-
-	/** Claim attempts finished, successful or not; lets a waiting caller tell a failure newer than its wait. */
-	private volatile long attemptsFinished;
-
-	/** When the claim under way started, by {@link System#nanoTime()}; 0 while none is. */
-	private volatile long claimStartedNanos;
-
-	private volatile SegmentStoreException storeFailure;
-
-	/** Set for good once the store hands out a range below an earlier one: it lost claims, so no claim is trusted. */
-	private volatile SegmentStoreRewoundException rewound;
-
-	private volatile long retryAtNanos;
-
-	// What the background claims last saw of the takes, to tell a key still in use from one no longer used.
-
-	private Segment seenSegment;
-
-	private long seenNext;
-
-	private long lastUsedNanos;
-
-	private SegmentUidGenerator(Builder builder, SegmentPrefetcher sharedPrefetcher) {
-		this.key = builder.key;
-		this.store = builder.store;
-		this.storeName = builder.store.name();
-		this.clock = builder.clock;
-		this.minStep = builder.step;
-		this.maxStep = builder.effectiveMaxStep();
-		this.targetMillis = builder.targetInterval.toMillis();
-		this.prefetchThreshold = builder.prefetchThreshold;
-		this.waitTimeout = builder.waitTimeout;
-		this.waitTimeoutNanos = builder.waitTimeout.toNanos();
-		this.step = this.minStep;
-		this.current = Segment.empty();
-		this.idleAfterNanos = builder.idleAfter.toNanos();
+	private SegmentUidGenerator(SegmentSettings settings, SegmentPrefetcher sharedPrefetcher, AdaptiveStep stepPolicy) {
+		this.claims = new KeyClaims(settings.key, settings.store, settings.clock, stepPolicy);
 		this.ownsPrefetcher = sharedPrefetcher == null;
 		this.prefetcher = this.ownsPrefetcher
-				? SegmentPrefetcher.single("uid-segment-prefetch-" + this.key, builder.prefetchThreadFactory)
+				? SegmentPrefetcher.single("uid-segment-prefetch-" + settings.key, settings.prefetchThreadFactory)
 				: sharedPrefetcher;
+		this.claimer = new SegmentClaimer(this.claims, this.prefetcher, settings.prefetchThreshold,
+				settings.waitTimeout, settings.idleAfter);
+		this.buffer = this.claimer.buffer();
 	}
 
-	/** Claims the first segment, then starts the background threads (unless they run already); once. */
-	private void start() {
-		this.current = new Segment(claim(this.minStep, this.clock.currentTimeMillis()), this.prefetchThreshold);
-		this.prefetcher.start();
+	/**
+	 * Checks the settings, claims the first segment, then starts the background threads (unless they run already).
+	 * A {@link SegmentUidGenerators} passes the prefetcher and the step policy its generators share (a {@code null}
+	 * prefetcher makes one of its own).
+	 */
+	static SegmentUidGenerator start(SegmentSettings settings, SegmentPrefetcher sharedPrefetcher,
+			AdaptiveStep stepPolicy) {
+		settings.validate();
+		SegmentUidGenerator generator = new SegmentUidGenerator(settings, sharedPrefetcher, stepPolicy);
+		generator.claimer.claimFirst();
+		generator.prefetcher.start();
+		return generator;
 	}
 
 	/**
@@ -248,7 +117,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	 * @return a builder
 	 */
 	public static Builder builder(SegmentStore store) {
-		return new Builder(store);
+		return new Builder(new SegmentSettings(store));
 	}
 
 	/**
@@ -259,328 +128,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	 */
 	@Override
 	public long getUID() {
-		Segment segment = this.current;
-		long uid = segment.take();
-		if (uid <= segment.last) {
-			if (uid == segment.prefetchAt) {
-				requestClaim();
-			}
-			return uid;
-		}
-		return takeFromNextSegment(segment);
-	}
-
-	/**
-	 * The slow path: moves to the successor of a used-up segment, waiting for it when it is not claimed yet.
-	 * {@code current} only ever moves to the successor of the segment it points at, so a thread never goes back to
-	 * an older segment; a take on a segment another thread has already left finds it used up.
-	 */
-	private long takeFromNextSegment(Segment usedUp) {
-		Segment seen = usedUp;
-		long deadline = 0;
-		boolean waiting = false;
-		for (;;) {
-			if (this.closed) {
-				throw closedException();
-			}
-			Segment segment = this.current;
-			if (segment != seen) {
-				long uid = segment.take();
-				if (uid <= segment.last) {
-					if (uid == segment.prefetchAt) {
-						requestClaim();
-					}
-					return uid;
-				}
-				seen = segment;
-				continue;
-			}
-			Segment successor = segment.successor;
-			if (successor != null) {
-				if (CURRENT.compareAndSet(this, segment, successor)) {
-					this.retiredNumbers.addAndGet(segment.size());
-				}
-				continue;
-			}
-			if (!waiting) {
-				waiting = true;
-				deadline = System.nanoTime() + this.waitTimeoutNanos;
-			}
-			awaitSuccessor(segment, deadline);
-		}
-	}
-
-	/**
-	 * Waits until the segment has a successor, asking for a background claim of it. Fails at once when the store is
-	 * known to fail (a claim failed and the next retry is not due, or a claim has hung for longer than the wait
-	 * timeout), after the first claim that fails while waiting, and at the deadline. Callers never call the store
-	 * themselves, so the wait timeout bounds them whatever the store does.
-	 */
-	private void awaitSuccessor(Segment segment, long deadline) {
-		this.lock.lock();
-		try {
-			long attemptsBefore = this.attemptsFinished;
-			while (segment.successor == null && this.current == segment && !this.closed) {
-				if (this.rewound != null) {
-					throw exhaustedException(this.rewound);
-				}
-				long now = System.nanoTime();
-				SegmentStoreException failure = this.storeFailure;
-				if (failure != null && (this.attemptsFinished != attemptsBefore || now - this.retryAtNanos < 0)) {
-					throw exhaustedException(failure);
-				}
-				long started = this.claimStartedNanos;
-				if (started != 0 && now - started > this.waitTimeoutNanos) {
-					throw timedOutException(now - started);
-				}
-				long left = deadline - now;
-				if (left <= 0) {
-					throw timedOutException(0);
-				}
-				requestClaim();
-				if (started == 0 && this.claimer.state != Claimer.IDLE && waitedFor(deadline) > ASSIST_AFTER_NANOS) {
-					// Asked for (or its retry due), not started: every thread is in another key's claim.
-					this.prefetcher.assist();
-				}
-				this.claimed.awaitNanos(Math.min(left, ASSIST_AFTER_NANOS));
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new SegmentUnavailableException("Interrupted while waiting for a new segment of key '" + this.key
-					+ "'", ex);
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	/**
-	 * Asks for a background claim of the next segment, unless one is queued, running or waiting for its retry
-	 * already. On the hot path: one volatile read, and at most one compare-and-set and one lock-free push per segment;
-	 * no allocation, no lock.
-	 */
-	private void requestClaim() {
-		Claimer task = this.claimer;
-		if (task.state == Claimer.IDLE && CLAIM_STATE.compareAndSet(task, Claimer.IDLE, Claimer.QUEUED)) {
-			this.prefetcher.request(task);
-		}
-	}
-
-	/**
-	 * Runs on a prefetch thread, for a request or a due retry: claims the next segment while one is wanted (the
-	 * current segment is used up to its prefetch point and has no successor). A failed claim is retried by time
-	 * while the key is in use; a key no longer used (no take for {@code idleAfter}) stops retrying, and its next
-	 * caller that needs a segment asks again.
-	 */
-	private void runClaims(Claimer task) {
-		boolean retry = task.state == Claimer.RETRY_WAIT;
-		task.state = Claimer.QUEUED;
-		if (retry && !stillInUse()) {
-			task.state = Claimer.IDLE;
-			wakeWaiters();
-			return;
-		}
-		for (;;) {
-			Segment segment = this.current;
-			if (!claimWanted(segment)) {
-				task.state = Claimer.IDLE;
-				// A take at the prefetch point while this claim ran found the claimer busy: look once more.
-				if (claimWanted(this.current) && CLAIM_STATE.compareAndSet(task, Claimer.IDLE, Claimer.QUEUED)) {
-					continue;
-				}
-				return;
-			}
-			if (this.storeFailure != null && System.nanoTime() - this.retryAtNanos < 0) {
-				task.state = Claimer.RETRY_WAIT;
-				this.prefetcher.retryAt(task, this.retryAtNanos);
-				return;
-			}
-			claimSuccessor(segment);
-			if (this.storeFailure != null && this.rewound == null) {
-				stillInUse();
-				task.state = Claimer.RETRY_WAIT;
-				this.prefetcher.retryAt(task, this.retryAtNanos);
-				return;
-			}
-		}
-	}
-
-	/** Wakes callers waiting for a segment, so that they look again (and ask again, once a retry was dropped). */
-	private void wakeWaiters() {
-		this.lock.lock();
-		try {
-			this.claimed.signalAll();
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	private boolean claimWanted(Segment segment) {
-		return !this.closed && segment.successor == null && segment.pastPrefetch() && this.rewound == null;
-	}
-
-	/**
-	 * Returns whether numbers were asked of this key within {@code idleAfter}: every {@code getUID} moves the current
-	 * segment's counter (even one that finds it used up), so a counter that has not moved since the last look means
-	 * no call since. Called by background claims only.
-	 */
-	private boolean stillInUse() {
-		Segment segment = this.current;
-		long next = segment.peek();
-		long now = System.nanoTime();
-		if (segment != this.seenSegment || next != this.seenNext) {
-			this.seenSegment = segment;
-			this.seenNext = next;
-			this.lastUsedNanos = now;
-		}
-		return now - this.lastUsedNanos < this.idleAfterNanos;
-	}
-
-	private long waitedFor(long deadline) {
-		return this.waitTimeoutNanos - (deadline - System.nanoTime());
-	}
-
-	/** Claims the segment after {@code tail} outside the lock, then links it or records the failure under it. */
-	private void claimSuccessor(Segment tail) {
-		long nowMillis = this.clock.currentTimeMillis();
-		this.claimStartedNanos = nonZero(System.nanoTime());
-		Segment successor = null;
-		SegmentStoreException failure = null;
-		try {
-			successor = new Segment(claim(nextStep(nowMillis), nowMillis), this.prefetchThreshold);
-		}
-		catch (SegmentStoreException ex) {
-			failure = ex;
-		}
-		catch (RuntimeException | Error ex) {
-			// A failed claim like any other, recorded and retried: left to the prefetcher, it would leave this key
-			// with a claim that seems to run for ever, and no claim again.
-			failure = claimFailed(ex);
-		}
-		this.lock.lock();
-		try {
-			if (successor != null) {
-				tail.successor = successor;
-			}
-			else {
-				recordFailure(failure, tail);
-			}
-			this.claimStartedNanos = 0;
-			this.attemptsFinished++;
-			this.claimed.signalAll();
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	private static long nonZero(long nanos) {
-		return (nanos != 0) ? nanos : 1;
-	}
-
-	/**
-	 * Claims a range from the store and checks it: above everything claimed before, within {@link #MAX_ID}.
-	 * Called by {@link #start()} and then by background claims only, one at a time.
-	 */
-	private SegmentRange claim(long size, long nowMillis) {
-		SegmentRange range;
-		try {
-			range = this.store.claim(this.key, size);
-		}
-		catch (SegmentStoreException ex) {
-			throw ex;
-		}
-		catch (RuntimeException ex) {
-			throw claimFailed(ex);
-		}
-		if (range == null) {
-			throw new SegmentStoreException("The " + this.storeName + " segment store handed out no range for key '"
-					+ this.key + "'");
-		}
-		if (range.first() <= this.highestClaimed) {
-			throw new SegmentStoreRewoundException(this.key, this.storeName, this.highestClaimed, range);
-		}
-		if (range.first() < 0 || range.last() > MAX_ID) {
-			throw new SegmentStoreException("The " + this.storeName + " segment store handed out " + range
-					+ " for key '" + this.key + "', outside the numbers a segment generator issues (0 to " + MAX_ID
-					+ "); the key's counter has run out or was set by hand to a value out of range.");
-		}
-		this.highestClaimed = range.last();
-		// A store may hand out more than asked for (Leaf's table honours its step column as the smallest step).
-		this.step = Math.max(size, range.size());
-		this.lastClaimMillis = nowMillis;
-		this.segmentsFetched++;
-		if (this.storeFailure != null) {
-			this.storeFailure = null;
-			this.retryDelayNanos = 0;
-			logger.info("uid segment store {} hands out segments of key '{}' again", this.storeName, this.key);
-		}
-		if (logger.isDebugEnabled()) {
-			logger.debug("uid segment {} of key '{}' claimed from {} (step {})", range, this.key, this.storeName, size);
-		}
-		return range;
-	}
-
-	private SegmentStoreException claimFailed(Throwable ex) {
-		return new SegmentStoreException("The " + this.storeName + " segment store failed to hand out a segment of key '"
-				+ this.key + "': " + ex, ex);
-	}
-
-	/** Doubles the step when the last segment went faster than the target, halves it when it lasted over twice. */
-	private long nextStep(long nowMillis) {
-		long next = this.step;
-		if (this.lastClaimMillis != NO_CLAIM) {
-			long lasted = nowMillis - this.lastClaimMillis;
-			if (lasted >= 0 && lasted < this.targetMillis) {
-				next = Math.min(next * 2, this.maxStep);
-			}
-			else if (lasted >= 2 * this.targetMillis) {
-				next = Math.max(next / 2, this.minStep);
-			}
-		}
-		return next;
-	}
-
-	private void recordFailure(SegmentStoreException failure, Segment tail) {
-		boolean first = this.storeFailure == null;
-		this.storeFailureCount++;
-		this.storeFailure = failure;
-		if (failure instanceof SegmentStoreRewoundException backwards) {
-			this.rewound = backwards;
-			logger.error("uid segment generator of key '{}' stops claiming: {}", this.key, failure.getMessage());
-			return;
-		}
-		this.retryDelayNanos = first ? RETRY_MIN_NANOS : Math.min(this.retryDelayNanos * 2, RETRY_MAX_NANOS);
-		this.retryAtNanos = System.nanoTime() + this.retryDelayNanos;
-		if (first) {
-			logger.warn("uid segment store {} could not hand out a segment of key '{}' ({} numbers left in memory); "
-					+ "retrying: {}", this.storeName, this.key, tail.remaining(), failure.getMessage());
-		}
-	}
-
-	private SegmentUnavailableException exhaustedException(SegmentStoreException failure) {
-		if (failure instanceof SegmentStoreRewoundException) {
-			return new SegmentUnavailableException("Every number of key '" + this.key + "' claimed so far is used up, "
-					+ "and no new segment is claimed: " + failure.getMessage(), failure);
-		}
-		return new SegmentUnavailableException("Every number of key '" + this.key + "' claimed so far is used up, "
-				+ "and the " + this.storeName + " segment store cannot hand out a new segment: " + failure.getMessage()
-				+ " Issue resumes by itself once the store answers again.", failure);
-	}
-
-	private SegmentUnavailableException timedOutException(long claimRunningNanos) {
-		String how = (claimRunningNanos > 0)
-				? "the claim under way has not returned for " + Duration.ofNanos(claimRunningNanos).toMillis() + " ms"
-				: "no new segment came within " + this.waitTimeout + " (the wait timeout)";
-		return new SegmentUnavailableException("Every number of key '" + this.key + "' claimed so far is used up, and "
-				+ how + ": the " + this.storeName + " segment store is slow or does not answer. Issue resumes by "
-				+ "itself once it does.");
-	}
-
-	private SegmentUnavailableException closedException() {
-		return new SegmentUnavailableException("The segment generator of key '" + this.key + "' is closed");
+		return this.buffer.take();
 	}
 
 	/**
@@ -590,7 +138,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	 */
 	@Override
 	public UidLayout layout() {
-		throw new NoLayoutException(this.key);
+		throw new NoLayoutException(getKey());
 	}
 
 	/**
@@ -605,7 +153,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		if (uid < 0) {
 			throw new InvalidUidException("uid " + uid + " is negative; segment IDs never are");
 		}
-		throw new SegmentIdNotDecodableException(uid, this.key);
+		throw new SegmentIdNotDecodableException(uid, getKey());
 	}
 
 	/**
@@ -616,66 +164,44 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	@Override
 	public UidGeneratorStatus status() {
 		return new UidGeneratorStatus(kind(), null, null, getIssuedCount(), 0, null, null,
-				new UidGeneratorStatus.Segment(this.key, this.step, getRemaining(), this.segmentsFetched,
-						this.storeFailureCount),
+				new UidGeneratorStatus.Segment(getKey(), getStep(), getRemaining(), getSegmentsFetched(),
+						getStoreFailureCount()),
 				getFailure());
 	}
 
-	/**
-	 * Returns the kind of generator, as the endpoint and health views name it.
-	 * @return {@code segment}
-	 */
+	/** {@return the kind of generator, as the endpoint and health views name it: {@code segment}} */
 	public String kind() {
 		return "segment";
 	}
 
-	/**
-	 * Returns the key whose numbers this generator hands out.
-	 * @return the key
-	 */
+	/** {@return the key whose numbers this generator hands out} */
 	public String getKey() {
-		return this.key;
+		return this.claims.key();
 	}
 
-	/**
-	 * Returns the name of the store segments come from.
-	 * @return for example {@code db} or {@code redis}
-	 */
+	/** {@return the name of the store segments come from, for example {@code db} or {@code redis}} */
 	public String getStoreName() {
-		return this.storeName;
+		return this.claims.storeName();
 	}
 
-	/**
-	 * Returns the size of the latest claimed segment, which the adaptive step moves between {@code step} and
-	 * {@code maxStep}.
-	 * @return the step
-	 */
+	/** {@return the size of the latest claimed segment, between {@code step} and {@code maxStep} (adaptive step)} */
 	public long getStep() {
-		return this.step;
+		return this.claims.step();
 	}
 
-	/**
-	 * Returns how many segments were claimed from the store, the first one included.
-	 * @return the count
-	 */
+	/** {@return how many segments were claimed from the store, the first one included} */
 	public long getSegmentsFetched() {
-		return this.segmentsFetched;
+		return this.claims.segmentsFetched();
 	}
 
-	/**
-	 * Returns how many claims failed.
-	 * @return the count
-	 */
+	/** {@return how many claims failed} */
 	public long getStoreFailureCount() {
-		return this.storeFailureCount;
+		return this.claims.failureCount();
 	}
 
-	/**
-	 * Returns why the latest claim failed, while no claim has succeeded since.
-	 * @return the failure, or {@code null} while the store answers
-	 */
+	/** {@return why the latest claim failed, while none has succeeded since; {@code null} while the store answers} */
 	public SegmentStoreException getStoreFailure() {
-		return this.storeFailure;
+		return this.claims.failure();
 	}
 
 	/**
@@ -684,26 +210,17 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	 * @return the count, 0 once closed
 	 */
 	public long getRemaining() {
-		Segment segment = this.current;
-		Segment successor = segment.successor;
-		return segment.remaining() + ((successor != null) ? successor.remaining() : 0);
+		return this.buffer.remaining();
 	}
 
-	/**
-	 * Returns how many numbers this generator has handed out; exact when idle, close to it under load.
-	 * @return the count
-	 */
+	/** {@return how many numbers this generator has handed out; exact when idle, close to it under load} */
 	public long getIssuedCount() {
-		return this.retiredNumbers.get() + this.current.taken();
+		return this.buffer.issued();
 	}
 
-	/**
-	 * Returns the segment numbers are handed out of now.
-	 * @return the range, or {@code null} once closed
-	 */
+	/** {@return the segment numbers are handed out of now; {@code null} once closed} */
 	public SegmentRange getCurrentSegment() {
-		Segment segment = this.current;
-		return (segment.size() > 0) ? new SegmentRange(segment.first, segment.last) : null;
+		return this.buffer.currentRange();
 	}
 
 	/**
@@ -712,19 +229,10 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	 * @return the failure, or {@code null} while numbers can be handed out
 	 */
 	public UidException getFailure() {
-		if (this.closed) {
-			return closedException();
+		if (this.buffer.isClosed()) {
+			return SegmentUnavailableException.closed(getKey());
 		}
-		if (getRemaining() > 0) {
-			return null;
-		}
-		SegmentStoreException failure = this.storeFailure;
-		if (failure != null) {
-			return exhaustedException(failure);
-		}
-		long started = this.claimStartedNanos;
-		long running = (started != 0) ? System.nanoTime() - started : 0;
-		return (running > this.waitTimeoutNanos) ? timedOutException(running) : null;
+		return (getRemaining() > 0) ? null : this.claimer.failure();
 	}
 
 	/**
@@ -742,30 +250,10 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	 * without waiting, then closes their shared threads, which waits once for all claims under way.
 	 */
 	void close(boolean awaitClaim) {
-		if (!this.closing.compareAndSet(false, true)) {
+		if (!this.buffer.close()) {
 			return;
 		}
-		this.closed = true;
-		Segment last = (Segment) CURRENT.getAndSet(this, Segment.empty());
-		this.retiredNumbers.addAndGet(last.taken());
-		long deadline = System.nanoTime() + CLOSE_WAIT_NANOS;
-		this.lock.lock();
-		try {
-			this.claimed.signalAll();
-			while (awaitClaim && this.claimStartedNanos != 0 && !this.ownsPrefetcher) {
-				long left = deadline - System.nanoTime();
-				if (left <= 0) {
-					break;
-				}
-				this.claimed.awaitNanos(left);
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		finally {
-			this.lock.unlock();
-		}
+		this.claimer.close(awaitClaim && !this.ownsPrefetcher);
 		if (this.ownsPrefetcher) {
 			this.prefetcher.close();
 		}
@@ -773,80 +261,17 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 
 	@Override
 	public String toString() {
-		return "SegmentUidGenerator[key=" + this.key + ", store=" + this.storeName + ", segment=" + this.current
-				+ ", step=" + this.step + "]";
+		return "SegmentUidGenerator[key=" + getKey() + ", store=" + getStoreName() + ", segment="
+				+ this.buffer.current() + ", step=" + getStep() + "]";
 	}
 
-	/**
-	 * The background claims of one generator, as a task of its prefetcher. Its state lets one claim run at a time
-	 * and keeps the task queued at most once: {@code IDLE} (nothing asked), {@code QUEUED} (asked for, or running),
-	 * {@code RETRY_WAIT} (a claim failed; the prefetcher runs it again when the retry is due).
-	 */
-	static final class Claimer extends PrefetchTask {
-
-		static final int IDLE = 0;
-
-		static final int QUEUED = 1;
-
-		static final int RETRY_WAIT = 2;
-
-		private final SegmentUidGenerator generator;
-
-		volatile int state;
-
-		Claimer(SegmentUidGenerator generator) {
-			this.generator = generator;
-		}
-
-		@Override
-		void run() {
-			this.generator.runClaims(this);
-		}
-
-		@Override
-		public String toString() {
-			return "claims of segment key '" + this.generator.key + "'";
-		}
-
-	}
-
-	/**
-	 * Settings of a segment generator.
-	 */
+	/** Settings of a segment generator; each setter checks its value at once (see {@link SegmentSettings}). */
 	public static final class Builder {
 
-		private final SegmentStore store;
+		private final SegmentSettings settings;
 
-		private String key = DEFAULT_KEY;
-
-		private long step = DEFAULT_STEP;
-
-		private boolean stepSet;
-
-		private Long maxStep;
-
-		private Duration targetInterval = DEFAULT_TARGET_INTERVAL;
-
-		private int prefetchThreshold = DEFAULT_PREFETCH_THRESHOLD;
-
-		private Duration waitTimeout = DEFAULT_WAIT_TIMEOUT;
-
-		private UidClock clock = UidClock.SYSTEM;
-
-		private int prefetchThreads = DEFAULT_PREFETCH_THREADS;
-
-		private ThreadFactory prefetchThreadFactory;
-
-		private Duration idleAfter = DEFAULT_IDLE_AFTER;
-
-		private Duration extraThreadKeepAlive = SegmentPrefetcher.EXTRA_KEEP_ALIVE;
-
-		private Builder(SegmentStore store) {
-			if (store == null) {
-				throw new InvalidSettingException("store", null, "pass the SegmentStore segments come from, such as "
-						+ "a JdbcSegmentStore or a RedisSegmentStore");
-			}
-			this.store = store;
+		private Builder(SegmentSettings settings) {
+			this.settings = settings;
 		}
 
 		/**
@@ -855,7 +280,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		 * @return this builder
 		 */
 		public Builder key(String key) {
-			this.key = requireKey(key);
+			this.settings.key(key);
 			return this;
 		}
 
@@ -866,16 +291,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		 * @return this builder
 		 */
 		public Builder step(long step) {
-			if (step < 1 || step > MAX_STEP) {
-				throw new InvalidSettingException("step", step, "use a number of 1 to " + MAX_STEP + ", such as "
-						+ DEFAULT_STEP);
-			}
-			if (this.maxStep != null && step > this.maxStep) {
-				throw new InvalidSettingException("step", step, "use a number of 1 to the max step (" + this.maxStep
-						+ ")");
-			}
-			this.step = step;
-			this.stepSet = true;
+			this.settings.step(step);
 			return this;
 		}
 
@@ -887,13 +303,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		 * @return this builder
 		 */
 		public Builder maxStep(long maxStep) {
-			long floor = this.stepSet ? this.step : 1;
-			if (maxStep < floor || maxStep > MAX_STEP) {
-				throw new InvalidSettingException("maxStep", maxStep, this.stepSet
-						? "use a number from the step (" + this.step + ") to " + MAX_STEP
-						: "use a number of 1 to " + MAX_STEP);
-			}
-			this.maxStep = maxStep;
+			this.settings.maxStep(maxStep);
 			return this;
 		}
 
@@ -904,11 +314,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		 * @return this builder
 		 */
 		public Builder targetInterval(Duration targetInterval) {
-			if (targetInterval == null || targetInterval.isNegative() || targetInterval.toMillis() < 1) {
-				throw new InvalidSettingException("targetInterval", targetInterval,
-						"use a duration of at least 1 ms, such as 15m");
-			}
-			this.targetInterval = targetInterval;
+			this.settings.targetInterval(targetInterval);
 			return this;
 		}
 
@@ -919,11 +325,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		 * @return this builder
 		 */
 		public Builder prefetchThreshold(int prefetchThreshold) {
-			if (prefetchThreshold < 0 || prefetchThreshold > 99) {
-				throw new InvalidSettingException("prefetchThreshold", prefetchThreshold,
-						"use a percentage of 0 to 99, such as " + DEFAULT_PREFETCH_THRESHOLD);
-			}
-			this.prefetchThreshold = prefetchThreshold;
+			this.settings.prefetchThreshold(prefetchThreshold);
 			return this;
 		}
 
@@ -934,10 +336,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		 * @return this builder
 		 */
 		public Builder waitTimeout(Duration waitTimeout) {
-			if (waitTimeout == null || waitTimeout.isNegative() || waitTimeout.isZero()) {
-				throw new InvalidSettingException("waitTimeout", waitTimeout, "use a positive duration, such as 5s");
-			}
-			this.waitTimeout = waitTimeout;
+			this.settings.waitTimeout(waitTimeout);
 			return this;
 		}
 
@@ -947,10 +346,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		 * @return this builder
 		 */
 		public Builder clock(UidClock clock) {
-			if (clock == null) {
-				throw new InvalidSettingException("clock", null, "pass a clock, such as UidClock.SYSTEM");
-			}
-			this.clock = clock;
+			this.settings.clock(clock);
 			return this;
 		}
 
@@ -963,11 +359,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		 * @return this builder
 		 */
 		public Builder prefetchThreads(int prefetchThreads) {
-			if (prefetchThreads < 1 || prefetchThreads > MAX_PREFETCH_THREADS) {
-				throw new InvalidSettingException("prefetchThreads", prefetchThreads, "use a number of 1 to "
-						+ MAX_PREFETCH_THREADS + ", such as " + DEFAULT_PREFETCH_THREADS);
-			}
-			this.prefetchThreads = prefetchThreads;
+			this.settings.prefetchThreads(prefetchThreads);
 			return this;
 		}
 
@@ -979,29 +371,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		 * @return this builder
 		 */
 		public Builder prefetchThreadFactory(ThreadFactory threadFactory) {
-			if (threadFactory == null) {
-				throw new InvalidSettingException("prefetchThreadFactory", null,
-						"pass a ThreadFactory, or leave it unset for daemon platform threads");
-			}
-			this.prefetchThreadFactory = threadFactory;
-			return this;
-		}
-
-		/**
-		 * Sets how long a key may go without a take before its failed background claims are no longer retried;
-		 * {@link #DEFAULT_IDLE_AFTER} when not set. For tests.
-		 */
-		Builder idleAfter(Duration idleAfter) {
-			this.idleAfter = idleAfter;
-			return this;
-		}
-
-		/**
-		 * Sets how long a shared thread added while claims hung stays without work before it ends;
-		 * {@link SegmentPrefetcher#EXTRA_KEEP_ALIVE} when not set. For tests.
-		 */
-		Builder extraThreadKeepAlive(Duration keepAlive) {
-			this.extraThreadKeepAlive = keepAlive;
+			this.settings.prefetchThreadFactory(threadFactory);
 			return this;
 		}
 
@@ -1012,62 +382,12 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		 * @throws SegmentStoreException when the first segment cannot be claimed
 		 */
 		public SegmentUidGenerator build() {
-			return build(null);
+			return start(this.settings, null, this.settings.stepPolicy());
 		}
 
-		/**
-		 * Claims the first segment and starts the generator on a prefetcher it shares with others, or on one of its
-		 * own.
-		 */
-		SegmentUidGenerator build(SegmentPrefetcher sharedPrefetcher) {
-			validate();
-			SegmentUidGenerator generator = new SegmentUidGenerator(this, sharedPrefetcher);
-			generator.start();
-			return generator;
-		}
-
-		/** Returns the prefetcher a set of generators built from these settings shares, not started. */
-		SegmentPrefetcher sharedPrefetcher() {
-			return SegmentPrefetcher.shared("uid-segment-prefetch#", this.prefetchThreads,
-					EXTRA_THREADS_FACTOR * this.prefetchThreads, this.extraThreadKeepAlive, this.prefetchThreadFactory);
-		}
-
-		/** Checks the settings that depend on each other. */
-		void validate() {
-			long effective = effectiveMaxStep();
-			if (effective < this.step || effective > MAX_STEP) {
-				throw new InvalidSettingException("maxStep", effective, "use a number from the step (" + this.step
-						+ ") to " + MAX_STEP);
-			}
-		}
-
-		/** Returns a builder with the same settings, for another key. */
-		Builder copy() {
-			Builder copy = new Builder(this.store);
-			copy.key = this.key;
-			copy.step = this.step;
-			copy.stepSet = this.stepSet;
-			copy.maxStep = this.maxStep;
-			copy.targetInterval = this.targetInterval;
-			copy.prefetchThreshold = this.prefetchThreshold;
-			copy.waitTimeout = this.waitTimeout;
-			copy.clock = this.clock;
-			copy.prefetchThreads = this.prefetchThreads;
-			copy.prefetchThreadFactory = this.prefetchThreadFactory;
-			copy.idleAfter = this.idleAfter;
-			copy.extraThreadKeepAlive = this.extraThreadKeepAlive;
-			return copy;
-		}
-
-		private long effectiveMaxStep() {
-			return (this.maxStep != null) ? this.maxStep : Math.max(DEFAULT_MAX_STEP, this.step);
-		}
-
-		static String requireKey(String key) {
-			if (key == null || !KEY.matcher(key).matches()) {
-				throw new InvalidSettingException("key", key, "use 1 to 128 letters, digits, '_', '-', '.' or ':'");
-			}
-			return key;
+		/** The settings as they stand, for a {@link SegmentUidGenerators} to copy for each key (and for tests). */
+		SegmentSettings settings() {
+			return this.settings;
 		}
 
 	}

@@ -27,7 +27,7 @@ import java.util.function.Consumer;
  */
 public final class SegmentUidGenerators implements AutoCloseable {
 
-	private final SegmentUidGenerator.Builder settings;
+	private final SegmentSettings settings;
 
 	private final Map<String, SegmentUidGenerator> generators = new ConcurrentHashMap<>();
 
@@ -35,6 +35,9 @@ public final class SegmentUidGenerators implements AutoCloseable {
 	private final Map<String, CompletableFuture<SegmentUidGenerator>> creating = new ConcurrentHashMap<>();
 
 	private final SegmentPrefetcher prefetcher;
+
+	/** One step policy for all the keys: it holds no state of a key. */
+	private final AdaptiveStep stepPolicy;
 
 	/** Guarded by {@code generators}: read and extended only while holding its lock. */
 	private final List<Consumer<? super SegmentUidGenerator>> creationListeners = new ArrayList<>();
@@ -47,9 +50,10 @@ public final class SegmentUidGenerators implements AutoCloseable {
 	 * @throws io.github.uidgen.InvalidSettingException when the settings do not fit together
 	 */
 	public SegmentUidGenerators(SegmentUidGenerator.Builder settings) {
-		settings.validate();
-		this.settings = settings.copy();
+		settings.settings().validate();
+		this.settings = settings.settings().copy();
 		this.prefetcher = this.settings.sharedPrefetcher();
+		this.stepPolicy = this.settings.stepPolicy();
 	}
 
 	/**
@@ -68,7 +72,7 @@ public final class SegmentUidGenerators implements AutoCloseable {
 		if (generator != null) {
 			return generator;
 		}
-		SegmentUidGenerator.Builder.requireKey(key);
+		SegmentSettings.requireKey(key);
 		CompletableFuture<SegmentUidGenerator> mine = new CompletableFuture<>();
 		CompletableFuture<SegmentUidGenerator> theirs = this.creating.putIfAbsent(key, mine);
 		if (theirs != null) {
@@ -92,7 +96,8 @@ public final class SegmentUidGenerators implements AutoCloseable {
 
 	/** Claims the first segment of a new key outside any lock, then publishes the generator to the listeners. */
 	private SegmentUidGenerator create(String key) {
-		SegmentUidGenerator created = this.settings.copy().key(key).build(this.prefetcher);
+		SegmentUidGenerator created = SegmentUidGenerator.start(this.settings.forKey(key), this.prefetcher,
+				this.stepPolicy);
 		synchronized (this.generators) {
 			if (!this.closed) {
 				this.generators.put(key, created);
