@@ -108,8 +108,8 @@ public class UidEndpoint {
 	}
 
 	/**
-	 * Describes the generator: its kind, layout, worker, high-water mark, lead over the clock and ring fill; for the
-	 * segment generator its segments and every key in use.
+	 * Describes the generator: its kind, layout, worker, high-water mark, lead over the clock, ring fill and what
+	 * runs out (capacity); for the segment generator its segments and every key in use.
 	 * @return the description
 	 */
 	@ReadOperation
