@@ -24,9 +24,28 @@ import java.time.Instant;
  * @param segment the number segments of a segment generator, or {@code null}
  * @param failure why no ID can be issued now (lease lost, mark not recordable, layout exhausted, store down), or
  * {@code null} while the generator can issue
+ * @param exhaustedUnits in how many time units the sequence ran out, so that issue waited for the next unit;
+ * {@code -1} when not counted (the cached generator borrows later units instead, see {@code aheadOfClock})
  */
 public record UidGeneratorStatus(String kind, UidLayout layout, Worker worker, long issued, long clockBackwards,
-		Duration aheadOfClock, Ring ring, Segment segment, UidException failure) {
+		Duration aheadOfClock, Ring ring, Segment segment, UidException failure, long exhaustedUnits) {
+
+	/**
+	 * Describes a generator that does not count the time units its sequence ran out in.
+	 * @param kind the kind of generator
+	 * @param layout the ID layout, or {@code null}
+	 * @param worker the worker, or {@code null}
+	 * @param issued how many IDs were handed out, {@code -1} when not counted
+	 * @param clockBackwards how often the clock was seen going backwards
+	 * @param aheadOfClock how far the latest issued ID lies ahead of the clock, or {@code null}
+	 * @param ring the ring buffer, or {@code null}
+	 * @param segment the number segments, or {@code null}
+	 * @param failure why no ID can be issued now, or {@code null}
+	 */
+	public UidGeneratorStatus(String kind, UidLayout layout, Worker worker, long issued, long clockBackwards,
+			Duration aheadOfClock, Ring ring, Segment segment, UidException failure) {
+		this(kind, layout, worker, issued, clockBackwards, aheadOfClock, ring, segment, failure, -1);
+	}
 
 	/**
 	 * Describes a generator that says nothing about itself: its class and layout, and whether the layout has run

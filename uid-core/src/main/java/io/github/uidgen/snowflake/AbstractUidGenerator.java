@@ -74,7 +74,12 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 						this.earlierMarkFailures.get() + issuing.markFailures(), issuing.isLeaseLost(), workerSwitches(),
 						retiredWorkerId(), (this.layout.getDatacenterBits() > 0) ? issuing.datacenterId() : null,
 						this.recovery.recoveries()),
-				issuedCount(), clockBackwardsCount(), aheadOfClock(), ring(), null, failure());
+				issuedCount(), clockBackwardsCount(), aheadOfClock(), ring(), null, failure(), exhaustedUnits());
+	}
+
+	/** In how many time units the sequence ran out, or {@code -1} when the generator does not count them. */
+	long exhaustedUnits() {
+		return -1;
 	}
 
 	/** The session of the worker the generator issues as now: the first one, unless it moved to another. */

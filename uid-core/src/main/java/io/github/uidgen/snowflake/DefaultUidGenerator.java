@@ -69,6 +69,11 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 
 	private volatile long lastBackwardsUnit = Long.MIN_VALUE;
 
+	/** Time units whose sequence ran out; each counted once, by the thread that first found it used up. */
+	private final AtomicLong exhaustedUnits = new AtomicLong();
+
+	private final AtomicLong lastExhaustedUnit = new AtomicLong(Long.MIN_VALUE);
+
 	private final boolean switchWorker;
 
 	/** The session of the worker the state's IDs carry; written before the state moves to another worker. */
@@ -149,6 +154,9 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 				next = current + 1;
 			}
 			else {
+				if (now == last) {
+					countExhausted(last);
+				}
 				now = awaitUnitAfter(last, current);
 				continue;
 			}
@@ -288,6 +296,19 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 			this.switches.moved(from, to, behindMillis);
 			return true;
 		}
+	}
+
+	/** Counts a used-up unit once, however many threads wait for the next one; at most once a unit, off the fast path. */
+	private void countExhausted(long unit) {
+		long seen = this.lastExhaustedUnit.get();
+		if (seen < unit && this.lastExhaustedUnit.compareAndSet(seen, unit)) {
+			this.exhaustedUnits.incrementAndGet();
+		}
+	}
+
+	@Override
+	long exhaustedUnits() {
+		return this.exhaustedUnits.get();
 	}
 
 	/** The sequence of {@code last} is used up: waits, without any lock, for the clock to reach a later unit. */

@@ -2,6 +2,7 @@ package io.github.uidgen.autoconfigure;
 
 import java.time.Duration;
 
+import io.github.uidgen.UidClock;
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.autoconfigure.UidCachedProperties.TakePolicy;
 import io.github.uidgen.buffer.FailFastTakeHandler;
@@ -42,7 +43,7 @@ class CachedUidGeneratorConfiguration {
 		map("uid.cached.max-ahead", cached.getMaxAhead(), builder::maxAhead);
 		builder.rejectedTakeHandler(takeHandler(cached));
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
-		return builder.build();
+		return LayoutExpiryWarning.warnIfNear(builder.build(), UidClock.SYSTEM);
 	}
 
 	private static RejectedTakeHandler takeHandler(UidCachedProperties cached) {

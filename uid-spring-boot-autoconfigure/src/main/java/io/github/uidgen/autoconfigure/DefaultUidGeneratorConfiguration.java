@@ -1,5 +1,6 @@
 package io.github.uidgen.autoconfigure;
 
+import io.github.uidgen.UidClock;
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.snowflake.DefaultUidGenerator;
 import io.github.uidgen.worker.WorkerIdAssigner;
@@ -31,7 +32,7 @@ class DefaultUidGeneratorConfiguration {
 				builder::clockBackwardsTolerance);
 		builder.clockBackwardsSwitchWorker(properties.isClockBackwardsSwitchWorker());
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
-		return builder.build();
+		return LayoutExpiryWarning.warnIfNear(builder.build(), UidClock.SYSTEM);
 	}
 
 }

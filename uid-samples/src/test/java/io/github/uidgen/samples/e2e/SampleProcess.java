@@ -279,6 +279,11 @@ final class SampleProcess implements AutoCloseable {
 		}
 	}
 
+	/** The port of the instance's actuator, claimed for it at launch. */
+	int managementPort() {
+		return this.managementPort;
+	}
+
 	String name() {
 		return this.name;
 	}

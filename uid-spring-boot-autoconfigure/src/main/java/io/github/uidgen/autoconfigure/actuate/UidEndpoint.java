@@ -7,16 +7,14 @@ import java.util.List;
 import java.util.Locale;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.github.uidgen.DecodedUid;
+import io.github.uidgen.UidClock;
 import io.github.uidgen.UidException;
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.UidGeneratorStatus;
 import io.github.uidgen.UidLayout;
 import io.github.uidgen.segment.SegmentUidGenerator;
 import io.github.uidgen.segment.SegmentUidGenerators;
-import io.github.uidgen.text.UidFormat;
 import io.github.uidgen.text.UidFormats;
-import io.github.uidgen.text.UidTextException;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -44,21 +42,13 @@ public class UidEndpoint {
 	/** The setting that lets {@code parse} decode opaque texts. */
 	public static final String PARSE_OPAQUE = "management.endpoint.uid.parse-opaque";
 
-	private static final int STATUS_FORBIDDEN = 403;
-
-	private static final String OPAQUE_OFF = "This endpoint does not decode opaque IDs: that would turn any opaque "
-			+ "text back into its ID, time and worker for whoever reaches it. Set " + PARSE_OPAQUE + "=true where "
-			+ "only operators reach the endpoint (Spring Security, or the management port on a private address)";
-
-	private static final int MAX_ECHO = 40;
-
 	private final UidGenerator generator;
 
 	private final @Nullable SegmentUidGenerators segmentGenerators;
 
-	private final @Nullable UidFormats formats;
+	private final UidIdParser parser;
 
-	private final boolean parseOpaque;
+	private final UidClock clock;
 
 	public UidEndpoint(UidGenerator generator) {
 		this(generator, null);
@@ -91,10 +81,23 @@ public class UidEndpoint {
 	 */
 	public UidEndpoint(UidGenerator generator, @Nullable SegmentUidGenerators segmentGenerators,
 			@Nullable UidFormats formats, boolean parseOpaque) {
+		this(generator, segmentGenerators, formats, parseOpaque, UidClock.SYSTEM);
+	}
+
+	/**
+	 * Creates the endpoint, with the clock the layout's remaining time is read from.
+	 * @param generator the {@code UidGenerator} bean
+	 * @param segmentGenerators the generators of segment keys, or {@code null} without the segment generator
+	 * @param formats the text forms {@code parse} reads besides decimal, or {@code null} for decimal only
+	 * @param parseOpaque whether {@code parse} decodes opaque texts
+	 * @param clock the clock the layout's expiry is compared with
+	 */
+	public UidEndpoint(UidGenerator generator, @Nullable SegmentUidGenerators segmentGenerators,
+			@Nullable UidFormats formats, boolean parseOpaque, UidClock clock) {
 		this.generator = generator;
 		this.segmentGenerators = segmentGenerators;
-		this.formats = formats;
-		this.parseOpaque = parseOpaque;
+		this.parser = new UidIdParser(generator, formats, parseOpaque);
+		this.clock = clock;
 	}
 
 	/** The epoch as configured: a date, or the instant of a layout that continues another system's IDs. */
@@ -105,8 +108,8 @@ public class UidEndpoint {
 	}
 
 	/**
-	 * Describes the generator: its kind, layout, worker, high-water mark, lead over the clock and ring fill; for the
-	 * segment generator its segments and every key in use.
+	 * Describes the generator: its kind, layout, worker, high-water mark, lead over the clock, ring fill and what
+	 * runs out (capacity); for the segment generator its segments and every key in use.
 	 * @return the description
 	 */
 	@ReadOperation
@@ -134,7 +137,20 @@ public class UidEndpoint {
 						segment.segmentsFetched(), segment.storeFailures()) : null,
 				(failure != null) ? failure.getMessage() : null, segmentKeys(),
 				(worker != null) ? worker.switches() : null, (worker != null) ? worker.previousId() : null,
-				(worker != null) ? worker.recoveries() : null);
+				(worker != null) ? worker.recoveries() : null, capacity(status));
+	}
+
+	/** What runs out, for a generator with a layout: its time, its worker IDs, the sequence of a unit. */
+	private @Nullable CapacityDescriptor capacity(UidGeneratorStatus status) {
+		UidLayout layout = status.layout();
+		if (layout == null) {
+			return null;
+		}
+		long remainingMillis = Math.max(0, layout.getExpiry().toEpochMilli() - this.clock.currentTimeMillis());
+		long idsPerSecond = (layout.getMaxSequence() + 1) * 1000 / layout.getTimeUnit().toMillis();
+		return new CapacityDescriptor(remainingMillis / 1000, remainingMillis / 86_400_000L / 365,
+				layout.getMaxWorkerId() + 1, layout.getMaxDatacenterId() + 1, idsPerSecond,
+				(status.exhaustedUnits() >= 0) ? status.exhaustedUnits() : null);
 	}
 
 	/** Every segment key in use, in key order; {@code null} without the segment generator. */
@@ -173,46 +189,7 @@ public class UidEndpoint {
 	@ReadOperation
 	public WebEndpointResponse<Object> parse(@Selector String operation, @Nullable String uid,
 			@Nullable String form) {
-		if (!PARSE.equals(operation)) {
-			return error(WebEndpointResponse.STATUS_NOT_FOUND, "Not Found", "Unknown operation '" + echo(operation)
-					+ "'; to decode an ID, call /actuator/uid/parse?uid=<ID>");
-		}
-		if (uid == null) {
-			return badRequest("The uid parameter is missing; call /actuator/uid/parse?uid=<ID>");
-		}
-		String text = uid.strip();
-		if (text.isEmpty()) {
-			return badRequest("The uid parameter is empty; pass an ID, such as ?uid=123456789");
-		}
-		if (form != null && !form.isBlank()) {
-			if (this.formats == null) {
-				return badRequest("Text forms other than decimal are not configured; leave out the form parameter");
-			}
-			UidFormat named;
-			try {
-				named = this.formats.form(form.strip());
-			}
-			catch (IllegalArgumentException ex) {
-				return badRequest(ex.getMessage());
-			}
-			if (named.isKeyed() && !this.parseOpaque) {
-				return error(STATUS_FORBIDDEN, "Forbidden", OPAQUE_OFF);
-			}
-			return parseAs(named, text);
-		}
-		UidFormat preferred = (this.formats != null) ? this.formats.defaultForm() : null;
-		if (preferred == null || UidFormats.DECIMAL.equals(preferred.name())) {
-			return parseDecimal(text, null);
-		}
-		if (preferred.isKeyed() && !this.parseOpaque) {
-			return parseDecimal(text, OPAQUE_OFF);
-		}
-		try {
-			return decoded(preferred.parse(text), preferred.name());
-		}
-		catch (UidTextException ex) {
-			return parseDecimal(text, ex.getMessage());
-		}
+		return this.parser.parse(operation, uid, form);
 	}
 
 	/**
@@ -223,75 +200,6 @@ public class UidEndpoint {
 	 */
 	public WebEndpointResponse<Object> parse(String operation, @Nullable String uid) {
 		return parse(operation, uid, null);
-	}
-
-	private WebEndpointResponse<Object> parseAs(UidFormat form, String text) {
-		long value;
-		try {
-			value = form.parse(text);
-		}
-		catch (UidTextException ex) {
-			return badRequest(ex.getMessage());
-		}
-		return decoded(value, form.name());
-	}
-
-	/** Today's decimal reading; {@code notPreferred} says why the default form did not read the text first. */
-	private WebEndpointResponse<Object> parseDecimal(String text, @Nullable String notPreferred) {
-		long value;
-		try {
-			value = Long.parseLong(text);
-		}
-		catch (NumberFormatException ex) {
-			String decimal = isInteger(text) ? "uid " + echo(text) + " is out of range: IDs of this generator lie "
-					+ "between 0 and " + maxUid() : "uid '" + echo(text) + "' is not a decimal number";
-			return badRequest((notPreferred != null) ? notPreferred + "; nor is it decimal: " + decimal : decimal);
-		}
-		return decoded(value, UidFormats.DECIMAL);
-	}
-
-	private WebEndpointResponse<Object> decoded(long value, String form) {
-		try {
-			DecodedUid decoded = this.generator.decode(value);
-			return new WebEndpointResponse<>(new ParsedUid(Long.toString(decoded.uid()),
-					decoded.timestamp().toString(), decoded.datacenterId(), decoded.workerId(), decoded.sequence(),
-					form));
-		}
-		catch (UidException ex) {
-			return badRequest(ex.getMessage());
-		}
-	}
-
-	/** The largest ID of the generator's layout; a generator without a layout (segment) issues plain longs. */
-	private long maxUid() {
-		UidLayout layout = this.generator.status().layout();
-		return (layout != null) ? layout.maxUid() : Long.MAX_VALUE;
-	}
-
-	private static boolean isInteger(String text) {
-		int start = (text.charAt(0) == '-' || text.charAt(0) == '+') ? 1 : 0;
-		if (start == text.length()) {
-			return false;
-		}
-		for (int i = start; i < text.length(); i++) {
-			if (!Character.isDigit(text.charAt(i))) {
-				return false;
-			}
-		}
-		return true;
-	}
-
-	/** Repeats caller input in a message, cut short so a huge parameter does not make a huge answer. */
-	private static String echo(String text) {
-		return (text.length() <= MAX_ECHO) ? text : text.substring(0, MAX_ECHO) + "...";
-	}
-
-	private static WebEndpointResponse<Object> badRequest(String message) {
-		return error(WebEndpointResponse.STATUS_BAD_REQUEST, "Bad Request", message);
-	}
-
-	private static WebEndpointResponse<Object> error(int status, String error, String message) {
-		return new WebEndpointResponse<>(new ErrorDescriptor(status, error, message), status);
 	}
 
 	/**
@@ -316,6 +224,7 @@ public class UidEndpoint {
 	 * @param previousWorkerId the worker ID issued as before the latest move, while it is kept until the clock has
 	 * passed its mark
 	 * @param workerRecoveries how often the generator claimed a worker ID again by itself after a lost lease
+	 * @param capacity what runs out, or {@code null} for a generator whose IDs have no layout
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record UidDescriptor(String generator, @Nullable LayoutDescriptor layout, @Nullable Long datacenterId,
@@ -323,7 +232,24 @@ public class UidEndpoint {
 			@Nullable String assigner, @Nullable String highWaterMark, @Nullable Long aheadOfClockMillis,
 			@Nullable Long issued, @Nullable RingDescriptor ring, @Nullable SegmentDescriptor segment,
 			@Nullable String failure, @Nullable List<SegmentKeyDescriptor> segmentKeys, @Nullable Long workerSwitches,
-			@Nullable Long previousWorkerId, @Nullable Long workerRecoveries) implements OperationResponseBody {
+			@Nullable Long previousWorkerId, @Nullable Long workerRecoveries,
+			@Nullable CapacityDescriptor capacity) implements OperationResponseBody {
+	}
+
+	/**
+	 * What runs out; the lead over the clock ({@code aheadOfClockMillis}) is the time borrowed.
+	 *
+	 * @param layoutRemainingSeconds seconds until the layout's expiry
+	 * @param layoutRemainingYears whole years (of 365 days) until the layout's expiry
+	 * @param workerIdSpace worker IDs the layout has, in each data center
+	 * @param datacenterIdSpace data centers the layout has, 1 without data-center bits
+	 * @param idsPerSecond IDs one worker can issue per second at most, the layout's ceiling
+	 * @param sequenceExhaustedUnits time units whose sequence ran out, so that issue waited for the next one;
+	 * {@code null} for a generator that does not count them (the cached generator borrows later units instead)
+	 */
+	@JsonInclude(JsonInclude.Include.ALWAYS)
+	public record CapacityDescriptor(long layoutRemainingSeconds, long layoutRemainingYears, long workerIdSpace,
+			long datacenterIdSpace, long idsPerSecond, @Nullable Long sequenceExhaustedUnits) {
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package io.github.uidgen.autoconfigure.actuate;
 
+import io.github.uidgen.UidClock;
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.autoconfigure.UidGeneratorAutoConfiguration;
 import io.github.uidgen.segment.SegmentUidGenerators;
@@ -31,7 +32,7 @@ public final class UidEndpointAutoConfiguration {
 	UidEndpoint uidEndpoint(UidGenerator generator, ObjectProvider<SegmentUidGenerators> segmentGenerators,
 			ObjectProvider<UidFormats> formats, Environment environment) {
 		return new UidEndpoint(generator, segmentGenerators.getIfUnique(), formats.getIfAvailable(),
-				environment.getProperty(UidEndpoint.PARSE_OPAQUE, Boolean.class, false));
+				environment.getProperty(UidEndpoint.PARSE_OPAQUE, Boolean.class, false), UidClock.SYSTEM);
 	}
 
 }

@@ -6,8 +6,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 
+import io.github.uidgen.UidClock;
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.UidGeneratorStatus;
+import io.github.uidgen.UidLayout;
 import io.github.uidgen.segment.SegmentUidGenerators;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -39,6 +41,16 @@ import org.jspecify.annotations.Nullable;
  * <li>{@code uid.segment.step}, {@code uid.segment.remaining} numbers the next claim takes, numbers left in memory
  * (gauges)</li>
  * <li>{@code uid.segment.store.failures} claims from the store that failed (counter)</li>
+ * <li>{@code uid.unavailable} 1 while the generator refuses to issue (lease lost, mark not recordable, layout
+ * exhausted, store down), 0 otherwise (gauge)</li>
+ * <li>{@code uid.worker.lease.lost} 1 while the worker ID's lease is lost and the generator claims again, 0
+ * otherwise (gauge)</li>
+ * <li>{@code uid.worker.id}, {@code uid.worker.id.space} the worker ID issued as, and how many worker IDs the layout
+ * has (in each data center): a fleet's count of the first against the second is how full the space is (gauges)</li>
+ * <li>{@code uid.layout.remaining} how long until the layout's expiry, the first instant it cannot encode (time
+ * gauge)</li>
+ * <li>{@code uid.sequence.exhausted} the time spent in units whose sequence ran out, so that issue waited for the
+ * next unit (counter, in seconds: its rate is the share of time the default generator ran at its ceiling)</li>
  * </ul>
  * Each meter carries the tag {@code generator} ({@code default}, {@code cached} or {@code segment}); a segment
  * generator's meters also carry {@code key}, its business key. With {@link SegmentUidGenerators}, every key's
@@ -50,6 +62,8 @@ public class UidMeterBinder implements MeterBinder {
 
 	private final @Nullable SegmentUidGenerators segmentGenerators;
 
+	private final UidClock clock;
+
 	public UidMeterBinder(UidGenerator generator) {
 		this(generator, null);
 	}
@@ -60,13 +74,25 @@ public class UidMeterBinder implements MeterBinder {
 	 * @param segmentGenerators the generators of segment keys, or {@code null} without the segment generator
 	 */
 	public UidMeterBinder(UidGenerator generator, @Nullable SegmentUidGenerators segmentGenerators) {
+		this(generator, segmentGenerators, UidClock.SYSTEM);
+	}
+
+	/**
+	 * Creates a binder that reads the layout's remaining time from a clock of its own.
+	 * @param generator the {@code UidGenerator} bean
+	 * @param segmentGenerators the generators of segment keys, or {@code null} without the segment generator
+	 * @param clock the clock the layout's expiry is compared with
+	 */
+	public UidMeterBinder(UidGenerator generator, @Nullable SegmentUidGenerators segmentGenerators, UidClock clock) {
 		this.generator = generator;
 		this.segmentGenerators = segmentGenerators;
+		this.clock = clock;
 	}
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
 		bind(registry, this.generator);
+		bindCapacity(registry, this.generator, this.clock);
 		if (this.segmentGenerators != null) {
 			// The UidGenerator bean is usually one of these; it has its meters already.
 			this.segmentGenerators.whenCreated((keyGenerator) -> {
@@ -77,6 +103,47 @@ public class UidMeterBinder implements MeterBinder {
 		}
 	}
 
+	/** What runs out: the layout's time, the worker-ID space, the sequence of a unit. */
+	private static void bindCapacity(MeterRegistry registry, UidGenerator source, UidClock clock) {
+		UidGeneratorStatus status = source.status();
+		if (status.issued() < 0) {
+			// An application's own generator: what its status says of itself is too little to watch.
+			return;
+		}
+		Tags tags = Tags.of("generator", status.kind());
+		UidLayout layout = status.layout();
+		if (layout != null) {
+			TimeGauge.builder("uid.layout.remaining", source, TimeUnit.MILLISECONDS,
+					(g) -> Math.max(0, layout.getExpiry().toEpochMilli() - clock.currentTimeMillis()))
+				.description("How long until the ID layout's expiry, the first instant it cannot encode")
+				.tags(tags)
+				.register(registry);
+		}
+		if (status.worker() != null && layout != null) {
+			Gauge.builder("uid.worker.id", source, (g) -> g.status().worker().id())
+				.description("The worker ID the generator issues as (within its data center)")
+				.tags(tags)
+				.register(registry);
+			Gauge.builder("uid.worker.id.space", layout, (l) -> l.getMaxWorkerId() + 1)
+				.description("Worker IDs the layout has, in each data center")
+				.tags(tags)
+				.register(registry);
+			Gauge.builder("uid.worker.lease.lost", source, (g) -> g.status().worker().leaseLost() ? 1 : 0)
+				.description("1 while the worker ID's lease is lost and the generator has not claimed one again")
+				.tags(tags)
+				.register(registry);
+		}
+		if (status.exhaustedUnits() >= 0 && layout != null) {
+			double unitSeconds = layout.getTimeUnit().toMillis() / 1000.0;
+			Monotonic<UidGenerator> units = new Monotonic<>((g) -> g.status().exhaustedUnits());
+			FunctionCounter.builder("uid.sequence.exhausted", source, (g) -> units.applyAsDouble(g) * unitSeconds)
+				.description("Time in time units whose sequence ran out, so that issue waited for the next unit")
+				.baseUnit("seconds")
+				.tags(tags)
+				.register(registry);
+		}
+	}
+
 	private static void bind(MeterRegistry registry, UidGenerator source) {
 		UidGeneratorStatus status = source.status();
 		Tags tags = Tags.of("generator", status.kind());
@@ -84,6 +151,10 @@ public class UidMeterBinder implements MeterBinder {
 			tags = tags.and("key", status.segment().key());
 		}
 		if (status.issued() >= 0) {
+			Gauge.builder("uid.unavailable", source, (g) -> g.status().isHealthy() ? 0 : 1)
+				.description("1 while the generator refuses to issue IDs, 0 while it issues")
+				.tags(tags)
+				.register(registry);
 			counter(registry, "uid.ids.issued", "IDs handed out", tags, source, (g) -> g.status().issued());
 		}
 		if (status.worker() != null) {

@@ -1,5 +1,6 @@
 package io.github.uidgen.autoconfigure.actuate;
 
+import io.github.uidgen.UidClock;
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.autoconfigure.UidGeneratorAutoConfiguration;
 import io.github.uidgen.segment.SegmentUidGenerators;
@@ -28,7 +29,7 @@ public final class UidMetricsAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	UidMeterBinder uidMeterBinder(UidGenerator generator, ObjectProvider<SegmentUidGenerators> segmentGenerators) {
-		return new UidMeterBinder(generator, segmentGenerators.getIfUnique());
+		return new UidMeterBinder(generator, segmentGenerators.getIfUnique(), UidClock.SYSTEM);
 	}
 
 }

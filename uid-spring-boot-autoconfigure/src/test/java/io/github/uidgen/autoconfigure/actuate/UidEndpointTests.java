@@ -1,11 +1,14 @@
 package io.github.uidgen.autoconfigure.actuate;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.UidLayout;
 import io.github.uidgen.UidTimeUnit;
+import io.github.uidgen.autoconfigure.ManualClock;
+import io.github.uidgen.autoconfigure.actuate.UidEndpoint.CapacityDescriptor;
 import io.github.uidgen.autoconfigure.actuate.UidEndpoint.ErrorDescriptor;
 import io.github.uidgen.autoconfigure.actuate.UidEndpoint.ParsedUid;
 import io.github.uidgen.autoconfigure.actuate.UidEndpoint.UidDescriptor;
@@ -52,6 +55,26 @@ class UidEndpointTests {
 			assertThat(descriptor.failure()).isNull();
 			assertThat(descriptor.workerSwitches()).isZero();
 			assertThat(descriptor.previousWorkerId()).isNull();
+			assertThat(descriptor.capacity().workerIdSpace()).isEqualTo(1024);
+			assertThat(descriptor.capacity().datacenterIdSpace()).isEqualTo(1);
+			assertThat(descriptor.capacity().idsPerSecond()).isEqualTo(4096 * 1000);
+			assertThat(descriptor.capacity().sequenceExhaustedUnits()).isZero();
+		}
+	}
+
+	@Test
+	void capacityShowsTheTimeLeftInTheLayoutByTheClock() {
+		UidLayout layout = UidLayout.defaults();
+		ManualClock clock = new ManualClock(layout.getExpiry().minus(Duration.ofDays(3 * 365 + 10)));
+		try (DefaultUidGenerator generator = DefaultUidGenerator.builder()
+			.workerIdAssigner(new FixedWorkerIdAssigner(24))
+			.build()) {
+			UidEndpoint endpoint = new UidEndpoint(generator, null, null, false, clock);
+			CapacityDescriptor capacity = endpoint.describe().capacity();
+			assertThat(capacity.layoutRemainingSeconds()).isEqualTo(Duration.ofDays(3 * 365 + 10).toSeconds());
+			assertThat(capacity.layoutRemainingYears()).isEqualTo(3);
+			clock.set(layout.getExpiry().plusSeconds(5));
+			assertThat(endpoint.describe().capacity().layoutRemainingSeconds()).isZero();
 		}
 	}
 
@@ -80,6 +103,8 @@ class UidEndpointTests {
 			assertThat(descriptor.ring().size()).isBetween(1, 8192);
 			assertThat(descriptor.ring().fillPercent()).isEqualTo(100 * descriptor.ring().size() / 8192);
 			assertThat(descriptor.ring().takeRejections()).isZero();
+			assertThat(descriptor.capacity().sequenceExhaustedUnits()).as("the cached generator borrows instead")
+				.isNull();
 		}
 	}
 
