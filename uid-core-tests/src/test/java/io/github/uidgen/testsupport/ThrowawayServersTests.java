@@ -37,11 +37,9 @@ class ThrowawayServersTests {
 	void pausedRedisAnswersNothingUntilResumed(@TempDir Path dir) {
 		try (ThrowawayRedis redis = ThrowawayRedis.start(dir.resolve("redis"))) {
 			redis.process().pause();
-			long started = System.nanoTime();
 			assertThat(redis.cli("-t", "1", "PING")).isNotEqualTo("PONG");
 			redis.process().resume();
 			assertThat(redis.cli("PING")).isEqualTo("PONG");
-			assertThat(System.nanoTime() - started).isLessThan(15_000_000_000L);
 		}
 	}
 

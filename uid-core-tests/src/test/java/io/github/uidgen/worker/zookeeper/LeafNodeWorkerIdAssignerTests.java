@@ -380,7 +380,9 @@ class LeafNodeWorkerIdAssignerTests {
 	void aLeafServerStillReportingOnTheNodeIsDetectedAndTheClaimRefused() throws Exception {
 		String leafName = TestRedis.uniqueNamespace("leaf-live");
 		try (LeafSnowflakeServer running = LeafSnowflakeServer.start(this.client, leafName, "10.0.0.8", 8080)) {
-			Thread.sleep(1_200);
+			// Its first report, a second after start, rewrites the node it created.
+			await().atMost(Duration.ofSeconds(60))
+				.until(() -> this.client.checkExists().forPath(running.node()).getVersion() > 0);
 			assertThatExceptionOfType(LeafNodeException.class)
 				.isThrownBy(() -> assigner(this.client, leafName, "10.0.0.8", 8080).assign(1023))
 				.withMessageContaining("A Leaf server still writes its node")

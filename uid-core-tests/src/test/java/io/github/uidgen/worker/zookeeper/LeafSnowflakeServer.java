@@ -143,6 +143,11 @@ final class LeafSnowflakeServer implements AutoCloseable {
 		return this.workerId;
 	}
 
+	/** The path of the node this server reports on. */
+	String node() {
+		return this.node;
+	}
+
 	/** {@code SnowflakeIDGenImpl.get}, without its clock-step handling (the tests' clock does not step). */
 	synchronized long nextId() {
 		long timestamp = this.clock.currentTimeMillis();
