@@ -92,9 +92,10 @@ class RedisDataLossTests {
 				UidClock.SYSTEM, false);
 		AbstractUidGenerator after = null;
 		try {
-			long[] issuedBefore = take(before, 6_000);
+			TestGenerators.Ahead ahead = TestGenerators.takeUntilAhead(before, 6_000);
+			long[] issuedBefore = ahead.ids();
 			assertThat(LAYOUT.startMillis(maxUnit(issuedBefore))).as("borrowed ahead of the clock")
-				.isGreaterThan(System.currentTimeMillis());
+				.isGreaterThan(ahead.clockMillis());
 
 			TestRedis.wipe(this.connectionFactory, this.hashTag);
 			awaitLeaseLost(before);

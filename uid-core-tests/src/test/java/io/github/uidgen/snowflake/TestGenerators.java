@@ -2,6 +2,7 @@ package io.github.uidgen.snowflake;
 
 import java.time.Duration;
 import java.time.LocalDate;
+import java.util.Arrays;
 
 import io.github.uidgen.UidClock;
 import io.github.uidgen.UidLayout;
@@ -66,6 +67,36 @@ final class TestGenerators {
 			ids[i] = generator.getUID();
 		}
 		return ids;
+	}
+
+	/**
+	 * Takes IDs in batches until the latest lies ahead of the clock, as a cached generator under demand runs: on a
+	 * loaded machine the clock may catch up with one batch, so more are taken, for at most 30 s.
+	 * @param generator a cached generator
+	 * @param batch how many IDs to take at a time
+	 * @return every ID taken, and the clock reading that the latest one lies ahead of
+	 */
+	static Ahead takeUntilAhead(AbstractUidGenerator generator, int batch) {
+		long giveUpAt = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+		long[] ids = new long[0];
+		while (true) {
+			long[] more = take(generator, batch);
+			long[] all = Arrays.copyOf(ids, ids.length + more.length);
+			System.arraycopy(more, 0, all, ids.length, more.length);
+			ids = all;
+			long now = System.currentTimeMillis();
+			if (LAYOUT.startMillis(maxUnit(ids)) > now || System.nanoTime() - giveUpAt > 0) {
+				return new Ahead(ids, now);
+			}
+		}
+	}
+
+	/**
+	 * IDs taken, and a clock reading taken after the last of them.
+	 * @param ids the IDs
+	 * @param clockMillis the clock after the last take
+	 */
+	record Ahead(long[] ids, long clockMillis) {
 	}
 
 	/** The time unit of an ID of {@link #LAYOUT}. */

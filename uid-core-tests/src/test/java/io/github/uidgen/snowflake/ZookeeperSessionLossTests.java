@@ -76,9 +76,10 @@ class ZookeeperSessionLossTests {
 					assigner(firstClient, "before"), UidClock.SYSTEM, false);
 			AbstractUidGenerator after = null;
 			try {
-				long[] issuedBefore = take(before, 6_000);
+				TestGenerators.Ahead ahead = TestGenerators.takeUntilAhead(before, 6_000);
+				long[] issuedBefore = ahead.ids();
 				assertThat(LAYOUT.startMillis(maxUnit(issuedBefore))).as("borrowed ahead of the clock")
-					.isGreaterThan(System.currentTimeMillis());
+					.isGreaterThan(ahead.clockMillis());
 
 				zooKeeper.expireSession(firstClient);
 				await().atMost(Duration.ofSeconds(30))
