@@ -1,8 +1,11 @@
 package io.github.uidgen.samples.e2e;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -61,28 +64,12 @@ final class SampleJvm {
 		try {
 			String name = "cds-" + Files.getLastModifiedTime(jar).toMillis();
 			Path dir = E2eSettings.newWorkDir(name);
-			removeOlderArchives(dir.getParent(), name);
-			Path extracted = dir.resolve("app");
-			Path thinJar = extracted.resolve(jar.getFileName());
-			Path extractedMarker = dir.resolve("extracted");
-			Path archive = dir.resolve("sample.jsa");
-			if (!Files.exists(extractedMarker)) {
-				run(dir, "extract", List.of(java(), "-Djarmode=tools", "-jar", jar.toString(), "extract",
-						"--force", "--destination", extracted.toString()));
-				Files.createFile(extractedMarker);
+			// The test JVMs side by side share the archive: one makes it while the others wait, instead of each
+			// extracting into and training onto the same files at once.
+			try (FileChannel channel = FileChannel.open(dir.getParent().resolve(name + ".lock"),
+					StandardOpenOption.CREATE, StandardOpenOption.WRITE); FileLock lock = channel.lock()) {
+				return prepare(jar, name, dir, plain);
 			}
-			if (!Files.isRegularFile(archive)) {
-				Path training = Files.createDirectories(dir.resolve("training"));
-				Launcher trainer = new Launcher(thinJar, List.of("-XX:ArchiveClassesAtExit=" + archive));
-				List<String> train = new ArrayList<>(trainer.command(List.of("-Dspring.context.exit=onRefresh")));
-				train.add("--server.port=0");
-				train.add("--management.server.port=0");
-				run(training, "training", train);
-			}
-			if (Files.isRegularFile(archive)) {
-				return new Launcher(thinJar, List.of("-XX:SharedArchiveFile=" + archive));
-			}
-			System.err.println("No CDS archive was written; starting the sample from " + jar);
 		}
 		catch (IOException | RuntimeException ex) {
 			System.err.println("Could not prepare a CDS archive (" + ex + "); starting the sample from " + jar);
@@ -90,10 +77,38 @@ final class SampleJvm {
 		return plain;
 	}
 
+	/** Extracts the jar and trains the archive unless an earlier test JVM of this build already did. */
+	private static Launcher prepare(Path jar, String name, Path dir, Launcher plain) throws IOException {
+		removeOlderArchives(dir.getParent(), name);
+		Path extracted = dir.resolve("app");
+		Path thinJar = extracted.resolve(jar.getFileName());
+		Path extractedMarker = dir.resolve("extracted");
+		Path archive = dir.resolve("sample.jsa");
+		if (!Files.exists(extractedMarker)) {
+			run(dir, "extract", List.of(java(), "-Djarmode=tools", "-jar", jar.toString(), "extract",
+					"--force", "--destination", extracted.toString()));
+			Files.createFile(extractedMarker);
+		}
+		if (!Files.isRegularFile(archive)) {
+			Path training = Files.createDirectories(dir.resolve("training"));
+			Launcher trainer = new Launcher(thinJar, List.of("-XX:ArchiveClassesAtExit=" + archive));
+			List<String> train = new ArrayList<>(trainer.command(List.of("-Dspring.context.exit=onRefresh")));
+			train.add("--server.port=0");
+			train.add("--management.server.port=0");
+			run(training, "training", train);
+		}
+		if (Files.isRegularFile(archive)) {
+			return new Launcher(thinJar, List.of("-XX:SharedArchiveFile=" + archive));
+		}
+		System.err.println("No CDS archive was written; starting the sample from " + jar);
+		return plain;
+	}
+
 	/** Archives of earlier builds of the jar are useless (and 45 MB each). */
 	private static void removeOlderArchives(Path base, String current) throws IOException {
 		try (Stream<Path> dirs = Files.list(base)) {
-			for (Path old : dirs.filter((dir) -> dir.getFileName().toString().startsWith("cds-")
+			for (Path old : dirs.filter((dir) -> Files.isDirectory(dir)
+					&& dir.getFileName().toString().startsWith("cds-")
 					&& !dir.getFileName().toString().equals(current)).toList()) {
 				try (Stream<Path> files = Files.walk(old)) {
 					for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
