@@ -18,6 +18,12 @@ import org.apache.zookeeper.KeeperException;
  */
 final class CuratorCalls {
 
+	/**
+	 * How often a renewal writes again over its own earlier write whose answer was lost, before it gives up until the
+	 * next renewal; more would mean somebody edits the znode by hand.
+	 */
+	static final int MAX_OWN_WRITE_ATTEMPTS = 3;
+
 	/** A znode was not as read any more: another process wrote (or removed, or created) it first. */
 	static final class Conflict extends RuntimeException {
 

@@ -24,9 +24,6 @@ final class LeafNodeReports {
 	/** Logs as the assigner, so one logger setting covers all of the assigner's parts. */
 	private static final Logger logger = LoggerFactory.getLogger(LeafNodeWorkerIdAssigner.class);
 
-	/** A renewal writes again over its own earlier write whose answer was lost; more would mean a hand edit. */
-	private static final int MAX_RENEW_ATTEMPTS = 3;
-
 	private static final long REPORT_INTERVAL_MILLIS = LeafNodeWorkerIdAssigner.LEAF_REPORT_INTERVAL.toMillis();
 
 	private final LeafNodes nodes;
@@ -122,7 +119,7 @@ final class LeafNodeReports {
 									+ this.ipPort + ", which issues with the same worker ID")
 							+ (release ? "" : "; stop that process"));
 				}
-				if (attempt == MAX_RENEW_ATTEMPTS) {
+				if (attempt == CuratorCalls.MAX_OWN_WRITE_ATTEMPTS) {
 					throw new WorkerStoreUnavailableException("The Leaf node " + path + " changed " + attempt
 							+ " times while it was written, each time with this instance's own data; trying again at the "
 							+ "next renewal.", ex);

@@ -24,9 +24,6 @@ final class WorkerLeases {
 	/** Logs as the assigner, so one logger setting covers all of the assigner's parts. */
 	private static final Logger logger = LoggerFactory.getLogger(ZookeeperWorkerIdAssigner.class);
 
-	/** A renewal writes again over its own earlier write whose answer was lost; more would mean a hand edit. */
-	private static final int MAX_RENEW_ATTEMPTS = 3;
-
 	private final WorkerRegistry registry;
 
 	private final LeaseSettings lease;
@@ -97,7 +94,7 @@ final class WorkerLeases {
 				}
 				// An earlier renewal was applied though its answer was lost: the token and the session are still
 				// this claim's, so nobody else took the worker ID. Write again over the version it left.
-				if (attempt == MAX_RENEW_ATTEMPTS) {
+				if (attempt == CuratorCalls.MAX_OWN_WRITE_ATTEMPTS) {
 					throw new WorkerStoreUnavailableException("The znode of uid worker ID " + workerId + " under "
 							+ this.registry.basePath() + " changed " + attempt + " times while it was renewed, each "
 							+ "time still under this instance's lease; trying again at the next renewal.", ex);
