@@ -1,5 +1,7 @@
 package io.github.uidgen.segment;
 
+import java.util.Optional;
+
 /**
  * Where segments come from: one counter per key, advanced atomically, shared by every instance that issues numbers
  * of that key.
@@ -21,6 +23,18 @@ public interface SegmentStore {
 	 * @throws SegmentStoreException when the store cannot be reached or cannot be used
 	 */
 	SegmentRange claim(String key, long size);
+
+	/**
+	 * Reads every key the store holds, with its counter, for operators ({@code /actuator/uid/fleet}). Reads only:
+	 * takes no lock a claim waits for, and is never called on the path that hands out numbers.
+	 * <p>The default reads nothing: a store of one's own need not offer it.
+	 * @param maxKeys how many keys to list at most (in key order); the count covers all of them
+	 * @return the keys, or empty when the store does not offer a reading
+	 * @throws SegmentStoreException when the store cannot be read
+	 */
+	default Optional<StoredKeys> readKeys(int maxKeys) {
+		return Optional.empty();
+	}
 
 	/**
 	 * Returns a short name of the store for messages, the endpoint and metrics.

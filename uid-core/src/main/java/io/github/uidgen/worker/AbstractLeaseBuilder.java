@@ -7,8 +7,8 @@ import io.github.uidgen.worker.support.HostEnvironment;
 import io.github.uidgen.worker.support.LeaseSettings;
 
 /**
- * The settings every lease assigner's builder shares: lease duration, heartbeat interval, instance ID and port,
- * with their checks and defaults. Settings left unset (or set to {@code null}) keep their defaults.
+ * The settings every lease assigner's builder shares: lease duration, heartbeat interval, instance ID, port and
+ * how many claims the store keeps per worker ID, with their checks and defaults. Settings left unset (or set to {@code null}) keep their defaults.
  *
  * @param <B> the concrete builder, returned by every setter so calls chain
  */
@@ -25,6 +25,8 @@ public abstract class AbstractLeaseBuilder<B extends AbstractLeaseBuilder<B>> {
 	private String instanceId;
 
 	private String port;
+
+	private int claimHistory = LeaseSettings.DEFAULT_CLAIM_HISTORY;
 
 	/**
 	 * Creates a builder whose store keeps instance IDs of up to the given length.
@@ -103,6 +105,23 @@ public abstract class AbstractLeaseBuilder<B extends AbstractLeaseBuilder<B>> {
 	}
 
 	/**
+	 * Sets how many claims of each worker ID the store keeps (instance, host, from, to and the mark each found), so an
+	 * operator can tell which instance issued an ID; {@value LeaseSettings#DEFAULT_CLAIM_HISTORY} by default. Each
+	 * claim prunes the oldest beyond this in the same atomic step that writes it.
+	 * @param claimHistory from 1 to {@value LeaseSettings#MAX_CLAIM_HISTORY}
+	 * @return this builder
+	 */
+	public B claimHistory(int claimHistory) {
+		if (claimHistory < 1 || claimHistory > LeaseSettings.MAX_CLAIM_HISTORY) {
+			throw new InvalidSettingException("claimHistory", claimHistory, "keep from 1 to "
+					+ LeaseSettings.MAX_CLAIM_HISTORY + " claims per worker ID, for example "
+					+ LeaseSettings.DEFAULT_CLAIM_HISTORY);
+		}
+		this.claimHistory = claimHistory;
+		return self();
+	}
+
+	/**
 	 * Checks the settings against each other and resolves the defaults; for {@code build()}.
 	 * @return the settings
 	 * @throws InvalidSettingException when the heartbeat is not shorter than the lease
@@ -118,7 +137,7 @@ public abstract class AbstractLeaseBuilder<B extends AbstractLeaseBuilder<B>> {
 		if (id.length() > this.maxInstanceIdLength) {
 			id = id.substring(0, this.maxInstanceIdLength);
 		}
-		return new LeaseSettings(this.leaseDuration, heartbeat, id, this.port);
+		return new LeaseSettings(this.leaseDuration, heartbeat, id, this.port, this.claimHistory);
 	}
 
 	@SuppressWarnings("unchecked")

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Optional;
 
 import io.github.uidgen.UidLayout;
+import io.github.uidgen.worker.fleet.WorkerFleet;
 
 /**
  * Hands a generator a worker ID no other running instance holds, together with the worker's high-water mark:
@@ -97,6 +98,16 @@ public interface WorkerIdAssigner {
 	 */
 	default Duration renewInterval() {
 		return Duration.ZERO;
+	}
+
+	/**
+	 * Returns what the store knows of every instance claiming from it, for operators: the fleet, and each worker
+	 * ID's history of claims. Reads only; never called on the path that issues IDs.
+	 * <p>The default has none: a fixed worker ID and assigners of one's own keep no shared record.
+	 * @return the store's reader, or empty when the assigner keeps no shared record
+	 */
+	default Optional<WorkerFleet> fleet() {
+		return Optional.empty();
 	}
 
 	/**

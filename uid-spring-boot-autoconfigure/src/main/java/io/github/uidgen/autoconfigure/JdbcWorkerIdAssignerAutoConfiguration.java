@@ -82,6 +82,7 @@ public final class JdbcWorkerIdAssignerAutoConfiguration {
 			map("uid.worker.db.lease-duration", db.getLeaseDuration(), builder::leaseDuration);
 			map("uid.worker.db.heartbeat-interval", db.getHeartbeatInterval(), builder::heartbeatInterval);
 			map("uid.worker.instance-id", properties.getWorker().getInstanceId(), builder::instanceId);
+			map("uid.worker.claim-history", properties.getWorker().getClaimHistory(), builder::claimHistory);
 			return builder.build();
 		}
 

@@ -56,6 +56,7 @@ public final class RedisWorkerIdAssignerAutoConfiguration {
 		map("uid.worker.redis.lease-duration", redis.getLeaseDuration(), builder::leaseDuration);
 		map("uid.worker.redis.heartbeat-interval", redis.getHeartbeatInterval(), builder::heartbeatInterval);
 		map("uid.worker.instance-id", properties.getWorker().getInstanceId(), builder::instanceId);
+		map("uid.worker.claim-history", properties.getWorker().getClaimHistory(), builder::claimHistory);
 		return builder.build();
 	}
 

@@ -36,6 +36,13 @@ public class UidWorkerProperties {
 	 */
 	private boolean reclaimLostLease = true;
 
+	/**
+	 * How many claims of each worker ID the db, redis or zookeeper store keeps (instance, host, from, to), so that
+	 * /actuator/uid/parse can say which instance issued an ID; from 1 to 10000. Each claim prunes the oldest
+	 * beyond this in the same atomic step that writes it.
+	 */
+	private int claimHistory = 256;
+
 	private final UidWorkerStaticProperties staticAssigner = new UidWorkerStaticProperties();
 
 	@NestedConfigurationProperty
@@ -53,6 +60,14 @@ public class UidWorkerProperties {
 
 	public void setAssigner(Assigner assigner) {
 		this.assigner = assigner;
+	}
+
+	public int getClaimHistory() {
+		return this.claimHistory;
+	}
+
+	public void setClaimHistory(int claimHistory) {
+		this.claimHistory = claimHistory;
 	}
 
 	public Long getId() {

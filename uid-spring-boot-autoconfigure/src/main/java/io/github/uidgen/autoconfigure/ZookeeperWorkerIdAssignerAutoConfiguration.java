@@ -76,6 +76,7 @@ public final class ZookeeperWorkerIdAssignerAutoConfiguration {
 			map(PREFIX + "lease-duration", zookeeper.getLeaseDuration(), builder::leaseDuration);
 			map(PREFIX + "heartbeat-interval", zookeeper.getHeartbeatInterval(), builder::heartbeatInterval);
 			map("uid.worker.instance-id", properties.getWorker().getInstanceId(), builder::instanceId);
+			map("uid.worker.claim-history", properties.getWorker().getClaimHistory(), builder::claimHistory);
 			return builder.build();
 		}
 

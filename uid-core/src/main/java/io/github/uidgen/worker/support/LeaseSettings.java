@@ -21,6 +21,12 @@ public final class LeaseSettings {
 	 */
 	public static final Duration DEFAULT_MAX_MARK_LEAD = Duration.ofSeconds(20);
 
+	/** How many claims of each worker ID a store keeps by default: a few hundred. */
+	public static final int DEFAULT_CLAIM_HISTORY = 256;
+
+	/** The most claims of each worker ID a store may be asked to keep. */
+	public static final int MAX_CLAIM_HISTORY = 10_000;
+
 	private final Duration leaseDuration;
 
 	private final Duration heartbeatInterval;
@@ -29,11 +35,19 @@ public final class LeaseSettings {
 
 	private final String port;
 
+	private final int claimHistory;
+
 	public LeaseSettings(Duration leaseDuration, Duration heartbeatInterval, String instanceId, String port) {
+		this(leaseDuration, heartbeatInterval, instanceId, port, DEFAULT_CLAIM_HISTORY);
+	}
+
+	public LeaseSettings(Duration leaseDuration, Duration heartbeatInterval, String instanceId, String port,
+			int claimHistory) {
 		this.leaseDuration = leaseDuration;
 		this.heartbeatInterval = heartbeatInterval;
 		this.instanceId = instanceId;
 		this.port = port;
+		this.claimHistory = claimHistory;
 	}
 
 	/**
@@ -66,6 +80,22 @@ public final class LeaseSettings {
 	 */
 	public String port() {
 		return this.port;
+	}
+
+	/**
+	 * Returns how many claims of each worker ID the store keeps.
+	 * @return from 1 to {@link #MAX_CLAIM_HISTORY}
+	 */
+	public int claimHistory() {
+		return this.claimHistory;
+	}
+
+	/**
+	 * Returns the host name recorded with each claim.
+	 * @return the host (or pod) name
+	 */
+	public String hostName() {
+		return HostEnvironment.current().hostName();
 	}
 
 	/**
