@@ -108,7 +108,7 @@ public record FleetDescriptor(boolean complete, @Nullable String problem, @Nulla
 	/**
 	 * The keys of a segment store.
 	 *
-	 * @param store the kind of store ({@code db}, {@code leaf-alloc}, {@code redis})
+	 * @param store the kind of store ({@code db}, {@code leaf} (Leaf's {@code leaf_alloc}), {@code redis})
 	 * @param location where in the store the keys live
 	 * @param count how many keys it holds
 	 * @param truncated whether the list stops short of every key (it shows the first in key order)
