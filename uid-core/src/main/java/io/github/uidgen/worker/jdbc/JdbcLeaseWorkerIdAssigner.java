@@ -19,6 +19,7 @@ import io.github.uidgen.worker.WorkerLeaseLostException;
 import io.github.uidgen.worker.RecordedLayout;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import io.github.uidgen.worker.WorkerTableMissingException;
+import io.github.uidgen.worker.fleet.WorkerFleet;
 import io.github.uidgen.worker.support.ClaimBackOff;
 import io.github.uidgen.worker.support.HostEnvironment;
 import io.github.uidgen.worker.support.LeaseSettings;
@@ -76,14 +77,17 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 
 	private final LeaseTokens tokens = new LeaseTokens();
 
-	private volatile LeaseTable leaseTable;
+	private final String claimTable;
+
+	private volatile JdbcLeaseFleet.Tables tables;
 
 	private JdbcLeaseWorkerIdAssigner(Builder builder, LeaseSettings lease) {
 		this.lease = lease;
 		this.hostName = (builder.hostName != null) ? builder.hostName : HostEnvironment.current().hostName();
 		this.initializeSchema = builder.initializeSchema;
+		this.claimTable = TableName.claimHistoryOf(builder.leaseTable);
 		this.store = new JdbcStore(builder.dataSource, DEFAULT_TABLE, builder.leaseTable, builder.initializeSchema,
-				lease.heartbeatInterval());
+				lease.heartbeatInterval()).withCompanion(SchemaScript.DEFAULT_CLAIM_TABLE, this.claimTable);
 	}
 
 	/**
@@ -145,7 +149,8 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 	public WorkerAssignment assign(long maxWorkerId, Duration maxMarkLead) {
 		LeaseTable table = leaseTable();
 		WorkerAssignment assignment = claim(table, (jdbc, token, leaseMicros) -> table.tryClaim(jdbc, maxWorkerId,
-				this.lease.instanceId(), token, this.hostName, this.lease.port(), leaseMicros, maxMarkLead.toMillis()));
+				this.lease.instanceId(), token, this.hostName, this.lease.port(), leaseMicros,
+				maxMarkLead.toMillis()));
 		if (assignment == null) {
 			throw full(table, maxWorkerId);
 		}
@@ -176,15 +181,26 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 
 	}
 
-	/** Runs claim attempts until one wins; returns {@code null} when there is nothing to claim. */
+	/**
+	 * Runs claim attempts until one wins; returns {@code null} when there is nothing to claim. A claim is recorded
+	 * in the history in its own transaction: a failure to record it fails the claim.
+	 */
 	private WorkerAssignment claim(LeaseTable table, ClaimAttempt attempt) {
+		ClaimTable claims = tables().claims();
 		long leaseMicros = micros(this.lease.leaseDuration());
 		RuntimeException lastContention = null;
 		for (int round = 1; round <= MAX_CLAIM_ATTEMPTS; round++) {
 			String token = LeaseTokens.newToken();
 			LeaseTable.Claim claim;
 			try {
-				claim = this.store.inTransaction((jdbc) -> attempt.tryOnce(jdbc, token, leaseMicros));
+				claim = this.store.inTransaction((jdbc) -> {
+					LeaseTable.Claim made = attempt.tryOnce(jdbc, token, leaseMicros);
+					if (made.taken() && claims != null) {
+						claims.recordClaim(jdbc, made, this.lease.instanceId(), this.hostName,
+								this.lease.claimHistory());
+					}
+					return made;
+				});
 			}
 			catch (DuplicateKeyException | ConcurrencyFailureException ex) {
 				// Another claimant inserted the same worker ID first, or the database broke a deadlock: try again.
@@ -229,14 +245,28 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 			return;
 		}
 		LeaseTable table = leaseTable();
-		boolean held = this.store
-			.call((jdbc) -> table.release(jdbc, workerId, this.lease.instanceId(), token, highWaterMarkMillis));
+		ClaimTable claims = tables().claims();
+		boolean held = this.store.call((jdbc) -> {
+			boolean released = table.release(jdbc, workerId, this.lease.instanceId(), token, highWaterMarkMillis);
+			if (released && claims != null) {
+				claims.recordRelease(jdbc, workerId);
+			}
+			return released;
+		});
 		if (held) {
 			logger.info("uid worker ID {} released in {}", workerId, table.table());
 		}
 		else {
 			logger.warn("uid worker ID {} was no longer leased by this instance at release", workerId);
 		}
+	}
+
+	/**
+	 * Reads the lease table and the claim history table; see {@link JdbcLeaseFleet}.
+	 */
+	@Override
+	public Optional<WorkerFleet> fleet() {
+		return Optional.of(new JdbcLeaseFleet(this.store, this::tables));
 	}
 
 	@Override
@@ -251,6 +281,10 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 
 	public String getLeaseTable() {
 		return this.store.table();
+	}
+
+	public String getClaimTable() {
+		return this.claimTable;
 	}
 
 	public Duration getLeaseDuration() {
@@ -311,12 +345,38 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 	}
 
 	private LeaseTable leaseTable() {
-		LeaseTable table = this.leaseTable;
-		if (table == null) {
-			table = new LeaseTable(this.store.dialect(), this.store.table());
-			this.leaseTable = table;
+		return tables().lease();
+	}
+
+	/**
+	 * Prepares the tables once: the lease table (created when asked to) and the claim history table, which is created
+	 * with it when asked to, and else used only when it exists, so that a deployment that manages its tables itself
+	 * keeps working until it adds it.
+	 */
+	private JdbcLeaseFleet.Tables tables() {
+		JdbcLeaseFleet.Tables prepared = this.tables;
+		if (prepared != null) {
+			return prepared;
 		}
-		return table;
+		synchronized (this) {
+			if (this.tables == null) {
+				SqlDialect dialect = this.store.dialect();
+				boolean history = this.store.prepareTable(SchemaScript.DEFAULT_CLAIM_TABLE, this.claimTable);
+				if (!history && !this.store.prepareTable(DEFAULT_TABLE, this.store.table())) {
+					// A new deployment: the claim fails on the lease table, naming both tables; look again next time.
+					return new JdbcLeaseFleet.Tables(dialect, new LeaseTable(dialect, this.store.table()), null);
+				}
+				if (!history) {
+					logger.warn("uid claim history table {} does not exist, so the db assigner records no claims and "
+							+ "cannot tell which instance issued an ID; it hands out worker IDs as before. Create it "
+							+ "(and restart) with:\n\n{}\n\nor let the assigner create it (initializeSchema(true)).",
+							this.claimTable, this.store.ddl(SchemaScript.DEFAULT_CLAIM_TABLE, this.claimTable));
+				}
+				this.tables = new JdbcLeaseFleet.Tables(dialect, new LeaseTable(dialect, this.store.table()),
+						history ? new ClaimTable(dialect, this.claimTable) : null);
+			}
+			return this.tables;
+		}
 	}
 
 	private static long micros(Duration duration) {

@@ -47,6 +47,10 @@ final class JdbcStore {
 
 	private final JdbcClient jdbc;
 
+	private String companionDefaultTable;
+
+	private String companionTable;
+
 	private volatile SqlDialect dialect;
 
 	/**
@@ -73,6 +77,19 @@ final class JdbcStore {
 		this.jdbcTemplate = new JdbcTemplate(bounded);
 		this.jdbcTemplate.setExceptionTranslator(translator);
 		this.jdbc = JdbcClient.create(this.jdbcTemplate);
+	}
+
+	/**
+	 * Names a table that belongs with this store's table, so that the DDL a missing table's exception carries creates
+	 * both.
+	 * @param defaultTable the name the shipped DDL uses for it
+	 * @param table its configured name
+	 * @return this store
+	 */
+	JdbcStore withCompanion(String defaultTable, String table) {
+		this.companionDefaultTable = defaultTable;
+		this.companionTable = table;
+		return this;
 	}
 
 	String table() {
@@ -130,6 +147,38 @@ final class JdbcStore {
 	}
 
 	/**
+	 * Makes sure a further table of the store (one the shipped DDL names {@code defaultTable}) is there: creates it
+	 * when schema initialisation is on, else asks the database's metadata.
+	 * @param defaultTable the name the shipped DDL uses
+	 * @param table the configured name, already validated
+	 * @return whether the table exists
+	 */
+	boolean prepareTable(String defaultTable, String table) {
+		SqlDialect current = dialect();
+		try {
+			if (this.initializeSchema) {
+				createTable(SchemaScript.createTable(current, defaultTable, table));
+				return true;
+			}
+			return Boolean.TRUE.equals(onConnection((connection) -> TableName.exists(connection, table)));
+		}
+		catch (DataAccessException | TransactionException ex) {
+			throw isUnreachable(ex) ? unavailable(ex)
+					: new WorkerAssignmentException("Cannot prepare the uid table " + table + ": " + detail(ex), ex);
+		}
+	}
+
+	/**
+	 * Returns the statement that creates a table of the store, for the database in use.
+	 * @param defaultTable the name the shipped DDL uses
+	 * @param table the configured name
+	 * @return the DDL, with a trailing semicolon
+	 */
+	String ddl(String defaultTable, String table) {
+		return SchemaScript.createTable(dialect(), defaultTable, table) + ";";
+	}
+
+	/**
 	 * Runs {@code CREATE TABLE IF NOT EXISTS}, once more after a failure: instances starting together race to
 	 * create the table, and PostgreSQL lets the loser fail even with {@code IF NOT EXISTS}.
 	 */
@@ -157,8 +206,12 @@ final class JdbcStore {
 			return unavailable(ex);
 		}
 		if (ex instanceof BadSqlGrammarException && !tableExists()) {
-			return new WorkerTableMissingException(this.table,
-					SchemaScript.createTable(this.dialect, this.defaultTable, this.table) + ";", ex);
+			String ddl = SchemaScript.createTable(this.dialect, this.defaultTable, this.table) + ";";
+			if (this.companionTable != null) {
+				ddl += "\n\n" + SchemaScript.createTable(this.dialect, this.companionDefaultTable, this.companionTable)
+						+ ";";
+			}
+			return new WorkerTableMissingException(this.table, ddl, ex);
 		}
 		if (ex instanceof DataAccessException || ex instanceof TransactionException) {
 			return new WorkerAssignmentException("The uid worker ID table " + this.table + " could not be used: "
