@@ -87,7 +87,7 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 		this.initializeSchema = builder.initializeSchema;
 		this.claimTable = TableName.claimHistoryOf(builder.leaseTable);
 		this.store = new JdbcStore(builder.dataSource, DEFAULT_TABLE, builder.leaseTable, builder.initializeSchema,
-				lease.heartbeatInterval()).withCompanion(SchemaScript.DEFAULT_CLAIM_TABLE, this.claimTable);
+				lease.heartbeatInterval());
 	}
 
 	/**
@@ -363,7 +363,7 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 				SqlDialect dialect = this.store.dialect();
 				boolean history = this.store.prepareTable(SchemaScript.DEFAULT_CLAIM_TABLE, this.claimTable);
 				if (!history && !this.store.prepareTable(DEFAULT_TABLE, this.store.table())) {
-					// A new deployment: the claim fails on the lease table, naming both tables; look again next time.
+					// A new deployment: the claim fails on the missing lease table; look again next time.
 					return new JdbcLeaseFleet.Tables(dialect, new LeaseTable(dialect, this.store.table()), null);
 				}
 				if (!history) {

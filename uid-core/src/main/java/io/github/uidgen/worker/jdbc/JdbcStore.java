@@ -47,10 +47,6 @@ final class JdbcStore {
 
 	private final JdbcClient jdbc;
 
-	private String companionDefaultTable;
-
-	private String companionTable;
-
 	private volatile SqlDialect dialect;
 
 	/**
@@ -77,19 +73,6 @@ final class JdbcStore {
 		this.jdbcTemplate = new JdbcTemplate(bounded);
 		this.jdbcTemplate.setExceptionTranslator(translator);
 		this.jdbc = JdbcClient.create(this.jdbcTemplate);
-	}
-
-	/**
-	 * Names a table that belongs with this store's table, so that the DDL a missing table's exception carries creates
-	 * both.
-	 * @param defaultTable the name the shipped DDL uses for it
-	 * @param table its configured name
-	 * @return this store
-	 */
-	JdbcStore withCompanion(String defaultTable, String table) {
-		this.companionDefaultTable = defaultTable;
-		this.companionTable = table;
-		return this;
 	}
 
 	String table() {
@@ -206,12 +189,8 @@ final class JdbcStore {
 			return unavailable(ex);
 		}
 		if (ex instanceof BadSqlGrammarException && !tableExists()) {
-			String ddl = SchemaScript.createTable(this.dialect, this.defaultTable, this.table) + ";";
-			if (this.companionTable != null) {
-				ddl += "\n\n" + SchemaScript.createTable(this.dialect, this.companionDefaultTable, this.companionTable)
-						+ ";";
-			}
-			return new WorkerTableMissingException(this.table, ddl, ex);
+			return new WorkerTableMissingException(this.table,
+					SchemaScript.createTable(this.dialect, this.defaultTable, this.table) + ";", ex);
 		}
 		if (ex instanceof DataAccessException || ex instanceof TransactionException) {
 			return new WorkerAssignmentException("The uid worker ID table " + this.table + " could not be used: "
