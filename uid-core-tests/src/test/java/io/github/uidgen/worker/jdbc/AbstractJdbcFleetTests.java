@@ -69,7 +69,6 @@ abstract class AbstractJdbcFleetTests {
 	@AfterEach
 	void dropTables() {
 		TestDatabases.dropTable(this.dataSource, this.table);
-		TestDatabases.dropTable(this.dataSource, this.claimTable);
 	}
 
 	@AfterAll

@@ -72,7 +72,6 @@ abstract class AbstractJdbcWorkerIdAssignerTests {
 	@AfterEach
 	void dropTable() {
 		TestDatabases.dropTable(this.dataSource, this.table);
-		TestDatabases.dropTable(this.dataSource, this.table + "_claim");
 	}
 
 	@AfterAll

@@ -50,7 +50,6 @@ abstract class AbstractJdbcLeaseWorkerIdAssignerContractTests extends AbstractLe
 	@AfterEach
 	void dropTable() {
 		TestDatabases.dropTable(this.dataSource, this.table);
-		TestDatabases.dropTable(this.dataSource, this.table + "_claim");
 	}
 
 	@AfterAll
