@@ -19,22 +19,18 @@ import io.github.uidgen.worker.fleet.WorkerState;
  */
 final class JdbcLeaseFleet implements WorkerFleet {
 
-	/** The parts of the assigner the reads need, prepared on first use as the assigner prepares them. */
-	record Tables(SqlDialect dialect, LeaseTable lease, ClaimTable claims) {
-	}
-
 	private final JdbcStore store;
 
-	private final Supplier<Tables> tables;
+	private final Supplier<LeaseTables> tables;
 
-	JdbcLeaseFleet(JdbcStore store, Supplier<Tables> tables) {
+	JdbcLeaseFleet(JdbcStore store, Supplier<LeaseTables> tables) {
 		this.store = store;
 		this.tables = tables;
 	}
 
 	@Override
 	public FleetSnapshot read(int maxWorkers) {
-		Tables prepared = this.tables.get();
+		LeaseTables prepared = this.tables.get();
 		String table = prepared.lease().table();
 		String now = prepared.dialect().now();
 		String live = "lease_token IS NOT NULL AND lease_expires_at >= " + now;

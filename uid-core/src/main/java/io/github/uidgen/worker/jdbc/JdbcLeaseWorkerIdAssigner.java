@@ -46,6 +46,12 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * that lost its lease gets {@link WorkerLeaseLostException} and can never overwrite the next holder's mark, and
  * marks never decrease.
  *
+ * <p>Every claim is kept in a history table beside the lease table (its name with {@code _CLAIM} appended), written
+ * in the claim's transaction, closed in the release's (or by the claim that finds the lease expired) and pruned to
+ * the newest {@link AbstractLeaseBuilder#claimHistory(int)} claims of each worker ID in the claim's; {@link #fleet()}
+ * reads both tables. Without the history table, and without schema initialisation, worker IDs are handed out as
+ * before and no history is kept.
+ *
  * <p>The table name is configurable and checked to be a plain identifier. A missing table fails with
  * {@link WorkerTableMissingException} carrying the DDL to run (shipped as {@code schema-mysql.sql} and
  * {@code schema-postgresql.sql} next to this class), unless schema initialisation is on; an unreachable database
@@ -79,7 +85,7 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 
 	private final String claimTable;
 
-	private volatile JdbcLeaseFleet.Tables tables;
+	private volatile LeaseTables tables;
 
 	private JdbcLeaseWorkerIdAssigner(Builder builder, LeaseSettings lease) {
 		this.lease = lease;
@@ -149,8 +155,7 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 	public WorkerAssignment assign(long maxWorkerId, Duration maxMarkLead) {
 		LeaseTable table = leaseTable();
 		WorkerAssignment assignment = claim(table, (jdbc, token, leaseMicros) -> table.tryClaim(jdbc, maxWorkerId,
-				this.lease.instanceId(), token, this.hostName, this.lease.port(), leaseMicros,
-				maxMarkLead.toMillis()));
+				this.lease.instanceId(), token, this.hostName, this.lease.port(), leaseMicros, maxMarkLead.toMillis()));
 		if (assignment == null) {
 			throw full(table, maxWorkerId);
 		}
@@ -348,34 +353,21 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 		return tables().lease();
 	}
 
-	/**
-	 * Prepares the tables once: the lease table (created when asked to) and the claim history table, which is created
-	 * with it when asked to, and else used only when it exists, so that a deployment that manages its tables itself
-	 * keeps working until it adds it.
-	 */
-	private JdbcLeaseFleet.Tables tables() {
-		JdbcLeaseFleet.Tables prepared = this.tables;
+	/** Prepares the tables at first use, and keeps them once they are settled. */
+	private LeaseTables tables() {
+		LeaseTables prepared = this.tables;
 		if (prepared != null) {
 			return prepared;
 		}
 		synchronized (this) {
-			if (this.tables == null) {
-				SqlDialect dialect = this.store.dialect();
-				boolean history = this.store.prepareTable(SchemaScript.DEFAULT_CLAIM_TABLE, this.claimTable);
-				if (!history && !this.store.prepareTable(DEFAULT_TABLE, this.store.table())) {
-					// A new deployment: the claim fails on the missing lease table; look again next time.
-					return new JdbcLeaseFleet.Tables(dialect, new LeaseTable(dialect, this.store.table()), null);
+			prepared = this.tables;
+			if (prepared == null) {
+				prepared = LeaseTables.prepare(this.store, this.claimTable);
+				if (prepared.settled()) {
+					this.tables = prepared;
 				}
-				if (!history) {
-					logger.warn("uid claim history table {} does not exist, so the db assigner records no claims and "
-							+ "cannot tell which instance issued an ID; it hands out worker IDs as before. Create it "
-							+ "(and restart) with:\n\n{}\n\nor let the assigner create it (initializeSchema(true)).",
-							this.claimTable, this.store.ddl(SchemaScript.DEFAULT_CLAIM_TABLE, this.claimTable));
-				}
-				this.tables = new JdbcLeaseFleet.Tables(dialect, new LeaseTable(dialect, this.store.table()),
-						history ? new ClaimTable(dialect, this.claimTable) : null);
 			}
-			return this.tables;
+			return prepared;
 		}
 	}
 
