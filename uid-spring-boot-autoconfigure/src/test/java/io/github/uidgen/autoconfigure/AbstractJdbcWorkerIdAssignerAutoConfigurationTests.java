@@ -61,6 +61,7 @@ abstract class AbstractJdbcWorkerIdAssignerAutoConfigurationTests {
 		JdbcTemplate jdbc = new JdbcTemplate(new DriverManagerDataSource(url(), username(), ""));
 		for (String table : this.tables) {
 			jdbc.execute("DROP TABLE IF EXISTS " + table);
+			jdbc.execute("DROP TABLE IF EXISTS " + table + "_claim");
 		}
 	}
 

@@ -81,12 +81,13 @@ public final class TestDatabases {
 	}
 
 	/**
-	 * Drops a table if it exists.
+	 * Drops a table if it exists, and the claim history table a lease table of that name has beside it.
 	 * @param dataSource the database
-	 * @param table the table
+	 * @param table the table, in lower case
 	 */
 	public static void dropTable(DataSource dataSource, String table) {
 		execute(dataSource, "DROP TABLE IF EXISTS " + table);
+		execute(dataSource, "DROP TABLE IF EXISTS " + table + "_claim");
 	}
 
 	/**

@@ -2,6 +2,7 @@ package io.github.uidgen.worker.jdbc;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 import javax.sql.DataSource;
 
@@ -10,6 +11,7 @@ import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.WorkerIdOutOfRangeException;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import io.github.uidgen.worker.WorkerTableMissingException;
+import io.github.uidgen.worker.fleet.WorkerFleet;
 import io.github.uidgen.worker.support.HostEnvironment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -109,6 +111,16 @@ public final class DisposableWorkerIdAssigner implements WorkerIdAssigner {
 	/** Nothing to release: the ID is never handed out again. */
 	@Override
 	public void release(long workerId, long highWaterMarkMillis) {
+	}
+
+	/**
+	 * Reads the worker-node table, whose rows are both the fleet and its history: one start per worker ID, listed as
+	 * held for ever; see {@link WorkerNodeFleet}.
+	 */
+	@Override
+	public Optional<WorkerFleet> fleet() {
+		return Optional.of(new WorkerNodeFleet(this.store, () -> new WorkerNodeTable(this.store.dialect(),
+				this.store.table())));
 	}
 
 	@Override

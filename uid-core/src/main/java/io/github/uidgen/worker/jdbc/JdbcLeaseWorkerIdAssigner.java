@@ -19,6 +19,7 @@ import io.github.uidgen.worker.WorkerLeaseLostException;
 import io.github.uidgen.worker.RecordedLayout;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import io.github.uidgen.worker.WorkerTableMissingException;
+import io.github.uidgen.worker.fleet.WorkerFleet;
 import io.github.uidgen.worker.support.ClaimBackOff;
 import io.github.uidgen.worker.support.HostEnvironment;
 import io.github.uidgen.worker.support.LeaseSettings;
@@ -44,6 +45,12 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * only matches while the claim (worker ID, instance ID and a per-claim token) still holds the lease: an instance
  * that lost its lease gets {@link WorkerLeaseLostException} and can never overwrite the next holder's mark, and
  * marks never decrease.
+ *
+ * <p>Every claim is kept in a history table beside the lease table (its name with {@code _CLAIM} appended), written
+ * in the claim's transaction, closed in the release's (or by the claim that finds the lease expired) and pruned to
+ * the newest {@link AbstractLeaseBuilder#claimHistory(int)} claims of each worker ID in the claim's; {@link #fleet()}
+ * reads both tables. Without the history table, and without schema initialisation, worker IDs are handed out as
+ * before and no history is kept.
  *
  * <p>The table name is configurable and checked to be a plain identifier. A missing table fails with
  * {@link WorkerTableMissingException} carrying the DDL to run (shipped as {@code schema-mysql.sql} and
@@ -76,12 +83,15 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 
 	private final LeaseTokens tokens = new LeaseTokens();
 
-	private volatile LeaseTable leaseTable;
+	private final String claimTable;
+
+	private volatile LeaseTables tables;
 
 	private JdbcLeaseWorkerIdAssigner(Builder builder, LeaseSettings lease) {
 		this.lease = lease;
 		this.hostName = (builder.hostName != null) ? builder.hostName : HostEnvironment.current().hostName();
 		this.initializeSchema = builder.initializeSchema;
+		this.claimTable = TableName.claimHistoryOf(builder.leaseTable);
 		this.store = new JdbcStore(builder.dataSource, DEFAULT_TABLE, builder.leaseTable, builder.initializeSchema,
 				lease.heartbeatInterval());
 	}
@@ -176,15 +186,26 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 
 	}
 
-	/** Runs claim attempts until one wins; returns {@code null} when there is nothing to claim. */
+	/**
+	 * Runs claim attempts until one wins; returns {@code null} when there is nothing to claim. A claim is recorded
+	 * in the history in its own transaction: a failure to record it fails the claim.
+	 */
 	private WorkerAssignment claim(LeaseTable table, ClaimAttempt attempt) {
+		ClaimTable claims = tables().claims();
 		long leaseMicros = micros(this.lease.leaseDuration());
 		RuntimeException lastContention = null;
 		for (int round = 1; round <= MAX_CLAIM_ATTEMPTS; round++) {
 			String token = LeaseTokens.newToken();
 			LeaseTable.Claim claim;
 			try {
-				claim = this.store.inTransaction((jdbc) -> attempt.tryOnce(jdbc, token, leaseMicros));
+				claim = this.store.inTransaction((jdbc) -> {
+					LeaseTable.Claim made = attempt.tryOnce(jdbc, token, leaseMicros);
+					if (made.taken() && claims != null) {
+						claims.recordClaim(jdbc, made, this.lease.instanceId(), this.hostName,
+								this.lease.claimHistory());
+					}
+					return made;
+				});
 			}
 			catch (DuplicateKeyException | ConcurrencyFailureException ex) {
 				// Another claimant inserted the same worker ID first, or the database broke a deadlock: try again.
@@ -229,14 +250,28 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 			return;
 		}
 		LeaseTable table = leaseTable();
-		boolean held = this.store
-			.call((jdbc) -> table.release(jdbc, workerId, this.lease.instanceId(), token, highWaterMarkMillis));
+		ClaimTable claims = tables().claims();
+		boolean held = this.store.call((jdbc) -> {
+			boolean released = table.release(jdbc, workerId, this.lease.instanceId(), token, highWaterMarkMillis);
+			if (released && claims != null) {
+				claims.recordRelease(jdbc, workerId);
+			}
+			return released;
+		});
 		if (held) {
 			logger.info("uid worker ID {} released in {}", workerId, table.table());
 		}
 		else {
 			logger.warn("uid worker ID {} was no longer leased by this instance at release", workerId);
 		}
+	}
+
+	/**
+	 * Reads the lease table and the claim history table; see {@link JdbcLeaseFleet}.
+	 */
+	@Override
+	public Optional<WorkerFleet> fleet() {
+		return Optional.of(new JdbcLeaseFleet(this.store, this::tables));
 	}
 
 	@Override
@@ -251,6 +286,10 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 
 	public String getLeaseTable() {
 		return this.store.table();
+	}
+
+	public String getClaimTable() {
+		return this.claimTable;
 	}
 
 	public Duration getLeaseDuration() {
@@ -311,12 +350,25 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 	}
 
 	private LeaseTable leaseTable() {
-		LeaseTable table = this.leaseTable;
-		if (table == null) {
-			table = new LeaseTable(this.store.dialect(), this.store.table());
-			this.leaseTable = table;
+		return tables().lease();
+	}
+
+	/** Prepares the tables at first use, and keeps them once they are settled. */
+	private LeaseTables tables() {
+		LeaseTables prepared = this.tables;
+		if (prepared != null) {
+			return prepared;
 		}
-		return table;
+		synchronized (this) {
+			prepared = this.tables;
+			if (prepared == null) {
+				prepared = LeaseTables.prepare(this.store, this.claimTable);
+				if (prepared.settled()) {
+					this.tables = prepared;
+				}
+			}
+			return prepared;
+		}
 	}
 
 	private static long micros(Duration duration) {

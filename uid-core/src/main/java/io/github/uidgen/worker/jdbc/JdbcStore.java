@@ -130,6 +130,38 @@ final class JdbcStore {
 	}
 
 	/**
+	 * Makes sure a further table of the store (one the shipped DDL names {@code defaultTable}) is there: creates it
+	 * when schema initialisation is on, else asks the database's metadata.
+	 * @param defaultTable the name the shipped DDL uses
+	 * @param table the configured name, already validated
+	 * @return whether the table exists
+	 */
+	boolean prepareTable(String defaultTable, String table) {
+		SqlDialect current = dialect();
+		try {
+			if (this.initializeSchema) {
+				createTable(SchemaScript.createTable(current, defaultTable, table));
+				return true;
+			}
+			return Boolean.TRUE.equals(onConnection((connection) -> TableName.exists(connection, table)));
+		}
+		catch (DataAccessException | TransactionException ex) {
+			throw isUnreachable(ex) ? unavailable(ex)
+					: new WorkerAssignmentException("Cannot prepare the uid table " + table + ": " + detail(ex), ex);
+		}
+	}
+
+	/**
+	 * Returns the statement that creates a table of the store, for the database in use.
+	 * @param defaultTable the name the shipped DDL uses
+	 * @param table the configured name
+	 * @return the DDL, with a trailing semicolon
+	 */
+	String ddl(String defaultTable, String table) {
+		return SchemaScript.createTable(dialect(), defaultTable, table) + ";";
+	}
+
+	/**
 	 * Runs {@code CREATE TABLE IF NOT EXISTS}, once more after a failure: instances starting together race to
 	 * create the table, and PostgreSQL lets the loser fail even with {@code IF NOT EXISTS}.
 	 */

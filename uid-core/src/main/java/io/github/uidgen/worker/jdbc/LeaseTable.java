@@ -4,6 +4,7 @@ import java.sql.Types;
 import java.util.List;
 
 import io.github.uidgen.worker.WorkerAssignment;
+import io.github.uidgen.worker.fleet.ClaimEnd;
 
 import org.springframework.jdbc.core.SqlParameterValue;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -16,14 +17,30 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  */
 final class LeaseTable {
 
-	/** The outcome of one claim attempt. */
-	record Claim(long workerId, long highWaterMarkMillis) {
+	/**
+	 * The outcome of one claim attempt, with how the previous holder's lease had ended, for the claim history: the
+	 * row's lease expiry as found (a release sets it to the time of the release).
+	 *
+	 * @param workerId the worker ID taken
+	 * @param highWaterMarkMillis the mark it had
+	 * @param previousEnd how the previous lease ended; {@code null} for a worker ID used for the first time
+	 * @param previousEndMillis when, in epoch milliseconds by the database clock
+	 */
+	record Claim(long workerId, long highWaterMarkMillis, ClaimEnd previousEnd, long previousEndMillis) {
 
 		/** Every worker ID up to the maximum is leased. */
-		static final Claim FULL = new Claim(-1, WorkerAssignment.NO_MARK);
+		static final Claim FULL = new Claim(-1, WorkerAssignment.NO_MARK, null, 0);
 
 		/** Free IDs were seen but others took them first; try again. */
-		static final Claim RACED = new Claim(-2, WorkerAssignment.NO_MARK);
+		static final Claim RACED = new Claim(-2, WorkerAssignment.NO_MARK, null, 0);
+
+		static Claim firstUse(long workerId) {
+			return new Claim(workerId, WorkerAssignment.NO_MARK, null, 0);
+		}
+
+		boolean taken() {
+			return this.workerId >= 0;
+		}
 
 	}
 
@@ -55,9 +72,9 @@ final class LeaseTable {
 
 	private final String freeBehindSql;
 
-	private final String takeBehindSql;
+	private final String lockFreeSql;
 
-	private final String markSql;
+	private final String lockFreeBehindSql;
 
 	private final String lowestUnusedSql;
 
@@ -96,9 +113,11 @@ final class LeaseTable {
 		String behind = "(high_water_mark IS NULL OR high_water_mark <= ?)";
 		this.freeBehindSql = "SELECT worker_id FROM " + table + " WHERE worker_id <= ? AND " + free + " AND " + behind
 				+ " ORDER BY worker_id LIMIT 16";
-		// The mark is checked again as the row is taken: an expired holder may still have raised it meanwhile.
-		this.takeBehindSql = this.takeSql + " AND " + behind;
-		this.markSql = "SELECT high_water_mark FROM " + table + " WHERE worker_id = ?";
+		this.lockFreeSql = "SELECT high_water_mark, CASE WHEN lease_token IS NULL THEN 1 ELSE 0 END, "
+				+ dialect.epochMillis("lease_expires_at") + " FROM " + table + " WHERE worker_id = ? AND " + free
+				+ " FOR UPDATE";
+		// The mark is checked again as the row is locked: an expired holder may still have raised it meanwhile.
+		this.lockFreeBehindSql = this.lockFreeSql.replace(" FOR UPDATE", " AND " + behind + " FOR UPDATE");
 		this.lowestUnusedSql = "SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM " + table + " WHERE worker_id = 0) THEN 0 "
 				+ "ELSE (SELECT MIN(a.worker_id) + 1 FROM " + table + " a WHERE NOT EXISTS (SELECT 1 FROM " + table
 				+ " b WHERE b.worker_id = a.worker_id + 1)) END";
@@ -151,7 +170,7 @@ final class LeaseTable {
 		long unused = jdbc.sql(this.lowestUnusedSql).query(Long.class).single();
 		if (unused <= maxWorkerId) {
 			jdbc.sql(this.insertSql).params(unused, instanceId, token, hostName, text(port), leaseMicros).update();
-			return new Claim(unused, WorkerAssignment.NO_MARK);
+			return Claim.firstUse(unused);
 		}
 		List<Long> ahead = jdbc.sql(this.freeByMarkSql).param(maxWorkerId).query(Long.class).list();
 		claim = takeFirstFree(jdbc, ahead, instanceId, token, hostName, port, leaseMicros);
@@ -172,11 +191,10 @@ final class LeaseTable {
 			String port, long leaseMicros, long latestMarkMillis) {
 		List<Long> behind = jdbc.sql(this.freeBehindSql).params(maxWorkerId, latestMarkMillis).query(Long.class).list();
 		for (long candidate : behind) {
-			int taken = jdbc.sql(this.takeBehindSql)
-				.params(instanceId, token, hostName, text(port), leaseMicros, candidate, latestMarkMillis)
-				.update();
-			if (taken == 1) {
-				return new Claim(candidate, readMark(jdbc, candidate));
+			Claim claim = take(jdbc, lockFree(jdbc, this.lockFreeBehindSql, candidate, latestMarkMillis), candidate,
+					instanceId, token, hostName, port, leaseMicros);
+			if (claim != null) {
+				return claim;
 			}
 		}
 		if (!behind.isEmpty()) {
@@ -185,7 +203,7 @@ final class LeaseTable {
 		long unused = jdbc.sql(this.lowestUnusedSql).query(Long.class).single();
 		if (unused <= maxWorkerId) {
 			jdbc.sql(this.insertSql).params(unused, instanceId, token, hostName, text(port), leaseMicros).update();
-			return new Claim(unused, WorkerAssignment.NO_MARK);
+			return Claim.firstUse(unused);
 		}
 		return Claim.FULL;
 	}
@@ -197,22 +215,44 @@ final class LeaseTable {
 	private Claim takeFirstFree(JdbcClient jdbc, List<Long> candidates, String instanceId, String token,
 			String hostName, String port, long leaseMicros) {
 		for (long candidate : candidates) {
-			int taken = jdbc.sql(this.takeSql)
-				.params(instanceId, token, hostName, text(port), leaseMicros, candidate)
-				.update();
-			if (taken == 1) {
-				return new Claim(candidate, readMark(jdbc, candidate));
+			Claim claim = take(jdbc, lockFree(jdbc, this.lockFreeSql, candidate), candidate, instanceId, token,
+					hostName, port, leaseMicros);
+			if (claim != null) {
+				return claim;
 			}
 		}
 		return candidates.isEmpty() ? null : Claim.RACED;
 	}
 
-	private long readMark(JdbcClient jdbc, long workerId) {
-		return jdbc.sql(this.markSql)
-			.param(workerId)
-			.query(Long.class)
-			.optional()
-			.orElse(WorkerAssignment.NO_MARK);
+	/**
+	 * Locks a candidate row if it is still free (and matches the further conditions), as the take's own
+	 * {@code UPDATE} would, and reads its mark and how its lease ended.
+	 * @return the row as found, or {@code null} when another claimant took it first
+	 */
+	private Claim lockFree(JdbcClient jdbc, String sql, long candidate, Object... moreParams) {
+		Object[] params = new Object[1 + moreParams.length];
+		params[0] = candidate;
+		System.arraycopy(moreParams, 0, params, 1, moreParams.length);
+		return jdbc.sql(sql).params(params).query((row, number) -> {
+			long mark = row.getLong(1);
+			if (row.wasNull()) {
+				mark = WorkerAssignment.NO_MARK;
+			}
+			ClaimEnd end = (row.getInt(2) == 1) ? ClaimEnd.RELEASED : ClaimEnd.EXPIRED;
+			return new Claim(candidate, mark, end, row.getLong(3));
+		}).optional().orElse(null);
+	}
+
+	/** Takes a row {@link #lockFree} locked; {@code null} when it was not free. */
+	private Claim take(JdbcClient jdbc, Claim locked, long candidate, String instanceId, String token,
+			String hostName, String port, long leaseMicros) {
+		if (locked == null) {
+			return null;
+		}
+		int taken = jdbc.sql(this.takeSql)
+			.params(instanceId, token, hostName, text(port), leaseMicros, candidate)
+			.update();
+		return (taken == 1) ? locked : null;
 	}
 
 	/**

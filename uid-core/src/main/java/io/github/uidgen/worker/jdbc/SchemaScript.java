@@ -17,6 +17,9 @@ final class SchemaScript {
 
 	static final String DEFAULT_WORKER_NODE_TABLE = "WORKER_NODE";
 
+	/** The claim history of {@link #DEFAULT_LEASE_TABLE}, named as {@link TableName#claimHistoryOf} names it. */
+	static final String DEFAULT_CLAIM_TABLE = "UID_WORKER_LEASE_CLAIM";
+
 	private SchemaScript() {
 	}
 

@@ -19,6 +19,17 @@ enum SqlDialect {
 	MYSQL("schema-mysql.sql", "UTC_TIMESTAMP(3)", "UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND",
 			"ROUND(UNIX_TIMESTAMP(CURRENT_TIMESTAMP(3)) * 1000)") {
 
+		// The DATETIME columns hold UTC wall-clock times: counted from the epoch as such, whatever the session's zone.
+		@Override
+		String epochMillis(String column) {
+			return "(TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', " + column + ") DIV 1000)";
+		}
+
+		@Override
+		String fromEpochMillis() {
+			return "TIMESTAMPADD(MICROSECOND, ? * 1000, '1970-01-01 00:00:00')";
+		}
+
 		@Override
 		void insert(JdbcClient.StatementSpec insert, KeyHolder keys) {
 			insert.update(keys);
@@ -28,6 +39,16 @@ enum SqlDialect {
 
 	POSTGRESQL("schema-postgresql.sql", "clock_timestamp()", "clock_timestamp() + ? * INTERVAL '1 microsecond'",
 			"ROUND(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)") {
+
+		@Override
+		String epochMillis(String column) {
+			return "CAST(ROUND(EXTRACT(EPOCH FROM " + column + ") * 1000) AS BIGINT)";
+		}
+
+		@Override
+		String fromEpochMillis() {
+			return "to_timestamp(? / 1000.0)";
+		}
 
 		@Override
 		void insert(JdbcClient.StatementSpec insert, KeyHolder keys) {
@@ -71,6 +92,16 @@ enum SqlDialect {
 	String nowMillis() {
 		return this.nowMillis;
 	}
+
+	/**
+	 * A stored time column as epoch milliseconds, as an SQL expression; {@code NULL} stays {@code NULL}.
+	 * @param column the column, of the type the shipped DDL gives times
+	 * @return the expression
+	 */
+	abstract String epochMillis(String column);
+
+	/** Epoch milliseconds as a stored time, an SQL expression with one parameter: the inverse of {@link #epochMillis}. */
+	abstract String fromEpochMillis();
 
 	/**
 	 * Runs an insert into a table whose {@code ID} column the database generates.

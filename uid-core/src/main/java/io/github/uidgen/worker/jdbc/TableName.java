@@ -17,6 +17,10 @@ final class TableName {
 
 	private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}(\\.[A-Za-z_][A-Za-z0-9_]{0,63})?");
 
+	private static final String CLAIM_SUFFIX = "_CLAIM";
+
+	private static final int MAX_STORED_LENGTH = 63;
+
 	private TableName() {
 	}
 
@@ -33,6 +37,22 @@ final class TableName {
 					+ "(starting with a letter or underscore, at most 64), optionally prefixed by a schema and a dot");
 		}
 		return name;
+	}
+
+	/**
+	 * Returns the name of a lease table's claim history table: the lease table's name with {@code _CLAIM} appended
+	 * ({@code _claim} to a name in lower case, which MySQL on Linux tells apart), in the same schema. The lease table's own name is cut short first where the two would not fit in 63
+	 * characters, the longest name PostgreSQL keeps whole.
+	 * @param leaseTable a name that passed {@link #require}
+	 * @return the history table's name
+	 */
+	static String claimHistoryOf(String leaseTable) {
+		int dot = leaseTable.indexOf('.');
+		String name = leaseTable.substring(dot + 1);
+		String base = (name.length() + CLAIM_SUFFIX.length() <= MAX_STORED_LENGTH) ? name
+				: name.substring(0, MAX_STORED_LENGTH - CLAIM_SUFFIX.length());
+		String suffix = name.equals(name.toLowerCase(Locale.ROOT)) ? CLAIM_SUFFIX.toLowerCase(Locale.ROOT) : CLAIM_SUFFIX;
+		return leaseTable.substring(0, dot + 1) + base + suffix;
 	}
 
 	/**

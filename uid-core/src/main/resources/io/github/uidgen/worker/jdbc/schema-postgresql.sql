@@ -1,5 +1,5 @@
 -- Tables of the uid db worker ID assigner, for PostgreSQL 10+.
--- The assigner substitutes configured table names for UID_WORKER_LEASE and WORKER_NODE.
+-- The assigner substitutes configured table names for UID_WORKER_LEASE, UID_WORKER_LEASE_CLAIM and WORKER_NODE.
 
 -- Lease mode: one row per worker ID ever handed out; a worker ID is free when its lease was released
 -- (lease_token is NULL) or has expired by the database clock. high_water_mark is the latest time, in
@@ -14,6 +14,23 @@ CREATE TABLE IF NOT EXISTS UID_WORKER_LEASE (
 	high_water_mark  BIGINT,
 	created          TIMESTAMPTZ  NOT NULL,
 	modified         TIMESTAMPTZ  NOT NULL
+);
+
+-- Lease mode's claim history: one row per claim of a worker ID, the newest few hundred of each kept
+-- (uid.worker.claim-history), so that an ID can be traced to the instance that issued it. Named after the
+-- lease table with _CLAIM appended. Written in the claim's transaction, closed in the release's (end_kind
+-- RELEASED) or by the claim that finds the lease expired (EXPIRED, ended_at = the lease's expiry).
+-- after_mark is the high-water mark the claim found: its IDs all lie after it.
+CREATE TABLE IF NOT EXISTS UID_WORKER_LEASE_CLAIM (
+	worker_id   BIGINT       NOT NULL,
+	claim_no    BIGINT       NOT NULL,
+	instance_id VARCHAR(255) NOT NULL,
+	host_name   VARCHAR(255) NOT NULL,
+	claimed_at  TIMESTAMPTZ  NOT NULL,
+	ended_at    TIMESTAMPTZ,
+	after_mark  BIGINT,
+	end_kind    VARCHAR(16)  NOT NULL,
+	PRIMARY KEY (worker_id, claim_no)
 );
 
 -- Disposable mode: one row per start, the new ID is the worker ID; the columns match the reference

@@ -31,6 +31,7 @@ class MysqlLeaseEndToEndTests extends LeaseAssignerEndToEndTests {
 		try (Connection connection = DriverManager.getConnection("jdbc:mysql://127.0.0.1:3306/test", "root", "");
 				Statement statement = connection.createStatement()) {
 			statement.execute("DROP TABLE IF EXISTS " + leaseTable(runId));
+			statement.execute("DROP TABLE IF EXISTS " + leaseTable(runId) + "_claim");
 		}
 	}
 

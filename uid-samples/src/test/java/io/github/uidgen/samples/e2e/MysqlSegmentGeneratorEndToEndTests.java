@@ -26,6 +26,7 @@ class MysqlSegmentGeneratorEndToEndTests extends SegmentGeneratorEndToEndTests {
 				Statement statement = connection.createStatement()) {
 			statement.execute("DROP TABLE IF EXISTS " + table(runId));
 			statement.execute("DROP TABLE IF EXISTS " + leaseTable(runId));
+			statement.execute("DROP TABLE IF EXISTS " + leaseTable(runId) + "_claim");
 		}
 	}
 

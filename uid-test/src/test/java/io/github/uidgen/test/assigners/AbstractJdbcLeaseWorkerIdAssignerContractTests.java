@@ -6,14 +6,17 @@ import java.util.List;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.uidgen.test.AbstractLeaseWorkerIdAssignerContractTests;
+import io.github.uidgen.test.WorkerFleetContract;
 import io.github.uidgen.testsupport.TestDatabases;
 import io.github.uidgen.testsupport.TestDatabases.Database;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.jdbc.JdbcLeaseWorkerIdAssigner;
+import io.github.uidgen.worker.support.LeaseSettings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -56,14 +59,30 @@ abstract class AbstractJdbcLeaseWorkerIdAssignerContractTests extends AbstractLe
 
 	@Override
 	protected WorkerIdAssigner newAssigner(String instanceId, Duration lease) {
+		return newAssigner(instanceId, lease, LeaseSettings.DEFAULT_CLAIM_HISTORY);
+	}
+
+	private WorkerIdAssigner newAssigner(String instanceId, Duration lease, int claimHistory) {
 		return JdbcLeaseWorkerIdAssigner.builder(this.dataSource)
 			.leaseTable(this.table)
 			.leaseDuration(lease)
 			.instanceId(instanceId)
 			.hostName("contract-host")
 			.port("8080")
+			.claimHistory(claimHistory)
 			.initializeSchema(true)
 			.build();
+	}
+
+	/** The fleet and claim history, on the lease table of each test and its history table. */
+	@Nested
+	class Fleet extends WorkerFleetContract {
+
+		@Override
+		protected WorkerIdAssigner newAssigner(String instanceId, Duration lease, int claimHistory) {
+			return AbstractJdbcLeaseWorkerIdAssignerContractTests.this.newAssigner(instanceId, lease, claimHistory);
+		}
+
 	}
 
 	@Test
