@@ -3,6 +3,7 @@ package io.github.uidgen.worker.redis;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
 
 import io.github.uidgen.testsupport.TestRedis;
 import io.github.uidgen.worker.WorkerAssignment;
@@ -37,6 +38,8 @@ class RedisClaimHistoryTests {
 
 	/** A probation of 600 ms: long enough for a test to act within it. */
 	private static final Duration HEARTBEAT = Duration.ofMillis(400);
+
+	private static final long MARK = 1_760_000_000_000L;
 
 	private LettuceConnectionFactory connectionFactory;
 
@@ -172,7 +175,7 @@ class RedisClaimHistoryTests {
 			RedisWorkerIdAssigner holder = assigner("round-" + round).claimHistory((round < 5) ? 5 : 2).build();
 			long workerId = holder.assign(1023).workerId();
 			assertThat(workerId).isZero();
-			holder.release(workerId, 1_760_000_000_000L + round);
+			holder.release(workerId, MARK + round);
 		}
 		ClaimHistory history = history(assigner("operator").build(), 0);
 		assertThat(history.claims()).extracting(WorkerClaim::instanceId).containsExactly("round-5", "round-4");
@@ -188,6 +191,36 @@ class RedisClaimHistoryTests {
 		assertThat(claimant.assign(1023).workerId()).isZero();
 		ClaimHistory history = history(claimant, 0);
 		assertThat(history.claims()).extracting(WorkerClaim::instanceId).containsExactly("after-hand");
+	}
+
+	/**
+	 * Long lists are read in several short runs of the read script (256 worker IDs or claims each), which together
+	 * give the whole list, in order, as one would.
+	 */
+	@Test
+	void longListsAreReadInShortRunsThatTogetherGiveTheWholeList() {
+		String claims = hashTag() + ":claims";
+		for (int n = 1; n <= 600; n++) {
+			this.redis.opsForHash().put(claims, "7:" + n, "{\"i\":\"holder-" + n + "\",\"h\":\"host\",\"f\":\""
+					+ (MARK + n) + "\",\"t\":\"\",\"m\":\"\",\"e\":\"released\"}");
+		}
+		this.redis.opsForHash().put(claims, "7", "600");
+		for (int id = 0; id < 700; id++) {
+			this.redis.opsForZSet().add(hashTag() + ":leases", Integer.toString(id), 0);
+			this.redis.opsForHash().put(hashTag() + ":holders", Integer.toString(id), "instance-" + id);
+		}
+		RedisWorkerIdAssigner operator = assigner("operator").build();
+
+		ClaimHistory history = history(operator, 7);
+		assertThat(history.claims()).hasSize(600);
+		assertThat(history.claims().get(0).instanceId()).isEqualTo("holder-600");
+		assertThat(history.claims().get(599).instanceId()).isEqualTo("holder-1");
+		FleetSnapshot fleet = operator.fleet().orElseThrow().read(650);
+		assertThat(fleet.known()).isEqualTo(700);
+		assertThat(fleet.workers()).extracting(FleetWorker::workerId)
+			.containsExactlyElementsOf(LongStream.range(0, 650).boxed().toList());
+		assertThat(fleet.workers().get(649).instanceId()).isEqualTo("instance-649");
+		assertThat(operator.fleet().orElseThrow().read(1_000).workers()).hasSize(700);
 	}
 
 	/** The fleet lists a worker ID's host and claim time from its newest claim, and says where it read them. */

@@ -63,14 +63,15 @@ final class RegistryScripts {
 		return call("release", args);
 	}
 
-	/** Reads every worker ID for the fleet; the reply starts with {@code fleet}. */
-	List<String> readFleet(int maxWorkers) {
-		return call(FLEET, this.fleetKeys, "read", Integer.toString(maxWorkers));
+	/** Reads one page of the fleet, from a worker ID on; the reply starts with {@code fleet}. */
+	List<String> readFleet(long fromWorkerId, long knownBelow, int maxWorkers) {
+		return call(FLEET, this.fleetKeys, "read", Long.toString(fromWorkerId), Long.toString(knownBelow),
+				Integer.toString(maxWorkers));
 	}
 
-	/** Reads a worker ID's claims, newest first; the reply starts with {@code claims}. */
-	List<String> readHistory(long workerId, int maxClaims) {
-		return call(FLEET, this.fleetKeys, "history", Long.toString(workerId), Integer.toString(maxClaims));
+	/** Reads one page of a worker ID's claims, newest first, from a claim's number on; starts with {@code claims}. */
+	List<String> readHistory(long workerId, String fromClaim) {
+		return call(FLEET, this.fleetKeys, "history", Long.toString(workerId), fromClaim);
 	}
 
 	private List<String> call(String operation, String... args) {

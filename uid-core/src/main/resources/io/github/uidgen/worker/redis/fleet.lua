@@ -1,12 +1,14 @@
--- Reads the uid worker-ID registry of one namespace for operators; writes nothing. The work is capped, so that a
--- read never holds up the claims and renewals queued behind it for long.
+-- Reads the uid worker-ID registry of one namespace for operators; writes nothing. The work of each run is capped, so
+-- that a read never holds up the claims and renewals queued behind it for long: a long list takes several runs.
 -- KEYS: 1 leases, 2 tokens, 3 holders, 4 marks, 5 claims (as in registry.lua)
 -- ARGV: 1 operation, then
---   read:    2 how many worker IDs to list at most
---            -> {'fleet', now, known, held, then per worker listed, lowest first: worker, state ('held', 'expired' or
---                'released'), instance or '', host or '', held since ms or '', lease expiry ms or '', mark or ''}
---   history: 2 worker ID, 3 how many claims to read at most
---            -> {'claims', then per claim, newest first: instance, host, from ms, to ms or '', mark found or '', end}
+--   read:    2 the worker ID to look at first, 3 how many known worker IDs lie below it, 4 how many to list at most
+--            -> {'fleet', now, known, held, the worker ID to go on from or '' once every known one was found, then per
+--                worker listed, lowest first: worker, state ('held', 'expired' or 'released'), instance or '',
+--                host or '', held since ms or '', lease expiry ms or '' (a released one's: its release), mark or ''}
+--   history: 2 worker ID, 3 the number of the claim to read first, '' for the newest
+--            -> {'claims', the number to go on from or '' once the oldest kept was read, then per claim, newest
+--                first: instance, host, from ms, to ms or '', mark found or '', end}
 local function str(n) return string.format('%.0f', n) end
 
 local function decode(record)
@@ -16,13 +18,20 @@ local function decode(record)
   return nil
 end
 
+-- At most this many worker IDs or claims per run.
+local PAGE = 256
+
 if ARGV[1] == 'history' then
-  local worker, max = ARGV[2], tonumber(ARGV[3])
-  local reply = {'claims'}
-  local n = tonumber(redis.call('HGET', KEYS[5], worker) or '')
+  local worker = ARGV[2]
+  local reply = {'claims', ''}
+  local n = tonumber(ARGV[3]) or tonumber(redis.call('HGET', KEYS[5], worker) or '')
   local read = 0
   -- Claims are numbered without gaps from the oldest kept to the newest.
-  while n and n > 0 and read < max do
+  while n and n > 0 do
+    if read == PAGE then
+      reply[2] = str(n)
+      break
+    end
     local claim = decode(redis.call('HGET', KEYS[5], worker .. ':' .. str(n)))
     if not claim then break end
     for _, field in ipairs({'i', 'h', 'f', 't', 'm', 'e'}) do
@@ -34,17 +43,17 @@ if ARGV[1] == 'history' then
   return reply
 end
 
--- read. Worker IDs are handed out lowest first, so they lie close together from 0: looking them up one by one from 0
--- finds the lowest without sorting the whole set, and stops after at most PROBES of them.
-local PROBES = 16384
+-- read. Worker IDs are handed out lowest first, so they lie close together from 0: looking them up one by one finds
+-- the lowest without sorting the whole set. One run lists at most PAGE of them and looks up at most PROBES.
+local PROBES = 4096
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local known = redis.call('ZCARD', KEYS[1])
 local held = redis.call('ZCOUNT', KEYS[1], str(now), '+inf')
-local reply = {'fleet', str(now), str(known), str(held)}
-local max = tonumber(ARGV[2])
-local listed, id = 0, 0
-while listed < max and listed < known and id < PROBES do
+local reply = {'fleet', str(now), str(known), str(held), ''}
+local id, below, max = tonumber(ARGV[2]), tonumber(ARGV[3]), math.min(tonumber(ARGV[4]), PAGE)
+local listed, last = 0, id + PROBES
+while listed < max and below + listed < known and id < last do
   local worker = str(id)
   local expiry = redis.call('ZSCORE', KEYS[1], worker)
   if expiry then
@@ -73,4 +82,5 @@ while listed < max and listed < known and id < PROBES do
   end
   id = id + 1
 end
+if below + listed < known then reply[5] = str(id) end
 return reply
