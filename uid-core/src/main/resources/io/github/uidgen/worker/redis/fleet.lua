@@ -11,6 +11,12 @@
 --                first: instance, host, from ms, to ms or '', mark found or '', end}
 local function str(n) return string.format('%.0f', n) end
 
+-- A time or mark as the reply gives it: digits, or '' when there is none (or a record written by hand has none).
+local function num(value)
+  local n = tonumber(tostring(value or ''))
+  return n and str(n) or ''
+end
+
 local function decode(record)
   if not record then return nil end
   local ok, claim = pcall(cjson.decode, record)
@@ -34,8 +40,9 @@ if ARGV[1] == 'history' then
     end
     local claim = decode(redis.call('HGET', KEYS[5], worker .. ':' .. str(n)))
     if not claim then break end
-    for _, field in ipairs({'i', 'h', 'f', 't', 'm', 'e'}) do
-      table.insert(reply, tostring(claim[field] or ''))
+    for _, field in ipairs({tostring(claim.i or ''), tostring(claim.h or ''), num(claim.f), num(claim.t), num(claim.m),
+        tostring(claim.e or '')}) do
+      table.insert(reply, field)
     end
     read = read + 1
     n = n - 1
@@ -68,12 +75,12 @@ while listed < max and below + listed < known and id < last do
     local claim = n and decode(redis.call('HGET', KEYS[5], worker .. ':' .. n))
     local host, since, lease = '', '', ''
     if claim and claim.i == instance then
-      host, since = tostring(claim.h or ''), tostring(claim.f or '')
+      host, since = tostring(claim.h or ''), num(claim.f)
     end
     if state ~= 'released' then
       lease = str(expiry)
     elseif claim and claim.i == instance and claim.e == 'released' then
-      lease = tostring(claim.t or '')
+      lease = num(claim.t)
     end
     local mark = redis.call('HGET', KEYS[4], worker) or ''
     for _, field in ipairs({worker, state, instance, host, since, lease, mark}) do

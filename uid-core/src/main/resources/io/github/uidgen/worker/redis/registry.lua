@@ -142,7 +142,8 @@ if op == 'renew' then
     -- so its record says so too.
     local n, claim = newestClaim(worker)
     local mark = tonumber(redis.call('HGET', KEYS[5], worker) or '')
-    if claim and claim.e == 'open' and mark and (claim.m == '' or tonumber(claim.m) < mark) then
+    local found = claim and tonumber(tostring(claim.m or ''))
+    if claim and claim.e == 'open' and mark and ((not found) or found < mark) then
       claim.m = str(mark)
       rewriteClaim(worker, n, claim)
     end
