@@ -84,7 +84,7 @@ class RedisWorkerIdAssignerTests {
 		Set<String> keys = this.redis.keys(hashTag() + "*");
 		assertThat(keys).containsExactlyInAnyOrder(hashTag() + ":leases", hashTag() + ":tokens",
 				hashTag() + ":holders", hashTag() + ":instances", hashTag() + ":marks", hashTag() + ":generation",
-				hashTag() + ":server");
+				hashTag() + ":server", hashTag() + ":claims");
 		assertThat(keys.stream().map(SlotHash::getSlot).collect(Collectors.toSet())).hasSize(1);
 		assertThat(keys).allSatisfy((key) -> assertThat(this.redis.getExpire(key)).isEqualTo(-1L));
 		assertThat(this.redis.<String, String>opsForHash().get(hashTag() + ":marks", Long.toString(workerId)))

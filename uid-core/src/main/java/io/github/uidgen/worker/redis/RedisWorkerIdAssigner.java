@@ -12,6 +12,7 @@ import io.github.uidgen.worker.AllWorkerIdsLeasedException;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.WorkerLeaseLostException;
+import io.github.uidgen.worker.fleet.WorkerFleet;
 import io.github.uidgen.worker.support.LeaseSettings;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -31,8 +32,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  *
  * <p>All keys share the hash tag {@code {<keyPrefix>:<namespace>}}, so one namespace lives on one Redis Cluster
  * slot and the script may touch all of them: {@code …:leases} (sorted set, worker ID by lease expiry),
- * {@code …:tokens}, {@code …:holders}, {@code …:instances}, {@code …:marks} (hashes), {@code …:generation} and
- * {@code …:server}.
+ * {@code …:tokens}, {@code …:holders}, {@code …:instances}, {@code …:marks}, {@code …:claims} (hashes; the last
+ * keeps each worker ID's recent claims, written by the script that claims, probes or releases),
+ * {@code …:generation} and {@code …:server}.
  *
  * <p><strong>When Redis loses its data or goes back in time.</strong> An empty registry (a restart without
  * persistence, a flush, a failover to an empty replica) has lost every mark, and a registry restored from an older
@@ -97,6 +99,8 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
 	private final LeaseRenewals renewals;
 
+	private final RegistryFleet fleet;
+
 	private RedisWorkerIdAssigner(Builder builder, LeaseSettings lease) {
 		this.keyPrefix = builder.keyPrefix;
 		this.namespace = builder.namespace;
@@ -107,6 +111,7 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		this.renewals = new LeaseRenewals(this.registry);
 		this.claims = new RegistryClaims(this.registry, new ClaimProbation(this.registry, this.renewals),
 				this.renewals);
+		this.fleet = new RegistryFleet(this.registry);
 	}
 
 	/**
@@ -166,6 +171,15 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 	 */
 	public Duration getClaimProbation() {
 		return this.registry.waitsEveryClaim() ? Duration.ZERO : this.registry.probation();
+	}
+
+	/**
+	 * Returns the namespace's fleet: every worker ID in the registry with its holder, and each one's claim history,
+	 * kept in {@code …:claims}. Each read is one short script on the assigner's connection factory.
+	 */
+	@Override
+	public Optional<WorkerFleet> fleet() {
+		return Optional.of(this.fleet);
 	}
 
 	@Override

@@ -42,7 +42,8 @@ final class RegistryClaims {
 				.claim(this.registry.lease().instanceId(), LeaseTokens.newToken(), Long.toString(maxWorkerId),
 						Long.toString(claimLeaseMillis()), this.registry.marginArg(),
 						Long.toString(maxMarkLead.toMillis()), "", waitEveryClaim ? "wait" : "trusted",
-						this.registry.evictingArg());
+						this.registry.evictingArg(), this.registry.lease().hostName(),
+						Integer.toString(this.registry.lease().claimHistory()));
 			switch (reply.get(0)) {
 				case "ok" -> {
 					if (waitEveryClaim) {
@@ -79,7 +80,8 @@ final class RegistryClaims {
 		List<String> reply = this.registry.scripts()
 			.claim(this.registry.lease().instanceId(), LeaseTokens.newToken(), Long.toString(maxWorkerId),
 					Long.toString(claimLeaseMillis()), this.registry.marginArg(), "0", Long.toString(latestMarkMillis),
-					"trusted", this.registry.evictingArg());
+					"trusted", this.registry.evictingArg(), this.registry.lease().hostName(),
+					Integer.toString(this.registry.lease().claimHistory()));
 		if ("evicting".equals(reply.get(0))) {
 			throw evicting(reply.get(1));
 		}

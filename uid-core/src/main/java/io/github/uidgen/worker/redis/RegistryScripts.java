@@ -15,13 +15,15 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.DefaultRedisScript;
 
 /**
- * The Redis side of {@link RedisWorkerIdAssigner}: the keys of one namespace under their hash tag and the Lua script
- * ({@code registry.lua}) that claims, renews and releases on them, with Redis failures turned into the assigner's
- * exceptions.
+ * The Redis side of {@link RedisWorkerIdAssigner}: the keys of one namespace under their hash tag, the Lua script
+ * ({@code registry.lua}) that claims, renews and releases on them, and the one ({@code fleet.lua}) that reads them for
+ * operators, with Redis failures turned into the assigner's exceptions.
  */
 final class RegistryScripts {
 
 	private static final DefaultRedisScript<List> REGISTRY = script("registry.lua");
+
+	private static final DefaultRedisScript<List> FLEET = script("fleet.lua");
 
 	private final StringRedisTemplate redis;
 
@@ -29,11 +31,14 @@ final class RegistryScripts {
 
 	private final List<String> keys;
 
+	private final List<String> fleetKeys;
+
 	RegistryScripts(RedisConnectionFactory connectionFactory, String hashTag) {
 		this.redis = new StringRedisTemplate(connectionFactory);
 		this.hashTag = hashTag;
 		this.keys = List.of(key("leases"), key("tokens"), key("holders"), key("instances"), key("marks"),
-				key("generation"), key("server"));
+				key("generation"), key("server"), key("claims"));
+		this.fleetKeys = List.of(key("leases"), key("tokens"), key("holders"), key("marks"), key("claims"));
 	}
 
 	private static DefaultRedisScript<List> script(String name) {
@@ -58,14 +63,29 @@ final class RegistryScripts {
 		return call("release", args);
 	}
 
-	@SuppressWarnings("unchecked")
+	/** Reads one page of the fleet, from a worker ID on; the reply starts with {@code fleet}. */
+	List<String> readFleet(long fromWorkerId, long knownBelow, int maxWorkers) {
+		return call(FLEET, this.fleetKeys, "read", Long.toString(fromWorkerId), Long.toString(knownBelow),
+				Integer.toString(maxWorkers));
+	}
+
+	/** Reads one page of a worker ID's claims, newest first, from a claim's number on; starts with {@code claims}. */
+	List<String> readHistory(long workerId, String fromClaim) {
+		return call(FLEET, this.fleetKeys, "history", Long.toString(workerId), fromClaim);
+	}
+
 	private List<String> call(String operation, String... args) {
+		return call(REGISTRY, this.keys, operation, args);
+	}
+
+	@SuppressWarnings("unchecked")
+	private List<String> call(DefaultRedisScript<List> script, List<String> keys, String operation, String... args) {
 		String[] argv = new String[args.length + 1];
 		argv[0] = operation;
 		System.arraycopy(args, 0, argv, 1, args.length);
 		List<Object> reply;
 		try {
-			reply = this.redis.execute(REGISTRY, this.keys, (Object[]) argv);
+			reply = this.redis.execute(script, keys, (Object[]) argv);
 		}
 		catch (DataAccessResourceFailureException | QueryTimeoutException ex) {
 			throw new WorkerStoreUnavailableException("Cannot reach Redis, which hands out uid worker IDs ("

@@ -3,12 +3,14 @@
 --       current claim), 3 holders (hash worker -> last instance), 4 instances (hash instance -> worker),
 --       5 marks (hash worker -> high-water mark ms), 6 generation (string: ms before which no claim may
 --       succeed), 7 server (string: '<run_id> <cluster node ID or -> <replication ID>' of the Redis process that
---       last wrote the registry; a run_id alone when written by hand)
+--       last wrote the registry; a run_id alone when written by hand), 8 claims (hash: the claim history, see
+--       below)
 -- ARGV: 1 operation, then
 --   claim:   2 instance ID, 3 token, 4 max worker ID, 5 lease ms, 6 registry loss margin ms, 7 max mark lead ms,
 --            8 latest mark ms or '' (a further worker ID whose mark is no later, for a clock that stepped back),
 --            9 'trusted' or 'wait' (the claimant waits the margin before it issues: the lease covers that too),
---            10 'allow-evicting' to claim although Redis may evict keys without an expiry, else ''
+--            10 'allow-evicting' to claim although Redis may evict keys without an expiry, else '',
+--            11 host name, 12 how many claims of the worker ID to keep in its history
 --            -> {'wait', floor, now, why} | {'ok', worker, mark or '', floor, now, token, maxmemory policy}
 --            | {'full', live, holder...} | {'evicting', maxmemory policy}
 --            | {'none'} (no free worker ID with a mark no later than ARGV 8)
@@ -76,6 +78,32 @@ local function change(margin)
   return what
 end
 
+-- The claim history: '<worker>' -> the number of the worker's newest claim, '<worker>:<n>' -> claim n as JSON
+-- {i = instance, h = host, f = from ms, t = to ms or '', m = the mark it found or '', e = 'open', 'released' or
+-- 'expired'}, all strings. Written in the same script as the claim, renewal probe and release it records, so it
+-- cannot disagree with them; numbered so that a claim writes and prunes in O(1) with the hash's name alone in KEYS.
+-- A record that does not decode (written by hand) is passed over rather than failing the claim.
+local function newestClaim(worker)
+  local n = redis.call('HGET', KEYS[8], worker)
+  local record = n and redis.call('HGET', KEYS[8], worker .. ':' .. n)
+  if not record then return nil end
+  local ok, claim = pcall(cjson.decode, record)
+  if ok and type(claim) == 'table' then return n, claim end
+  return nil
+end
+
+local function rewriteClaim(worker, n, claim)
+  redis.call('HSET', KEYS[8], worker .. ':' .. n, cjson.encode(claim))
+end
+
+local function closeClaim(worker, ending, to)
+  local n, claim = newestClaim(worker)
+  if claim and claim.e == 'open' then
+    claim.e, claim.t = ending, to
+    rewriteClaim(worker, n, claim)
+  end
+end
+
 local function raise(worker, mark)
   local current = redis.call('HGET', KEYS[5], worker)
   if (not current) or tonumber(current) < tonumber(mark) then
@@ -109,6 +137,17 @@ if op == 'renew' then
   end
   redis.call('ZADD', KEYS[1], str(now + tonumber(ARGV[5])), worker)
   if ARGV[4] ~= '' then raise(worker, ARGV[4]) end
+  if ARGV[4] == '' then
+    -- The probe at the end of a claim's probation: the claim starts after a mark a lost holder raised meanwhile,
+    -- so its record says so too.
+    local n, claim = newestClaim(worker)
+    local mark = tonumber(redis.call('HGET', KEYS[5], worker) or '')
+    local found = claim and tonumber(tostring(claim.m or ''))
+    if claim and claim.e == 'open' and mark and ((not found) or found < mark) then
+      claim.m = str(mark)
+      rewriteClaim(worker, n, claim)
+    end
+  end
   return {'ok', what, server, str(now + tonumber(ARGV[5])), redis.call('HGET', KEYS[5], worker) or '',
       redis.call('GET', KEYS[6])}
 end
@@ -120,6 +159,7 @@ if op == 'release' then
   redis.call('HDEL', KEYS[2], worker)
   redis.call('ZADD', KEYS[1], 0, worker)
   if ARGV[4] ~= '' then raise(worker, ARGV[4]) end
+  closeClaim(worker, 'released', str(now))
   return {'released'}
 end
 
@@ -169,7 +209,33 @@ local function sane(id)
   return (not mark) or tonumber(mark) <= now + lead
 end
 
+-- Records the claim in the worker's history: closes the previous claim (its lease ran out, or a version without a
+-- history released it), opens this one with the mark the claimant starts after (the end of the margin when it must
+-- wait it, as the claimant does), and prunes the oldest beyond the number to keep.
+local host, keep = ARGV[11] or '', tonumber(ARGV[12] or '') or 256
+local function recordClaim(id, mark)
+  local expiry = redis.call('ZSCORE', KEYS[1], id)
+  if redis.call('HEXISTS', KEYS[2], id) == 1 and expiry then
+    closeClaim(id, 'expired', str(tonumber(expiry)))
+  else
+    closeClaim(id, 'released', str(now))
+  end
+  local found = tonumber(mark or '')
+  local from = nil
+  if ARGV[9] == 'wait' then from = now + margin
+  elseif floor > now - margin then from = floor end
+  if from and ((not found) or found < from) then found = from end
+  local n = (tonumber(redis.call('HGET', KEYS[8], id) or '') or 0) + 1
+  redis.call('HSET', KEYS[8], id, str(n))
+  redis.call('HSET', KEYS[8], id .. ':' .. str(n),
+      cjson.encode({i = instance, h = host, f = str(now), t = '', m = found and str(found) or '', e = 'open'}))
+  local old = n - keep
+  while old > 0 and redis.call('HDEL', KEYS[8], id .. ':' .. str(old)) == 1 do old = old - 1 end
+end
+
 local function take(id)
+  local mark = redis.call('HGET', KEYS[5], id)
+  recordClaim(id, mark)
   redis.call('ZADD', KEYS[1], str(now + lease), id)
   redis.call('HSET', KEYS[2], id, token)
   local previous = redis.call('HGET', KEYS[3], id)
@@ -178,7 +244,6 @@ local function take(id)
   end
   redis.call('HSET', KEYS[3], id, instance)
   redis.call('HSET', KEYS[4], instance, id)
-  local mark = redis.call('HGET', KEYS[5], id)
   return {'ok', id, mark or '', str(floor), str(now), token, policy}
 end
 

@@ -22,6 +22,7 @@ import io.github.uidgen.snowflake.AbstractUidGenerator;
 import io.github.uidgen.snowflake.CachedUidGenerator;
 import io.github.uidgen.snowflake.DefaultUidGenerator;
 import io.github.uidgen.test.AbstractLeaseWorkerIdAssignerContractTests;
+import io.github.uidgen.test.WorkerFleetContract;
 import io.github.uidgen.testsupport.Duplicates;
 import io.github.uidgen.testsupport.TestRedis;
 import io.github.uidgen.worker.WorkerIdAssigner;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -111,6 +113,11 @@ abstract class AbstractRedisTopologyAssignerTests extends AbstractLeaseWorkerIdA
 	}
 
 	private RedisWorkerIdAssigner assigner(LettuceConnectionFactory factory, String instanceId, Duration lease) {
+		return assigner(factory, instanceId, lease, 256);
+	}
+
+	private RedisWorkerIdAssigner assigner(LettuceConnectionFactory factory, String instanceId, Duration lease,
+			int claimHistory) {
 		return RedisWorkerIdAssigner.builder(factory)
 			.keyPrefix("uid-test")
 			.namespace(this.namespace)
@@ -119,7 +126,19 @@ abstract class AbstractRedisTopologyAssignerTests extends AbstractLeaseWorkerIdA
 			// stay within one LEASE of each other, as the contract's tests expect.
 			.heartbeatInterval(HEARTBEAT)
 			.instanceId(instanceId)
+			.claimHistory(claimHistory)
 			.build();
+	}
+
+	/** The fleet and the claim history on this topology: one read script, on the namespace's slot. */
+	@Nested
+	class Fleet extends WorkerFleetContract {
+
+		@Override
+		protected WorkerIdAssigner newAssigner(String instanceId, Duration lease, int claimHistory) {
+			return assigner(connectionFactory(), instanceId, lease, claimHistory);
+		}
+
 	}
 
 	@Test

@@ -3,6 +3,7 @@ package io.github.uidgen.test.assigners;
 import java.time.Duration;
 
 import io.github.uidgen.test.AbstractLeaseWorkerIdAssignerContractTests;
+import io.github.uidgen.test.WorkerFleetContract;
 import io.github.uidgen.testsupport.TestRedis;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
@@ -10,6 +11,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.TestInstance;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -54,6 +56,10 @@ class RedisWorkerIdAssignerContractTests extends AbstractLeaseWorkerIdAssignerCo
 
 	@Override
 	protected WorkerIdAssigner newAssigner(String instanceId, Duration lease) {
+		return newAssigner(instanceId, lease, 256);
+	}
+
+	private WorkerIdAssigner newAssigner(String instanceId, Duration lease, int claimHistory) {
 		return RedisWorkerIdAssigner.builder(this.connectionFactory)
 			.keyPrefix("uid-test")
 			.namespace(this.namespace)
@@ -62,7 +68,19 @@ class RedisWorkerIdAssignerContractTests extends AbstractLeaseWorkerIdAssignerCo
 			// stay within one LEASE of each other, as the contract's tests expect.
 			.heartbeatInterval(HEARTBEAT)
 			.instanceId(instanceId)
+			.claimHistory(claimHistory)
 			.build();
+	}
+
+	/** The fleet and the claim history, kept in the namespace's {@code …:claims} hash. */
+	@Nested
+	class Fleet extends WorkerFleetContract {
+
+		@Override
+		protected WorkerIdAssigner newAssigner(String instanceId, Duration lease, int claimHistory) {
+			return RedisWorkerIdAssignerContractTests.this.newAssigner(instanceId, lease, claimHistory);
+		}
+
 	}
 
 }
