@@ -24,10 +24,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Under {@code <root>/<namespace>}: {@code workers/<id>} (persistent, a {@link WorkerRecord}; its {@code mtime} is
  * the time of the last claim or renewal), {@code leases/<id>} (ephemeral, owned by the holder's session) and
- * {@code clock} (written once per claim attempt, so its {@code mtime} tells the ensemble's time). Every change to a
- * worker znode names the version it read ({@code setData} with a version, in a {@code multi} with the lease znode's
- * create or delete), so two claimants can never both succeed on what they read: the second finds the version moved
- * on and gets a {@link CuratorCalls.Conflict}.
+ * {@code clock} (written once per claim attempt, so its {@code mtime} tells the ensemble's time), and
+ * {@code claims/<id>} (persistent, a {@link ClaimList}: the worker ID's latest claims). Every change to a worker znode
+ * names the version it read ({@code setData} with a version, in a {@code multi} with the lease znode's create or
+ * delete and with the claims znode's rewrite over the version read), so two claimants can never both succeed on what
+ * they read: the second finds a version moved on and gets a {@link CuratorCalls.Conflict}, and the history never
+ * disagrees with the claims it records.
  */
 final class WorkerRegistry {
 
@@ -63,6 +65,17 @@ final class WorkerRegistry {
 	record Snapshot(long storeMillis, List<WorkerNode> nodes, Set<Long> leaseNodes) {
 	}
 
+	/**
+	 * A worker ID's claims znode as read.
+	 * @param list the claims
+	 * @param version the znode's version, -1 when there is no claims znode (never claimed since history was kept)
+	 */
+	record Claims(ClaimList list, int version) {
+
+		static final Claims NONE = new Claims(ClaimList.EMPTY, -1);
+
+	}
+
 	private final CuratorFramework client;
 
 	private final String basePath;
@@ -72,6 +85,8 @@ final class WorkerRegistry {
 	private final String leasesPath;
 
 	private final String clockPath;
+
+	private final String claimsPath;
 
 	private final CuratorCalls calls;
 
@@ -84,6 +99,7 @@ final class WorkerRegistry {
 		this.workersPath = ZKPaths.makePath(basePath, "workers");
 		this.leasesPath = ZKPaths.makePath(basePath, "leases");
 		this.clockPath = ZKPaths.makePath(basePath, "clock");
+		this.claimsPath = ZKPaths.makePath(basePath, "claims");
 	}
 
 	String basePath() {
@@ -92,6 +108,14 @@ final class WorkerRegistry {
 
 	String workerPath(long workerId) {
 		return ZKPaths.makePath(this.workersPath, Long.toString(workerId));
+	}
+
+	String workersPath() {
+		return this.workersPath;
+	}
+
+	private String claimsPath(long workerId) {
+		return ZKPaths.makePath(this.claimsPath, Long.toString(workerId));
 	}
 
 	private String leasePath(long workerId) {
@@ -116,8 +140,7 @@ final class WorkerRegistry {
 	 * @return the snapshot
 	 */
 	Snapshot snapshot(long maxWorkerId) {
-		createPaths();
-		long storeMillis = this.calls.call(() -> this.client.setData().forPath(this.clockPath, NO_DATA)).getMtime();
+		long storeMillis = storeMillis();
 		Set<Long> leaseNodes = new HashSet<>();
 		for (String name : this.calls.call(() -> this.client.getChildren().forPath(this.leasesPath))) {
 			long id = workerIdOf(name);
@@ -141,6 +164,64 @@ final class WorkerRegistry {
 			}
 		}
 		return new Snapshot(storeMillis, nodes, leaseNodes);
+	}
+
+	/**
+	 * Reads the ensemble's time by writing the clock znode.
+	 * @return the write's {@code mtime}
+	 */
+	long storeMillis() {
+		createPaths();
+		return this.calls.call(() -> this.client.setData().forPath(this.clockPath, NO_DATA)).getMtime();
+	}
+
+	/**
+	 * Reads every worker znode and which lease znodes exist, writing nothing, for the fleet's reader.
+	 * @return the worker znodes by ascending worker ID, unreadable ones with a {@code null} record
+	 */
+	List<WorkerNode> readAll() {
+		Set<Long> leaseNodes = new HashSet<>();
+		List<Long> ids = new ArrayList<>();
+		try {
+			for (String name : this.calls.call(() -> this.client.getChildren().forPath(this.leasesPath))) {
+				leaseNodes.add(workerIdOf(name));
+			}
+			for (String name : this.calls.call(() -> this.client.getChildren().forPath(this.workersPath))) {
+				long id = workerIdOf(name);
+				if (id >= 0) {
+					ids.add(id);
+				}
+			}
+		}
+		catch (Conflict ex) {
+			// No claim was ever made under this namespace.
+			return List.of();
+		}
+		ids.sort(null);
+		List<WorkerNode> nodes = new ArrayList<>(ids.size());
+		for (long id : ids) {
+			WorkerNode node = readNode(id, leaseNodes.contains(id));
+			if (node != null) {
+				nodes.add(node);
+			}
+		}
+		return nodes;
+	}
+
+	/**
+	 * Reads a worker ID's claims znode.
+	 * @param workerId the worker ID
+	 * @return its claims and the znode's version, {@link Claims#NONE} when there is none
+	 */
+	Claims claims(long workerId) {
+		Stat stat = new Stat();
+		try {
+			byte[] data = this.calls.call(() -> this.client.getData().storingStatIn(stat).forPath(claimsPath(workerId)));
+			return new Claims(ClaimList.decode(data), stat.getVersion());
+		}
+		catch (Conflict ex) {
+			return Claims.NONE;
+		}
 	}
 
 	/**
@@ -196,11 +277,14 @@ final class WorkerRegistry {
 	 * @param read the worker znode as read, {@code null} when there was none
 	 * @param staleLeaseNode whether a lease znode existed when read
 	 * @param record the record to write
+	 * @param claims the claims znode as read
+	 * @param history the claims to write over it, the new one first
 	 * @return the worker znode's new version
-	 * @throws Conflict when another instance changed either znode since it was read
+	 * @throws Conflict when another instance changed any of the znodes since it was read
 	 */
-	int take(long workerId, WorkerNode read, boolean staleLeaseNode, WorkerRecord record) {
-		List<CuratorOp> ops = new ArrayList<>(3);
+	int take(long workerId, WorkerNode read, boolean staleLeaseNode, WorkerRecord record, Claims claims,
+			ClaimList history) {
+		List<CuratorOp> ops = new ArrayList<>(4);
 		String lease = leasePath(workerId);
 		String worker = workerPath(workerId);
 		byte[] data = record.encode();
@@ -215,6 +299,7 @@ final class WorkerRegistry {
 				.forPath(lease, record.token().getBytes(StandardCharsets.UTF_8)));
 			ops.add((read != null) ? this.client.transactionOp().setData().withVersion(read.version()).forPath(worker,
 					data) : this.client.transactionOp().create().withMode(CreateMode.PERSISTENT).forPath(worker, data));
+			ops.add(claimsOp(workerId, claims, history));
 			return null;
 		});
 		List<CuratorTransactionResult> results = this.calls.call(() -> this.client.transaction().forOperations(ops));
@@ -236,20 +321,32 @@ final class WorkerRegistry {
 
 	/**
 	 * Writes the released record over the version this claim last wrote, deleting the lease znode with it when it
-	 * still exists.
-	 * @throws Conflict when another instance took the worker ID, or the lease znode is not as expected
+	 * still exists, and the claims with the release's claim closed, when they changed, over the version read.
+	 * @throws Conflict when another instance took the worker ID, or the lease or claims znode is not as expected
 	 */
-	void release(long workerId, WorkerRecord record, int version, boolean withLeaseNode) {
+	void release(long workerId, WorkerRecord record, int version, boolean withLeaseNode, Claims claims,
+			ClaimList history) {
 		String worker = workerPath(workerId);
 		List<CuratorOp> ops = this.calls.call(() -> {
-			List<CuratorOp> list = new ArrayList<>(2);
+			List<CuratorOp> list = new ArrayList<>(3);
 			list.add(this.client.transactionOp().setData().withVersion(version).forPath(worker, record.encode()));
 			if (withLeaseNode) {
 				list.add(this.client.transactionOp().delete().withVersion(0).forPath(leasePath(workerId)));
 			}
+			if (!history.equals(claims.list())) {
+				list.add(claimsOp(workerId, claims, history));
+			}
 			return list;
 		});
 		this.calls.call(() -> this.client.transaction().forOperations(ops));
+	}
+
+	/** The rewrite of a claims znode over the version read, or its creation when there was none. */
+	private CuratorOp claimsOp(long workerId, Claims claims, ClaimList history) throws Exception {
+		String path = claimsPath(workerId);
+		return (claims.version() >= 0)
+				? this.client.transactionOp().setData().withVersion(claims.version()).forPath(path, history.encode())
+				: this.client.transactionOp().create().withMode(CreateMode.PERSISTENT).forPath(path, history.encode());
 	}
 
 	private static Stat workerStat(List<CuratorTransactionResult> results, String worker) {
@@ -265,7 +362,7 @@ final class WorkerRegistry {
 		if (this.pathsCreated) {
 			return;
 		}
-		for (String path : List.of(this.workersPath, this.leasesPath, this.clockPath)) {
+		for (String path : List.of(this.workersPath, this.leasesPath, this.clockPath, this.claimsPath)) {
 			try {
 				this.calls.call(() -> this.client.create().creatingParentsIfNeeded().forPath(path, NO_DATA));
 			}
