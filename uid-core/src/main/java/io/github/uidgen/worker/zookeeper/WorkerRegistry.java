@@ -65,17 +65,6 @@ final class WorkerRegistry {
 	record Snapshot(long storeMillis, List<WorkerNode> nodes, Set<Long> leaseNodes) {
 	}
 
-	/**
-	 * A worker ID's claims znode as read.
-	 * @param list the claims
-	 * @param version the znode's version, -1 when there is no claims znode (never claimed since history was kept)
-	 */
-	record Claims(ClaimList list, int version) {
-
-		static final Claims NONE = new Claims(ClaimList.EMPTY, -1);
-
-	}
-
 	private final CuratorFramework client;
 
 	private final String basePath;
@@ -181,21 +170,15 @@ final class WorkerRegistry {
 	 */
 	List<WorkerNode> readAll() {
 		Set<Long> leaseNodes = new HashSet<>();
-		List<Long> ids = new ArrayList<>();
-		try {
-			for (String name : this.calls.call(() -> this.client.getChildren().forPath(this.leasesPath))) {
-				leaseNodes.add(workerIdOf(name));
-			}
-			for (String name : this.calls.call(() -> this.client.getChildren().forPath(this.workersPath))) {
-				long id = workerIdOf(name);
-				if (id >= 0) {
-					ids.add(id);
-				}
-			}
+		for (String name : childrenOf(this.leasesPath)) {
+			leaseNodes.add(workerIdOf(name));
 		}
-		catch (Conflict ex) {
-			// No claim was ever made under this namespace.
-			return List.of();
+		List<Long> ids = new ArrayList<>();
+		for (String name : childrenOf(this.workersPath)) {
+			long id = workerIdOf(name);
+			if (id >= 0) {
+				ids.add(id);
+			}
 		}
 		ids.sort(null);
 		List<WorkerNode> nodes = new ArrayList<>(ids.size());
@@ -208,19 +191,29 @@ final class WorkerRegistry {
 		return nodes;
 	}
 
+	/** Returns the children of a path, none when it does not exist (no claim was ever made there). */
+	private List<String> childrenOf(String path) {
+		try {
+			return this.calls.call(() -> this.client.getChildren().forPath(path));
+		}
+		catch (Conflict ex) {
+			return List.of();
+		}
+	}
+
 	/**
 	 * Reads a worker ID's claims znode.
 	 * @param workerId the worker ID
-	 * @return its claims and the znode's version, {@link Claims#NONE} when there is none
+	 * @return its claims and the znode's version, {@link ClaimList.Stored#NONE} when there is none
 	 */
-	Claims claims(long workerId) {
+	ClaimList.Stored claims(long workerId) {
 		Stat stat = new Stat();
 		try {
 			byte[] data = this.calls.call(() -> this.client.getData().storingStatIn(stat).forPath(claimsPath(workerId)));
-			return new Claims(ClaimList.decode(data), stat.getVersion());
+			return new ClaimList.Stored(ClaimList.decode(data), stat.getVersion());
 		}
 		catch (Conflict ex) {
-			return Claims.NONE;
+			return ClaimList.Stored.NONE;
 		}
 	}
 
@@ -282,7 +275,7 @@ final class WorkerRegistry {
 	 * @return the worker znode's new version
 	 * @throws Conflict when another instance changed any of the znodes since it was read
 	 */
-	int take(long workerId, WorkerNode read, boolean staleLeaseNode, WorkerRecord record, Claims claims,
+	int take(long workerId, WorkerNode read, boolean staleLeaseNode, WorkerRecord record, ClaimList.Stored claims,
 			ClaimList history) {
 		List<CuratorOp> ops = new ArrayList<>(4);
 		String lease = leasePath(workerId);
@@ -299,7 +292,7 @@ final class WorkerRegistry {
 				.forPath(lease, record.token().getBytes(StandardCharsets.UTF_8)));
 			ops.add((read != null) ? this.client.transactionOp().setData().withVersion(read.version()).forPath(worker,
 					data) : this.client.transactionOp().create().withMode(CreateMode.PERSISTENT).forPath(worker, data));
-			ops.add(claimsOp(workerId, claims, history));
+			ops.add(claims.writeOp(this.client, claimsPath(workerId), history));
 			return null;
 		});
 		List<CuratorTransactionResult> results = this.calls.call(() -> this.client.transaction().forOperations(ops));
@@ -324,7 +317,7 @@ final class WorkerRegistry {
 	 * still exists, and the claims with the release's claim closed, when they changed, over the version read.
 	 * @throws Conflict when another instance took the worker ID, or the lease or claims znode is not as expected
 	 */
-	void release(long workerId, WorkerRecord record, int version, boolean withLeaseNode, Claims claims,
+	void release(long workerId, WorkerRecord record, int version, boolean withLeaseNode, ClaimList.Stored claims,
 			ClaimList history) {
 		String worker = workerPath(workerId);
 		List<CuratorOp> ops = this.calls.call(() -> {
@@ -334,19 +327,11 @@ final class WorkerRegistry {
 				list.add(this.client.transactionOp().delete().withVersion(0).forPath(leasePath(workerId)));
 			}
 			if (!history.equals(claims.list())) {
-				list.add(claimsOp(workerId, claims, history));
+				list.add(claims.writeOp(this.client, claimsPath(workerId), history));
 			}
 			return list;
 		});
 		this.calls.call(() -> this.client.transaction().forOperations(ops));
-	}
-
-	/** The rewrite of a claims znode over the version read, or its creation when there was none. */
-	private CuratorOp claimsOp(long workerId, Claims claims, ClaimList history) throws Exception {
-		String path = claimsPath(workerId);
-		return (claims.version() >= 0)
-				? this.client.transactionOp().setData().withVersion(claims.version()).forPath(path, history.encode())
-				: this.client.transactionOp().create().withMode(CreateMode.PERSISTENT).forPath(path, history.encode());
 	}
 
 	private static Stat workerStat(List<CuratorTransactionResult> results, String worker) {
