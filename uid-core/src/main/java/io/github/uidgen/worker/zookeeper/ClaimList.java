@@ -8,6 +8,9 @@ import java.util.List;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.fleet.ClaimEnd;
 import io.github.uidgen.worker.fleet.WorkerClaim;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.zookeeper.CreateMode;
 
 /**
  * The claims of one worker ID as its claims znode holds them, newest first: one line per claim, so an operator can
@@ -33,6 +36,27 @@ record ClaimList(List<Claim> claims) {
 	private static final String HEADER = "format=1\n";
 
 	static final ClaimList EMPTY = new ClaimList(List.of());
+
+	/**
+	 * A claims znode as read.
+	 * @param list the claims
+	 * @param version the znode's version, -1 when there is none (never claimed since history was kept)
+	 */
+	record Stored(ClaimList list, int version) {
+
+		static final Stored NONE = new Stored(EMPTY, -1);
+
+		/**
+		 * Returns the transaction step that writes a new list over this one: a rewrite over the version read, or the
+		 * creation of the znode when there was none; either fails the transaction if another wrote first.
+		 */
+		CuratorOp writeOp(CuratorFramework client, String path, ClaimList next) throws Exception {
+			return (this.version >= 0)
+					? client.transactionOp().setData().withVersion(this.version).forPath(path, next.encode())
+					: client.transactionOp().create().withMode(CreateMode.PERSISTENT).forPath(path, next.encode());
+		}
+
+	}
 
 	ClaimList {
 		claims = List.copyOf(claims);

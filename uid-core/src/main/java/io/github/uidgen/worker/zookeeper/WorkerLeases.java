@@ -49,7 +49,7 @@ final class WorkerLeases {
 		String host = this.lease.hostName().replace('\n', ' ').replace('\r', ' ');
 		WorkerRecord record = new WorkerRecord(this.lease.instanceId(), token, this.lease.leaseDuration().toMillis(),
 				mark, host, storeMillis);
-		WorkerRegistry.Claims claims = this.registry.claims(candidate.workerId());
+		ClaimList.Stored claims = this.registry.claims(candidate.workerId());
 		ClaimList history = closePrevious(claims.list(), read, storeMillis).open(storeMillis, mark, host,
 				this.lease.instanceId(), this.lease.claimHistory());
 		long sessionId = this.registry.sessionId();
@@ -198,7 +198,7 @@ final class WorkerLeases {
 	 */
 	private void release(long workerId, WorkerRecord released, int version, boolean withLeaseNode) {
 		long at = this.registry.storeMillis();
-		WorkerRegistry.Claims claims = this.registry.claims(workerId);
+		ClaimList.Stored claims = this.registry.claims(workerId);
 		this.registry.release(workerId, released, version, withLeaseNode, claims,
 				claims.list().closeNewest(ClaimEnd.RELEASED, at));
 	}
