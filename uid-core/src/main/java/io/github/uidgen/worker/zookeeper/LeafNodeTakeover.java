@@ -191,7 +191,7 @@ final class LeafNodeTakeover {
 			if (again == null || again.version() != version) {
 				throw liveLeafServer(this.nodes.nodePath(child), ex);
 			}
-			if (!this.nodes.claims(workerId).list().equals(history)) {
+			if (!Arrays.equals(this.nodes.claims(workerId).list().encode(), history.encode())) {
 				throw new LeafNodeException(this.nodes.holderPath(this.ipPort), null, null, "The holder znode "
 						+ this.nodes.holderPath(this.ipPort) + " or the uid claims of worker ID " + workerId
 						+ " changed while the node was taken over (deleted or edited by hand?); start again.", ex);
