@@ -1,5 +1,6 @@
 package io.github.uidgen.segment;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -11,10 +12,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * What every segment store promises, on each real server: a new key starts at 1, claims of a key are contiguous and
- * never overlap, also when two store instances claim at the same time from many threads, and keys are independent.
+ * never overlap, also when two store instances claim at the same time from many threads, and keys are independent;
+ * and what the store holds reads back, every key with its counter, in key order, the list bounded and the count whole.
  */
 class SegmentStoreContractTests {
 
@@ -62,6 +65,63 @@ class SegmentStoreContractTests {
 				expectedFirst = range.last() + 1;
 			}
 			assertThat(ranges).hasSize(2 * 6 * 40);
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(SegmentBackend.class)
+	void everyClaimedKeyReadsBackWithTheLastNumberHandedOutInKeyOrder(SegmentBackend backend) {
+		try (SegmentBackend.Open open = backend.open()) {
+			Instant before = Instant.now().minusSeconds(60);
+			open.store.claim("tickets", 3);
+			open.store.claim("orders", 10);
+			open.store.claim("invoices", 7);
+			open.store.claim("orders", 5);
+			StoredKeys stored = open.store.readKeys(10).orElseThrow();
+			assertThat(stored.store()).isEqualTo(open.store.name());
+			assertThat(stored.location()).isEqualTo(open.name);
+			assertThat(stored.count()).isEqualTo(3);
+			assertThat(stored.truncated()).isFalse();
+			assertThat(stored.keys()).extracting(StoredKey::key, StoredKey::maxId, StoredKey::step)
+				.containsExactly(tuple("invoices", 7L, null), tuple("orders", 15L, null), tuple("tickets", 3L, null));
+			if (backend == SegmentBackend.REDIS) {
+				assertThat(stored.keys()).as("INCRBY records no time").allMatch((key) -> key.lastClaim() == null);
+			}
+			else {
+				Instant after = Instant.now().plusSeconds(60);
+				assertThat(stored.keys()).allSatisfy((key) -> assertThat(key.lastClaim()).isBetween(before, after));
+				assertThat(stored.keys().get(1).lastClaim()).as("orders was claimed after tickets")
+					.isAfterOrEqualTo(stored.keys().get(2).lastClaim());
+			}
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(SegmentBackend.class)
+	void theListStopsAtTheLimitWhileTheCountCoversEveryKey(SegmentBackend backend) {
+		try (SegmentBackend.Open open = backend.open()) {
+			for (String key : List.of("k4", "k2", "k5", "k1", "k3")) {
+				open.store.claim(key, 1);
+			}
+			StoredKeys two = open.store.readKeys(2).orElseThrow();
+			assertThat(two.count()).isEqualTo(5);
+			assertThat(two.keys()).extracting(StoredKey::key).containsExactly("k1", "k2");
+			assertThat(two.truncated()).isTrue();
+			StoredKeys none = open.store.readKeys(0).orElseThrow();
+			assertThat(none.count()).isEqualTo(5);
+			assertThat(none.keys()).isEmpty();
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(SegmentBackend.class)
+	void aStoreWithoutKeysAnswersAnEmptyList(SegmentBackend backend) {
+		try (SegmentBackend.Open open = backend.open()) {
+			StoredKeys stored = open.store.readKeys(10).orElseThrow();
+			assertThat(stored.store()).isEqualTo(open.store.name());
+			assertThat(stored.location()).isEqualTo(open.name);
+			assertThat(stored.count()).isZero();
+			assertThat(stored.keys()).isEmpty();
 		}
 	}
 

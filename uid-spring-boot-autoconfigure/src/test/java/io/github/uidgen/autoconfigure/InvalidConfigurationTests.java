@@ -125,6 +125,17 @@ class InvalidConfigurationTests {
 	}
 
 	@Test
+	void claimHistoryOutOfRange() {
+		ApplicationContextRunner withRedis = this.contextRunner.withBean(RedisConnectionFactory.class,
+				LettuceConnectionFactory::new);
+		assertFailure(withRedis, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.worker.claim-history").contains("Value: 0");
+			assertThat(analysis.getAction()).startsWith("Change uid.worker.claim-history:")
+				.contains("from 1 to 10000 claims per worker ID");
+		}, "uid.worker.assigner=redis", "uid.worker.claim-history=0");
+	}
+
+	@Test
 	void backupWorkerIdThatDoesNotFitTheLayout(@TempDir Path stateDir) {
 		assertFailure(this.contextRunner, (analysis) -> {
 			assertThat(analysis.getDescription()).contains("Property: uid.worker.static.backup-ids")

@@ -143,9 +143,13 @@ class LeafZookeeperAutoConfigurationTests {
 		String ahead = leafTree(json("10.1.0.2", System.currentTimeMillis() + 120_000));
 		assertFailure(this.contextRunner, (analysis) -> {
 			assertThat(analysis.getDescription()).contains("ms ahead of this host's clock")
-				.contains("Property: uid.worker.zookeeper.leaf.name");
-			assertThat(analysis.getAction()).contains("/snowflake/" + ahead + "/forever/10.1.0.2:8080-0000000001");
-		}, "uid.worker.zookeeper.leaf.name=" + ahead, "uid.worker.zookeeper.leaf.port=8080");
+				.contains("further than a start waits for it (10000 ms")
+				.contains("Property: uid.mark.max-startup-wait")
+				.contains("Value: 10s");
+			assertThat(analysis.getAction()).contains("/snowflake/" + ahead + "/forever/10.1.0.2:8080-0000000001")
+				.contains("raise uid.mark.max-startup-wait");
+		}, "uid.worker.zookeeper.leaf.name=" + ahead, "uid.worker.zookeeper.leaf.port=8080",
+				"uid.mark.max-startup-wait=10s");
 	}
 
 }

@@ -1,9 +1,13 @@
 package io.github.uidgen.segment.jdbc;
 
+import java.time.Instant;
+import java.util.List;
+
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.segment.SegmentRange;
 import io.github.uidgen.segment.SegmentStoreException;
+import io.github.uidgen.segment.StoredKeys;
 import io.github.uidgen.testsupport.ServerProcess;
 import io.github.uidgen.testsupport.TestDatabases;
 import io.github.uidgen.testsupport.TestDatabases.Database;
@@ -19,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * The database store on MariaDB and PostgreSQL: the table created when asked, the DDL offered when it is missing, and
- * claims that commit on their own whatever transaction the caller is in.
+ * claims that commit on their own whatever transaction the caller is in, and readings that create nothing.
  */
 class JdbcSegmentStoreTests {
 
@@ -36,6 +40,50 @@ class JdbcSegmentStoreTests {
 			TestDatabases.execute(dataSource, missing.getDdl());
 			try {
 				assertThat(store.claim("orders", 3)).isEqualTo(new SegmentRange(1, 3));
+			}
+			finally {
+				TestDatabases.dropTable(dataSource, table);
+			}
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(Database.class)
+	void aReadingCreatesNoTableAndNamesTheDdlWhenTheStoreWouldNotCreateItEither(Database database) {
+		String table = TestDatabases.uniqueTable("uid_seg_read");
+		try (HikariDataSource dataSource = database.open()) {
+			JdbcSegmentStore creating = JdbcSegmentStore.builder(dataSource).table(table).initializeSchema(true).build();
+			assertThat(creating.readKeys(10)).hasValue(new StoredKeys("db", table, 0, List.of()));
+			JdbcSegmentStore notCreating = JdbcSegmentStore.builder(dataSource).table(table).build();
+			assertThatExceptionOfType(SegmentTableMissingException.class).isThrownBy(() -> notCreating.readKeys(10))
+				.satisfies((ex) -> assertThat(ex.getDdl()).contains("CREATE TABLE IF NOT EXISTS " + table));
+			try {
+				creating.claim("orders", 3);
+				TestDatabases.execute(dataSource, "DELETE FROM " + table);
+				assertThat(notCreating.readKeys(10)).as("a table without rows")
+					.hasValue(new StoredKeys("db", table, 0, List.of()));
+			}
+			finally {
+				TestDatabases.dropTable(dataSource, table);
+			}
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(Database.class)
+	void theLastClaimIsTheInstantOfTheClaimWhateverTheSessionsTimeZone(Database database) {
+		String table = TestDatabases.uniqueTable("uid_seg_tz");
+		try (HikariDataSource dataSource = database.open()) {
+			// Nine hours from UTC, the zone of the JVM and the servers here: a reading in the wrong zone is hours off.
+			dataSource.setConnectionInitSql((database == Database.POSTGRESQL) ? "SET TIME ZONE 'Asia/Tokyo'"
+					: "SET time_zone = '+09:00'");
+			JdbcSegmentStore store = JdbcSegmentStore.builder(dataSource).table(table).initializeSchema(true).build();
+			try {
+				Instant before = Instant.now().minusSeconds(60);
+				store.claim("orders", 3);
+				Instant after = Instant.now().plusSeconds(60);
+				assertThat(store.readKeys(1).orElseThrow().keys()).singleElement()
+					.satisfies((key) -> assertThat(key.lastClaim()).isBetween(before, after));
 			}
 			finally {
 				TestDatabases.dropTable(dataSource, table);

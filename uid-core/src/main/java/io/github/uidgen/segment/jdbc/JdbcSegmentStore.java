@@ -5,6 +5,9 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.LongUnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -14,6 +17,7 @@ import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.segment.SegmentRange;
 import io.github.uidgen.segment.SegmentStore;
 import io.github.uidgen.segment.SegmentStoreException;
+import io.github.uidgen.segment.StoredKeys;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -33,6 +37,9 @@ import org.springframework.transaction.support.TransactionCallback;
  * <p>The table ({@code UID_SEGMENT} by default; DDL in {@code schema-mysql.sql} and {@code schema-postgresql.sql}
  * next to this class) is created at the first claim when {@link Builder#initializeSchema(boolean)} is set; when it
  * is missing otherwise, the claim fails with {@link SegmentTableMissingException}, which carries the DDL.
+ *
+ * <p>{@link #readKeys(int)} lists the rows for operators with plain {@code SELECT}s under the same timeout, taking no
+ * lock a claim waits for.
  */
 public final class JdbcSegmentStore implements SegmentStore {
 
@@ -48,6 +55,8 @@ public final class JdbcSegmentStore implements SegmentStore {
 
 	private final SegmentTransactions transactions;
 
+	private final StoredKeysQuery keysQuery;
+
 	private final String table;
 
 	private final boolean initializeSchema;
@@ -58,6 +67,7 @@ public final class JdbcSegmentStore implements SegmentStore {
 		this.jdbcTemplate = new JdbcTemplate(builder.dataSource);
 		this.jdbc = JdbcClient.create(this.jdbcTemplate);
 		this.transactions = new SegmentTransactions(this.jdbcTemplate, builder.timeout);
+		this.keysQuery = new StoredKeysQuery(builder.dataSource, builder.timeout);
 		this.table = builder.table;
 		this.initializeSchema = builder.initializeSchema;
 	}
@@ -92,6 +102,43 @@ public final class JdbcSegmentStore implements SegmentStore {
 			}
 		}
 		return this.jdbc.sql(sql.read).param(key).query(Long.class).single();
+	}
+
+	/**
+	 * Reads every key's row: {@code max_id}, and {@code modified} as the last claim; no step, since the generators
+	 * choose theirs. A table that is not there yet holds no keys when the store creates it at the first claim.
+	 */
+	@Override
+	public Optional<StoredKeys> readKeys(int maxKeys) {
+		SegmentDialect dialect = dialectForReading();
+		String listing = "SELECT segment_key, max_id, NULL, " + dialect.millisOfWritten("modified") + " FROM "
+				+ this.table + " ORDER BY segment_key LIMIT ?";
+		try {
+			return Optional.of(this.keysQuery.read(name(), this.table, listing, maxKeys, LongUnaryOperator.identity()));
+		}
+		catch (DataAccessException ex) {
+			if (SqlFailures.isTableMissing(ex)) {
+				if (this.initializeSchema) {
+					return Optional.of(new StoredKeys(name(), this.table, 0, List.of()));
+				}
+				throw new SegmentTableMissingException(this.table, createTableSql(dialect) + ";", ex);
+			}
+			throw translate(null, ex);
+		}
+	}
+
+	/** Returns the database's dialect without creating the table: a reading writes nothing. */
+	private SegmentDialect dialectForReading() {
+		Statements current = this.statements;
+		if (current != null) {
+			return current.dialect;
+		}
+		try {
+			return this.transactions.dialect();
+		}
+		catch (DataAccessException | TransactionException ex) {
+			throw translate(null, ex);
+		}
 	}
 
 	@Override

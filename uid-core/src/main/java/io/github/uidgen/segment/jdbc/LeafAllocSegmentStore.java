@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 import javax.sql.DataSource;
 
@@ -13,6 +14,7 @@ import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.segment.SegmentRange;
 import io.github.uidgen.segment.SegmentStore;
 import io.github.uidgen.segment.SegmentStoreException;
+import io.github.uidgen.segment.StoredKeys;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -37,6 +39,9 @@ import org.springframework.transaction.TransactionException;
  * inserted later is claimed from at the next attempt, without a restart. So does a row whose {@code step} is not
  * positive, rolled back so nothing is claimed. A table that is missing or not shaped like Leaf's fails with
  * {@link LeafAllocTableException}. Every claim is bounded by a transaction timeout.
+ *
+ * <p>{@link #readKeys(int)} lists the rows for operators with plain {@code SELECT}s under the same timeout, taking no
+ * lock a claim (uid's or a Leaf server's) waits for.
  */
 public final class LeafAllocSegmentStore implements SegmentStore {
 
@@ -52,6 +57,8 @@ public final class LeafAllocSegmentStore implements SegmentStore {
 
 	private final SegmentTransactions transactions;
 
+	private final StoredKeysQuery keysQuery;
+
 	private final String table;
 
 	private final String advance;
@@ -60,10 +67,14 @@ public final class LeafAllocSegmentStore implements SegmentStore {
 
 	private volatile SegmentDialect checkedDialect;
 
+	/** Whether the table has Leaf's {@code update_time}; set before {@link #checkedDialect}. */
+	private volatile boolean updateTimeColumn;
+
 	private LeafAllocSegmentStore(Builder builder) {
 		this.jdbcTemplate = new JdbcTemplate(builder.dataSource);
 		this.jdbc = JdbcClient.create(this.jdbcTemplate);
 		this.transactions = new SegmentTransactions(this.jdbcTemplate, builder.timeout);
+		this.keysQuery = new StoredKeysQuery(builder.dataSource, builder.timeout);
 		this.table = builder.table;
 		this.advance = "UPDATE " + this.table + " SET max_id = max_id + GREATEST(step, ?) WHERE biz_tag = ?";
 		this.read = "SELECT max_id, step FROM " + this.table + " WHERE biz_tag = ?";
@@ -119,6 +130,26 @@ public final class LeafAllocSegmentStore implements SegmentStore {
 		return "'" + value.replace("'", "''") + "'";
 	}
 
+	/**
+	 * Reads every row: {@code biz_tag}, the last number handed out ({@code max_id - 1}, since Leaf's {@code max_id} is
+	 * the next number nobody owns), {@code step}, and {@code update_time} as the last claim ({@code null} when the
+	 * table has no such column). Leaf's MySQL DDL moves {@code update_time} at every claim
+	 * ({@code ON UPDATE CURRENT_TIMESTAMP}); on PostgreSQL only a trigger of the deployment's own moves it.
+	 */
+	@Override
+	public Optional<StoredKeys> readKeys(int maxKeys) {
+		SegmentDialect dialect = checkTable();
+		String lastClaim = this.updateTimeColumn ? dialect.millisOfTimestamp("update_time") : "NULL";
+		String listing = "SELECT biz_tag, max_id, step, " + lastClaim + " FROM " + this.table
+				+ " ORDER BY biz_tag LIMIT ?";
+		try {
+			return Optional.of(this.keysQuery.read(name(), this.table, listing, maxKeys, (maxId) -> maxId - 1));
+		}
+		catch (DataAccessException ex) {
+			throw translate(null, ex);
+		}
+	}
+
 	@Override
 	public String name() {
 		return "leaf";
@@ -145,14 +176,16 @@ public final class LeafAllocSegmentStore implements SegmentStore {
 	/**
 	 * Checks once that the table exists with Leaf's columns; again at the next claim when it did not, so a table
 	 * created while the application runs is picked up.
+	 * @return the database's dialect
 	 */
-	private void checkTable() {
-		if (this.checkedDialect != null) {
-			return;
+	private SegmentDialect checkTable() {
+		SegmentDialect checked = this.checkedDialect;
+		if (checked != null) {
+			return checked;
 		}
 		synchronized (this) {
 			if (this.checkedDialect != null) {
-				return;
+				return this.checkedDialect;
 			}
 			SegmentDialect dialect;
 			Map<String, Integer> columns;
@@ -182,7 +215,9 @@ public final class LeafAllocSegmentStore implements SegmentStore {
 						+ "leaf_alloc table of the Leaf deployment, whose rows are (biz_tag varchar, max_id bigint, "
 						+ "step int, description, update_time).", null);
 			}
+			this.updateTimeColumn = columns.containsKey("update_time");
 			this.checkedDialect = dialect;
+			return dialect;
 		}
 	}
 

@@ -1,11 +1,13 @@
 package io.github.uidgen.segment.redis;
 
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.segment.SegmentRange;
 import io.github.uidgen.segment.SegmentStore;
 import io.github.uidgen.segment.SegmentStoreException;
+import io.github.uidgen.segment.StoredKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +33,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * noted once at INFO. Generators that were running refuse a range below one they claimed
  * ({@link io.github.uidgen.segment.SegmentStoreRewoundException}), but cannot undo the loss: run Redis with
  * {@code appendonly yes} and {@code appendfsync always} for segment keys, or use the database store.
+ *
+ * <p>{@link #readKeys(int)} lists the counters for operators with {@code SCAN}, never {@code KEYS}.
  */
 public final class RedisSegmentStore implements SegmentStore {
 
@@ -165,6 +169,26 @@ public final class RedisSegmentStore implements SegmentStore {
 	 */
 	public String redisKey(String key) {
 		return this.keyPrefix + ":" + key;
+	}
+
+	/**
+	 * Reads every counter under the key prefix ({@code SCAN} of the server, or of every Cluster master), with no step
+	 * (the generators choose theirs) and no last claim ({@code INCRBY} records none). Bounded by each command's
+	 * timeout ({@code spring.data.redis.timeout}) and by {@value RedisKeyScan#SCAN_COUNT} keys a call, ten seconds in
+	 * all.
+	 */
+	@Override
+	public Optional<StoredKeys> readKeys(int maxKeys) {
+		try {
+			return Optional.of(new RedisKeyScan(this.redis, this.keyPrefix).read(name(), maxKeys));
+		}
+		catch (DataAccessResourceFailureException | QueryTimeoutException ex) {
+			throw translate(null, ex);
+		}
+		catch (DataAccessException ex) {
+			throw new SegmentStoreException("Cannot read the uid segment keys under " + this.keyPrefix + ": "
+					+ ex.getMostSpecificCause().getMessage(), ex);
+		}
 	}
 
 	@Override

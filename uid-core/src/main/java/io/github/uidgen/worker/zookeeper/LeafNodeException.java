@@ -33,7 +33,9 @@ public class LeafNodeException extends WorkerAssignmentException {
 	}
 
 	/**
-	 * Returns the builder setting whose value led to the node: {@code leafName}, {@code ip} or {@code port}.
+	 * Returns the builder setting whose value led to the node: {@code leafName}, {@code ip} or {@code port}; or the
+	 * generator's {@code maxStartupWait} when the node's timestamp lies further ahead of the clock than a start waits
+	 * (its value is then that wait: {@code maxStartupWait} plus the cached generator's {@code maxAhead}).
 	 * @return the setting, or {@code null} when the node itself is at fault
 	 */
 	public String getSetting() {

@@ -128,8 +128,9 @@ final class LeafNodeTakeover {
 		}
 		long ahead = previous.timestamp() - now;
 		if (!created && ahead > maxMarkLead.toMillis()) {
-			throw new LeafNodeException(path, null, null, "The Leaf node " + path + " has the timestamp "
-					+ Instant.ofEpochMilli(previous.timestamp()) + ", " + ahead + " ms ahead of this host's clock ("
+			throw new LeafNodeException(path, "maxStartupWait", maxMarkLead, "The Leaf node " + path
+					+ " has the timestamp " + Instant.ofEpochMilli(previous.timestamp()) + ", " + ahead
+					+ " ms ahead of this host's clock ("
 					+ Instant.ofEpochMilli(now) + "), further than a start waits for it (" + maxMarkLead.toMillis()
 					+ " ms: the generator's maxStartupWait plus its maxAhead): the server that wrote it issued IDs for "
 					+ "times still to come here. Start again once the clock has passed it, or fix the clock that is "

@@ -27,10 +27,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Three instances of the packaged sample on one lease backend (a profile), each a separate JVM: they serve
- * 100,000 IDs each at the same time with distinct worker IDs and no duplicate. One is killed with {@code kill -9};
+ * 100,000 IDs each at the same time with distinct worker IDs and no duplicate; {@code /actuator/uid/fleet} on any
+ * of them lists all three, and {@code parse} there names the instance that issued another one's ID. One is killed with {@code kill -9};
  * once its lease has expired it is restarted under the same instance id, gets its worker ID back (the previous
  * holder's high-water mark with it) and repeats nothing. One is stopped gracefully and so releases its worker ID,
- * which a new instance then receives at once, long before that lease could have expired.
+ * which a new instance then receives at once, long before that lease could have expired; the IDs of the two holders
+ * of that worker ID are each pinned on the right one.
  *
  * <p>Each run uses its own lease table or key prefix, so that runs sharing a server never meet.
  */
@@ -66,6 +68,9 @@ abstract class LeaseAssignerEndToEndTests {
 	private final List<SampleProcess> samples = new ArrayList<>();
 
 	private final Map<String, Long> workerIds = new HashMap<>();
+
+	/** The first ID each instance served, by instance name. */
+	private final Map<String, Long> firstIds = new HashMap<>();
 
 	private final IssuedIds issued = new IssuedIds();
 
@@ -134,6 +139,7 @@ abstract class LeaseAssignerEndToEndTests {
 			assertThat(ids.size()).isEqualTo(BATCHES * BATCH_SIZE);
 			assertAllOfWorker(ids, this.workerIds.get(sample.name()));
 			long first = ids.toArray()[0];
+			this.firstIds.put(sample.name(), first);
 			JsonNode parsed = sample.client().parse(Long.toString(first));
 			assertThat(parsed.path("workerId").asLong()).as(parsed.toString())
 				.isEqualTo(this.workerIds.get(sample.name()));
@@ -143,8 +149,42 @@ abstract class LeaseAssignerEndToEndTests {
 		assertThat(this.issued.duplicates()).isZero();
 	}
 
+	/**
+	 * Any instance lists the whole fleet from the store, and names the instance that issued an ID of another one:
+	 * the operator asks whichever instance the load balancer hands them.
+	 */
 	@Test
 	@Order(2)
+	void anyInstanceListsTheFleetAndNamesTheInstanceThatIssuedAnId() throws Exception {
+		for (SampleProcess asked : this.samples) {
+			JsonNode fleet = asked.client().fleet();
+			assertThat(fleet.path("complete").asBoolean()).as(fleet.toString()).isTrue();
+			JsonNode workers = fleet.path("workers");
+			assertThat(workers.path("held").asLong()).as(fleet.toString()).isEqualTo(INSTANCES);
+			Map<String, Long> listed = new HashMap<>();
+			for (JsonNode worker : workers.path("list")) {
+				if ("HELD".equals(worker.path("state").asString())) {
+					listed.put(worker.path("instanceId").asString(), worker.path("workerId").asLong());
+					assertThat(worker.path("host").asString()).as(worker.toString()).isNotBlank();
+					assertThat(worker.path("highWaterMark").isNull()).as(worker.toString()).isFalse();
+					assertThat(worker.path("self").asBoolean()).as(worker.toString())
+						.isEqualTo(worker.path("instanceId").asString().equals(instanceId(asked.name())));
+				}
+			}
+			Map<String, Long> expected = new HashMap<>();
+			this.workerIds.forEach((name, workerId) -> expected.put(instanceId(name), workerId));
+			assertThat(listed).as(fleet.toString()).isEqualTo(expected);
+		}
+		SampleProcess a = this.samples.get(0);
+		SampleProcess b = this.samples.get(1);
+		JsonNode parsed = a.client().parse(Long.toString(this.firstIds.get(b.name())));
+		assertThat(parsed.path("issuedBy").path("instanceId").asString()).as(parsed.toString())
+			.isEqualTo(instanceId(b.name()));
+		assertThat(parsed.path("issuedBy").path("claimEnd").asString()).as(parsed.toString()).isEqualTo("OPEN");
+	}
+
+	@Test
+	@Order(3)
 	void killedInstanceGetsItsWorkerIdBackAndRepeatsNoId() throws Exception {
 		SampleProcess killed = this.samples.get(0);
 		assertThat(killed.osCommand()).as("the killed process is the JVM itself").endsWith("java");
@@ -165,7 +205,7 @@ abstract class LeaseAssignerEndToEndTests {
 	}
 
 	@Test
-	@Order(3)
+	@Order(4)
 	void gracefullyStoppedInstanceReleasesItsWorkerIdToANewInstance() throws IOException {
 		SampleProcess stopped = this.samples.get(1);
 		long releasedWorkerId = this.workerIds.get(stopped.name());
@@ -184,6 +224,15 @@ abstract class LeaseAssignerEndToEndTests {
 		assertThat(newcomerIds.commonWith(this.issued)).isZero();
 		this.issued.addAll(newcomerIds);
 		assertThat(this.issued.duplicates()).isZero();
+
+		// One worker ID, two holders one after the other: the store's history tells their IDs apart by the marks.
+		JsonNode before = newcomer.client().parse(Long.toString(this.firstIds.get(stopped.name())));
+		assertThat(before.path("issuedBy").path("instanceId").asString()).as(before.toString())
+			.isEqualTo(instanceId(stopped.name()));
+		assertThat(before.path("issuedBy").path("claimEnd").asString()).as(before.toString()).isEqualTo("RELEASED");
+		JsonNode after = this.samples.get(0).client().parse(Long.toString(newcomerIds.toArray()[0]));
+		assertThat(after.path("issuedBy").path("instanceId").asString()).as(after.toString())
+			.isEqualTo(instanceId(newcomer.name()));
 	}
 
 	/** The assigner name the endpoint reports for this profile. */
@@ -192,9 +241,13 @@ abstract class LeaseAssignerEndToEndTests {
 	private SampleProcess launch(String name, Duration lease) {
 		List<String> args = new ArrayList<>();
 		args.add("--spring.profiles.active=" + this.profile);
-		args.add("--uid.worker.instance-id=" + this.runId + "-" + name);
+		args.add("--uid.worker.instance-id=" + instanceId(name));
 		args.addAll(storeArguments(this.runId, lease));
 		return SampleProcess.launch(name, this.workDir, args);
+	}
+
+	private String instanceId(String name) {
+		return this.runId + "-" + name;
 	}
 
 	private String instanceName(int index) {

@@ -154,6 +154,11 @@ final class SampleClient {
 		return json.readTree(ok("/actuator/uid/parse?uid=" + URLEncoder.encode(uid, StandardCharsets.UTF_8)).body());
 	}
 
+	/** Reads {@code GET /actuator/uid/fleet}. */
+	JsonNode fleet() throws IOException {
+		return json.readTree(ok("/actuator/uid/fleet").body());
+	}
+
 	JsonNode json(HttpResponse<String> response) {
 		return json.readTree(response.body());
 	}

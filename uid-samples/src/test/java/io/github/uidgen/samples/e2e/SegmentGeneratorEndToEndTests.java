@@ -121,6 +121,17 @@ abstract class SegmentGeneratorEndToEndTests {
 			this.issued.addAll(ids);
 		}
 		assertThat(this.issued.duplicates()).isZero();
+
+		// The store's counter, as the fleet shows it from either instance, lies at or above every number handed out.
+		for (SampleProcess sample : this.samples) {
+			JsonNode fleet = sample.client().fleet();
+			assertThat(fleet.path("complete").asBoolean()).as(fleet.toString()).isTrue();
+			JsonNode keys = fleet.path("segmentKeys");
+			assertThat(keys.path("count").asLong()).as(fleet.toString()).isEqualTo(1);
+			JsonNode orders = keys.path("list").get(0);
+			assertThat(orders.path("key").asString()).as(fleet.toString()).isEqualTo("orders");
+			assertThat(orders.path("maxId").asLong()).as(fleet.toString()).isGreaterThanOrEqualTo(this.issued.max());
+		}
 	}
 
 	@Test

@@ -1,5 +1,6 @@
 package io.github.uidgen.autoconfigure.actuate;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Comparator;
@@ -12,9 +13,12 @@ import io.github.uidgen.UidException;
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.UidGeneratorStatus;
 import io.github.uidgen.UidLayout;
+import io.github.uidgen.segment.SegmentStore;
 import io.github.uidgen.segment.SegmentUidGenerator;
 import io.github.uidgen.segment.SegmentUidGenerators;
 import io.github.uidgen.text.UidFormats;
+import io.github.uidgen.worker.WorkerIdAssigner;
+import io.github.uidgen.worker.support.HostEnvironment;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -25,7 +29,8 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 /**
  * The {@code uid} actuator endpoint: {@code GET /actuator/uid} describes the running generator and
  * {@code GET /actuator/uid/parse?uid=<id>} decodes an ID (an opaque text only when
- * {@code management.endpoint.uid.parse-opaque} is on). Bad input answers 400 with a message, never 500, and so
+ * {@code management.endpoint.uid.parse-opaque} is on) and names the instance that issued it;
+ * {@code GET /actuator/uid/fleet} lists every worker ID (or segment key) of the store this instance uses. Bad input answers 400 with a message, never 500, and so
  * does an ID of the segment generator, which has nothing in it to decode. With the segment generator, the
  * description also lists every key in use.
  *
@@ -34,10 +39,19 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
  * {@code null} fields, which tell a reader what the generator does not have (a ring, a segment).
  */
 @Endpoint(id = "uid")
-public class UidEndpoint {
+public class UidEndpoint implements AutoCloseable {
 
-	/** The only operation under the endpoint's path. */
+	/** The operation that decodes an ID. */
 	static final String PARSE = "parse";
+
+	/** The operation that lists the fleet. */
+	static final String FLEET = "fleet";
+
+	/** How long {@code fleet} and {@code issuedBy} wait for a store by default. */
+	public static final Duration DEFAULT_FLEET_TIMEOUT = Duration.ofSeconds(3);
+
+	/** The setting that bounds how long {@code fleet} and {@code issuedBy} wait for a store. */
+	public static final String FLEET_TIMEOUT = "management.endpoint.uid.fleet-timeout";
 
 	/** The setting that lets {@code parse} decode opaque texts. */
 	public static final String PARSE_OPAQUE = "management.endpoint.uid.parse-opaque";
@@ -47,6 +61,8 @@ public class UidEndpoint {
 	private final @Nullable SegmentUidGenerators segmentGenerators;
 
 	private final UidIdParser parser;
+
+	private final UidFleetReader fleetReader;
 
 	private final UidClock clock;
 
@@ -94,9 +110,26 @@ public class UidEndpoint {
 	 */
 	public UidEndpoint(UidGenerator generator, @Nullable SegmentUidGenerators segmentGenerators,
 			@Nullable UidFormats formats, boolean parseOpaque, UidClock clock) {
+		this(generator, segmentGenerators, formats, parseOpaque, clock, new Stores(null, null, DEFAULT_FLEET_TIMEOUT,
+				HostEnvironment.current().defaultInstanceId(null)));
+	}
+
+	/**
+	 * Creates the endpoint, with the stores {@code fleet} and {@code issuedBy} read.
+	 * @param generator the {@code UidGenerator} bean
+	 * @param segmentGenerators the generators of segment keys, or {@code null} without the segment generator
+	 * @param formats the text forms {@code parse} reads besides decimal, or {@code null} for decimal only
+	 * @param parseOpaque whether {@code parse} decodes opaque texts
+	 * @param clock the clock the layout's expiry is compared with
+	 * @param stores the worker-ID assigner and segment store the application uses, and how long a reading may take
+	 */
+	public UidEndpoint(UidGenerator generator, @Nullable SegmentUidGenerators segmentGenerators,
+			@Nullable UidFormats formats, boolean parseOpaque, UidClock clock, Stores stores) {
 		this.generator = generator;
 		this.segmentGenerators = segmentGenerators;
-		this.parser = new UidIdParser(generator, formats, parseOpaque);
+		this.fleetReader = new UidFleetReader(generator, stores.assigner(), stores.segmentStore(),
+				stores.fleetTimeout(), stores.instanceId());
+		this.parser = new UidIdParser(generator, formats, parseOpaque, this.fleetReader);
 		this.clock = clock;
 	}
 
@@ -176,12 +209,13 @@ public class UidEndpoint {
 
 	/**
 	 * Decodes an ID of this generator's layout, given as text of any of the application's forms.
-	 * @param operation the path segment after the endpoint, {@code parse}
+	 * @param operation the path segment after the endpoint: {@code parse}, or {@code fleet} (which takes no parameter)
 	 * @param uid the ID as text: of {@code form} when given; otherwise of the default form ({@code uid.text.form}) or
 	 * decimal
 	 * @param form the name of the text form ({@code decimal}, {@code radix62}, {@code radix36}, {@code readable},
 	 * {@code opaque}), or {@code null}
-	 * @return 200 with the parts of the ID and the form it was read in; 400 with a message for a missing, malformed,
+	 * @return 200 with the parts of the ID, the form it was read in and the instance that issued it ({@code issuedBy},
+	 * from the worker-ID store's claim history); for the operation {@code fleet}, the fleet; 400 with a message for a missing, malformed,
 	 * negative or out-of-range ID, an unknown form, and for any ID of the segment generator (a plain number, without
 	 * time or worker); 403 for the opaque form unless {@link #PARSE_OPAQUE} is on (and the default form, when it is
 	 * opaque, is then not tried); 404 for another operation
@@ -189,7 +223,27 @@ public class UidEndpoint {
 	@ReadOperation
 	public WebEndpointResponse<Object> parse(@Selector String operation, @Nullable String uid,
 			@Nullable String form) {
+		if (FLEET.equals(operation)) {
+			return new WebEndpointResponse<>(fleet());
+		}
 		return this.parser.parse(operation, uid, form);
+	}
+
+	/**
+	 * Lists the fleet ({@code GET /actuator/uid/fleet}), read from the stores this instance uses: every worker ID
+	 * with its holder, state, lease and mark and how much of the worker-ID space is held, or every key of the segment
+	 * store with its counter. A store that does not answer within {@link #FLEET_TIMEOUT} gives a partial answer that
+	 * says so; a generator whose assigner keeps no shared record (a configured worker ID) answers with itself.
+	 * @return the fleet
+	 */
+	public FleetDescriptor fleet() {
+		return this.fleetReader.read();
+	}
+
+	/** Stops the threads that read the stores; the context calls it on shutdown. */
+	@Override
+	public void close() {
+		this.fleetReader.close();
 	}
 
 	/**
@@ -324,10 +378,24 @@ public class UidEndpoint {
 	 * @param workerId the worker that issued it (within its data center, with data-center bits)
 	 * @param sequence its sequence in that worker and time unit
 	 * @param form the text form the ID was read in
+	 * @param issuedBy the instance that held the worker ID when the ID was issued, from the worker-ID store's claim
+	 * history, or why that cannot be told
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record ParsedUid(String uid, String timestamp, @Nullable Long datacenterId, long workerId,
-			long sequence, String form) implements OperationResponseBody {
+			long sequence, String form, IssuerLookup.@Nullable IssuedBy issuedBy) implements OperationResponseBody {
+	}
+
+	/**
+	 * The stores {@code fleet} and {@code issuedBy} read.
+	 *
+	 * @param assigner the application's worker-ID assigner, or {@code null} without one (segment)
+	 * @param segmentStore the application's segment store, or {@code null} without one
+	 * @param fleetTimeout how long a reading of a store may take ({@link #FLEET_TIMEOUT})
+	 * @param instanceId this instance's ID, for an assigner that keeps no shared record
+	 */
+	public record Stores(@Nullable WorkerIdAssigner assigner, @Nullable SegmentStore segmentStore,
+			Duration fleetTimeout, String instanceId) {
 	}
 
 	/**

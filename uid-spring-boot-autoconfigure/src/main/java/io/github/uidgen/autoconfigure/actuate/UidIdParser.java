@@ -33,17 +33,21 @@ final class UidIdParser {
 
 	private final boolean parseOpaque;
 
-	UidIdParser(UidGenerator generator, @Nullable UidFormats formats, boolean parseOpaque) {
+	private final UidFleetReader fleetReader;
+
+	UidIdParser(UidGenerator generator, @Nullable UidFormats formats, boolean parseOpaque,
+			UidFleetReader fleetReader) {
 		this.generator = generator;
 		this.formats = formats;
 		this.parseOpaque = parseOpaque;
+		this.fleetReader = fleetReader;
 	}
 
 	/** Answers {@code GET /actuator/uid/{operation}?uid=…&form=…}, as {@link UidEndpoint#parse} documents. */
 	WebEndpointResponse<Object> parse(String operation, @Nullable String uid, @Nullable String form) {
 		if (!UidEndpoint.PARSE.equals(operation)) {
 			return error(WebEndpointResponse.STATUS_NOT_FOUND, "Not Found", "Unknown operation '" + echo(operation)
-					+ "'; to decode an ID, call /actuator/uid/parse?uid=<ID>");
+					+ "'; to decode an ID, call /actuator/uid/parse?uid=<ID>; to list the fleet, /actuator/uid/fleet");
 		}
 		if (uid == null) {
 			return badRequest("The uid parameter is missing; call /actuator/uid/parse?uid=<ID>");
@@ -111,9 +115,11 @@ final class UidIdParser {
 	private WebEndpointResponse<Object> decoded(long value, String form) {
 		try {
 			DecodedUid decoded = this.generator.decode(value);
+			IssuerLookup.IssuedBy issuedBy = new IssuerLookup(this.fleetReader, this.generator.status().worker())
+				.issuerOf(decoded);
 			return new WebEndpointResponse<>(new ParsedUid(Long.toString(decoded.uid()),
 					decoded.timestamp().toString(), decoded.datacenterId(), decoded.workerId(), decoded.sequence(),
-					form));
+					form, issuedBy));
 		}
 		catch (UidException ex) {
 			return badRequest(ex.getMessage());

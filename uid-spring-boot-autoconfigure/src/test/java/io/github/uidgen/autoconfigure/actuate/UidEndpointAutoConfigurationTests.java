@@ -32,6 +32,35 @@ class UidEndpointAutoConfigurationTests {
 	}
 
 	@Test
+	void theFleetAnswersWithTheConfiguredInstanceIdForAnAssignerWithoutSharedRecord() {
+		this.contextRunner
+			.withPropertyValues("management.endpoints.web.exposure.include=uid", "uid.worker.instance-id=checkout-7")
+			.run((context) -> assertThat(context.getBean(UidEndpoint.class).fleet().workers().list())
+				.singleElement()
+				.satisfies((worker) -> assertThat(worker.instanceId()).isEqualTo("checkout-7")));
+	}
+
+	@Test
+	void aFleetTimeoutThatIsNotPositiveFailsStartNamingTheProperty() {
+		this.contextRunner
+			.withPropertyValues("management.endpoints.web.exposure.include=uid",
+					"management.endpoint.uid.fleet-timeout=0s")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("management.endpoint.uid.fleet-timeout")
+				.hasMessageContaining("positive duration"));
+	}
+
+	@Test
+	void aFleetTimeoutThatIsNoDurationFailsStartNamingTheProperty() {
+		this.contextRunner
+			.withPropertyValues("management.endpoints.web.exposure.include=uid",
+					"management.endpoint.uid.fleet-timeout=soon")
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("management.endpoint.uid.fleet-timeout"));
+	}
+
+	@Test
 	void endpointIsNotConfiguredWhenNotExposed() {
 		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(UidGenerator.class)
 			.doesNotHaveBean(UidEndpoint.class));
