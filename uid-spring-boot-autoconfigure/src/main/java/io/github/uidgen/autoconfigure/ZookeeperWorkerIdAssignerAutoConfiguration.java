@@ -125,6 +125,7 @@ public final class ZookeeperWorkerIdAssignerAutoConfiguration {
 			map(leaf.getPort() != null ? PREFIX + "leaf.port" : "server.port", port, builder::port);
 			map(PREFIX + "connection-timeout", zookeeper.getConnectionTimeout(), builder::connectionTimeout);
 			map("uid.worker.instance-id", properties.getWorker().getInstanceId(), builder::instanceId);
+			map("uid.worker.claim-history", properties.getWorker().getClaimHistory(), builder::claimHistory);
 			return UidPropertyMapper.apply(PREFIX + "leaf.ip", leaf.getIp(), (ip) -> builder.build());
 		}
 

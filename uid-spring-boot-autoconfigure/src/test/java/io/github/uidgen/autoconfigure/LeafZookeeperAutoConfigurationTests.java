@@ -122,6 +122,9 @@ class LeafZookeeperAutoConfigurationTests {
 			assertThat(analysis.getDescription()).contains("Property: uid.worker.zookeeper.leaf.port")
 				.contains("Value: 70000");
 		}, "uid.worker.zookeeper.leaf.name=any", "uid.worker.zookeeper.leaf.port=70000");
+		assertFailure(this.contextRunner, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.worker.claim-history").contains("Value: 0");
+		}, "uid.worker.zookeeper.leaf.name=any", "uid.worker.zookeeper.leaf.port=8080", "uid.worker.claim-history=0");
 	}
 
 	@Test

@@ -10,6 +10,7 @@ import io.github.uidgen.UidClock;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerLeaseLostException;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
+import io.github.uidgen.worker.fleet.ClaimEnd;
 import io.github.uidgen.worker.support.LeaseSettings;
 import io.github.uidgen.worker.zookeeper.CuratorCalls.Conflict;
 import org.slf4j.Logger;
@@ -84,8 +85,9 @@ final class LeafNodeReports {
 	}
 
 	/**
-	 * Writes a report over the version last written, while the holder znode is this session's. A conflict whose
-	 * cause is this claim's own earlier write (its answer lost) is written over again.
+	 * Writes a report over the version last written, while the holder znode is this session's; the final one closes
+	 * the claim in the worker ID's uid claims in the same transaction. A conflict whose cause is this claim's own
+	 * earlier write (its answer lost) is written over again.
 	 */
 	private Held write(Held lease, long timestamp, boolean release) {
 		byte[] report = endpoint(timestamp).toJson();
@@ -96,7 +98,16 @@ final class LeafNodeReports {
 		int version = lease.version();
 		for (int attempt = 1;; attempt++) {
 			try {
-				version = this.nodes.renew(this.ipPort, lease.child(), report, version);
+				if (release) {
+					// The claim's end goes into its history in the final report's own transaction.
+					ClaimList.Stored claims = this.nodes.claims(lease.workerId());
+					version = this.nodes.renew(this.ipPort, lease.child(), report, version, claims,
+							claims.list().closeNewest(ClaimEnd.RELEASED, this.clock.currentTimeMillis()),
+							lease.workerId());
+				}
+				else {
+					version = this.nodes.renew(this.ipPort, lease.child(), report, version);
+				}
 				return new Held(lease.workerId(), lease.child(), lease.token(), version, timestamp, lease.session(),
 						List.of());
 			}

@@ -9,6 +9,7 @@ import java.util.List;
 import io.github.uidgen.UidClock;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerAssignmentException;
+import io.github.uidgen.worker.fleet.ClaimEnd;
 import io.github.uidgen.worker.zookeeper.CuratorCalls.Conflict;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,8 +46,12 @@ final class LeafNodeTakeover {
 
 	private final UidClock clock;
 
+	private final String host;
+
+	private final int claimHistory;
+
 	LeafNodeTakeover(LeafNodes nodes, LeafNodeReports reports, String ip, String port, String instanceId,
-			UidClock clock) {
+			UidClock clock, String host, int claimHistory) {
 		this.nodes = nodes;
 		this.reports = reports;
 		this.ip = ip;
@@ -54,11 +59,14 @@ final class LeafNodeTakeover {
 		this.ipPort = ip + ":" + port;
 		this.instanceId = instanceId;
 		this.clock = clock;
+		this.host = host.replace('\n', ' ').replace('\r', ' ');
+		this.claimHistory = claimHistory;
 	}
 
 	/** Creates the holder znode, or refuses: another uid process on this ip:port holds it. */
 	void hold(String token) {
-		byte[] data = ("instance=" + this.instanceId + "\ntoken=" + token + "\n").getBytes(StandardCharsets.UTF_8);
+		byte[] data = ("instance=" + this.instanceId + "\ntoken=" + token + "\nhost=" + this.host + "\n")
+			.getBytes(StandardCharsets.UTF_8);
 		try {
 			this.nodes.hold(this.ipPort, data);
 		}
@@ -151,19 +159,46 @@ final class LeafNodeTakeover {
 		}
 		if (!created && !releasedByUid) {
 			awaitQuiet(previous.timestamp() + LEAF_REPORT_INTERVAL.toMillis() + LIVE_CHECK_MARGIN.toMillis());
-			LeafNodes.Read again = this.nodes.read(child);
-			if (again == null || again.version() != version) {
-				throw liveLeafServer(path, null);
-			}
 		}
-		this.reports.taken(new LeafNodeReports.Held(workerId, child, token, version, timestamp, this.nodes.sessionId(),
-				List.of()));
 		long mark = created ? WorkerAssignment.NO_MARK
 				: releasedByUid ? previous.timestamp() : previous.timestamp() + LEAF_REPORT_INTERVAL.toMillis();
+		confirm(child, workerId, version, created ? WorkerAssignment.NO_MARK : previous.timestamp(), mark);
+		this.reports.taken(new LeafNodeReports.Held(workerId, child, token, version, timestamp, this.nodes.sessionId(),
+				List.of()));
 		logger.info("uid worker ID {} taken from Leaf's node {} for instance '{}' ({})", workerId, path,
 				this.instanceId, created ? "a new node" : (releasedByUid ? "released by uid at " : "Leaf's last report ")
 						+ Instant.ofEpochMilli(previous.timestamp()) + ", no ID before " + Instant.ofEpochMilli(mark + 1));
 		return new WorkerAssignment(workerId, mark);
+	}
+
+	/**
+	 * Completes the takeover and records it in the worker ID's uid claims, in one transaction that holds only while
+	 * the holder znode exists and the node is still at the version this claim's report left: a Leaf server that wrote
+	 * it meanwhile fails both. A uid claim left open by a process that never released the node is closed as expired
+	 * at the node's last report plus Leaf's window.
+	 */
+	private void confirm(String child, long workerId, int version, long previousTimestamp, long mark) {
+		long from = this.clock.currentTimeMillis();
+		ClaimList.Stored claims = this.nodes.claims(workerId);
+		ClaimList history = claims.list()
+			.closeNewest(ClaimEnd.EXPIRED, (previousTimestamp == WorkerAssignment.NO_MARK) ? from
+					: Math.min(from, previousTimestamp + LEAF_REPORT_INTERVAL.toMillis()))
+			.open(from, mark, this.host, this.instanceId, this.claimHistory);
+		try {
+			this.nodes.confirmTakeover(this.ipPort, child, version, workerId, claims, history);
+		}
+		catch (Conflict ex) {
+			LeafNodes.Read again = this.nodes.read(child);
+			if (again == null || again.version() != version) {
+				throw liveLeafServer(this.nodes.nodePath(child), ex);
+			}
+			if (!Arrays.equals(this.nodes.claims(workerId).list().encode(), history.encode())) {
+				throw new LeafNodeException(this.nodes.holderPath(this.ipPort), null, null, "The holder znode "
+						+ this.nodes.holderPath(this.ipPort) + " or the uid claims of worker ID " + workerId
+						+ " changed while the node was taken over (deleted or edited by hand?); start again.", ex);
+			}
+			// Applied, but its answer was lost and the client tried it again.
+		}
 	}
 
 	private LeafNodeException liveLeafServer(String path, Throwable cause) {

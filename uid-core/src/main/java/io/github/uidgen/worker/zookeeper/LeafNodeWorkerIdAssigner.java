@@ -2,6 +2,7 @@ package io.github.uidgen.worker.zookeeper;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 import io.github.uidgen.InvalidSettingException;
@@ -9,6 +10,8 @@ import io.github.uidgen.UidClock;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.WorkerLeaseLostException;
+import io.github.uidgen.worker.fleet.WorkerFleet;
+import io.github.uidgen.worker.support.HostEnvironment;
 import io.github.uidgen.worker.support.LeaseSettings;
 import io.github.uidgen.worker.support.LeaseTokens;
 import org.apache.curator.framework.CuratorFramework;
@@ -48,6 +51,10 @@ import org.apache.curator.utils.PathUtils;
  * server that finds the timestamp ahead of its clock does not wait, it falls back to the worker ID cached in its
  * local file and issues at once, repeating uid's IDs. The wait is bounded by how far ahead of the clock a mark may
  * lie at start (see {@link #assign(long, Duration)}), and at least Leaf's report interval.
+ *
+ * <p>uid's own claims of each worker ID are kept under {@code /snowflake/<leaf.name>/uid-claims/<worker ID>}, outside
+ * the tree Leaf reads: the takeover records its claim in the transaction that confirms it (the holder znode there and
+ * the node still at the version its report left), and the final report closes it in its own transaction.
  */
 public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 
@@ -79,6 +86,8 @@ public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 
 	private final LeafNodeTakeover takeover;
 
+	private final LeafNodeFleet fleet;
+
 	private LeafNodeWorkerIdAssigner(Builder builder) {
 		this.leafName = builder.leafName;
 		this.ip = builder.ip;
@@ -89,7 +98,8 @@ public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 		this.nodes = new LeafNodes(builder.client, this.leafName);
 		this.reports = new LeafNodeReports(this.nodes, this.ip, this.port, builder.clock);
 		this.takeover = new LeafNodeTakeover(this.nodes, this.reports, this.ip, this.port, this.instanceId,
-				builder.clock);
+				builder.clock, HostEnvironment.current().hostName(), builder.claimHistory);
+		this.fleet = new LeafNodeFleet(this.nodes, this.connectionTimeout, builder.clock);
 	}
 
 	/**
@@ -159,6 +169,16 @@ public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 		return LEAF_REPORT_INTERVAL;
 	}
 
+	/**
+	 * Reads every node of Leaf's tree, held by uid or by a Leaf server, and the uid claims of each worker ID (kept
+	 * under {@code /snowflake/<leaf.name>/uid-claims/<worker ID>}, outside the tree Leaf reads); see
+	 * {@link LeafNodeFleet} for what each field means for a Leaf node.
+	 */
+	@Override
+	public Optional<WorkerFleet> fleet() {
+		return Optional.of(this.fleet);
+	}
+
 	@Override
 	public String name() {
 		return "zookeeper-leaf";
@@ -211,6 +231,8 @@ public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 		private Duration connectionTimeout = DEFAULT_CONNECTION_TIMEOUT;
 
 		private UidClock clock = UidClock.SYSTEM;
+
+		private int claimHistory = LeaseSettings.DEFAULT_CLAIM_HISTORY;
 
 		private Builder(CuratorFramework client) {
 			this.client = Objects.requireNonNull(client, "client");
@@ -296,6 +318,24 @@ public final class LeafNodeWorkerIdAssigner implements WorkerIdAssigner {
 			if (connectionTimeout != null) {
 				this.connectionTimeout = CuratorCalls.requireConnectionTimeout(connectionTimeout);
 			}
+			return this;
+		}
+
+		/**
+		 * Sets how many uid claims of each worker ID are kept (instance, host, from, to and the mark each found), so
+		 * an operator can tell which instance issued an ID; {@value LeaseSettings#DEFAULT_CLAIM_HISTORY} when not
+		 * set. Each claim prunes the oldest beyond this in the transaction that takes the node over. A Leaf server's
+		 * own tenure of a node is not recorded: Leaf writes no history.
+		 * @param claimHistory from 1 to {@value LeaseSettings#MAX_CLAIM_HISTORY}
+		 * @return this builder
+		 */
+		public Builder claimHistory(int claimHistory) {
+			if (claimHistory < 1 || claimHistory > LeaseSettings.MAX_CLAIM_HISTORY) {
+				throw new InvalidSettingException("claimHistory", claimHistory, "keep from 1 to "
+						+ LeaseSettings.MAX_CLAIM_HISTORY + " claims per worker ID, for example "
+						+ LeaseSettings.DEFAULT_CLAIM_HISTORY);
+			}
+			this.claimHistory = claimHistory;
 			return this;
 		}
 

@@ -19,9 +19,11 @@ import org.apache.zookeeper.data.Stat;
 /**
  * The ZooKeeper side of {@link LeafNodeWorkerIdAssigner}: Leaf's tree {@code /snowflake/<leaf.name>/forever} with one
  * persistent sequential node per {@code ip:port}, and uid's ephemeral holder znodes beside it under
- * {@code /snowflake/<leaf.name>/uid-holders/<ip:port>} and the node version each uid release left under
- * {@code uid-released/<ip:port>-<sequence>}, which Leaf servers never look at. ZooKeeper failures become the
- * assigner's exceptions; a version or existence that is not as expected becomes a {@link Conflict}.
+ * {@code /snowflake/<leaf.name>/uid-holders/<ip:port>}, the node version each uid release left under
+ * {@code uid-released/<ip:port>-<sequence>} and each worker ID's uid claims under {@code uid-claims/<sequence>} (a
+ * {@link ClaimList}), none of which Leaf servers look at: they read only the children of {@code forever}. ZooKeeper
+ * failures become the assigner's exceptions; a version or existence that is not as expected becomes a
+ * {@link Conflict}.
  */
 final class LeafNodes {
 
@@ -31,8 +33,8 @@ final class LeafNodes {
 	record Read(byte[] data, int version) {
 	}
 
-	/** A holder znode's data and the session that owns it. */
-	record Holder(byte[] data, long session) {
+	/** A holder znode's data, the session that owns it, and when it was created (by the ensemble's clock). */
+	record Holder(byte[] data, long session, long createdMillis) {
 	}
 
 	private final CuratorFramework client;
@@ -45,6 +47,8 @@ final class LeafNodes {
 
 	private final String releasedPath;
 
+	private final String claimsPath;
+
 	private final CuratorCalls calls;
 
 	LeafNodes(CuratorFramework client, String leafName) {
@@ -55,6 +59,7 @@ final class LeafNodes {
 		this.foreverPath = ZKPaths.makePath(this.basePath, "forever");
 		this.holdersPath = ZKPaths.makePath(this.basePath, "uid-holders");
 		this.releasedPath = ZKPaths.makePath(this.basePath, "uid-released");
+		this.claimsPath = ZKPaths.makePath(this.basePath, "uid-claims");
 	}
 
 	String foreverPath() {
@@ -92,14 +97,54 @@ final class LeafNodes {
 	 */
 	List<String> nodesOf(String ipPort) {
 		List<String> nodes = new ArrayList<>();
-		for (String child : this.calls.call(() -> this.client.getChildren().forPath(this.foreverPath))) {
-			int dash = child.lastIndexOf('-');
-			if (dash > 0 && child.substring(0, dash).equals(ipPort)
-					&& SEQUENCE.matcher(child.substring(dash + 1)).matches()) {
+		for (String child : allNodes()) {
+			if (ipPortOf(child).equals(ipPort)) {
 				nodes.add(child);
 			}
 		}
 		return nodes;
+	}
+
+	/**
+	 * Returns every node of the forever tree named as Leaf names them; none when there is no tree.
+	 * @return the node names
+	 */
+	List<String> allNodes() {
+		List<String> nodes = new ArrayList<>();
+		for (String child : children(this.foreverPath)) {
+			int dash = child.lastIndexOf('-');
+			if (dash > 0 && SEQUENCE.matcher(child.substring(dash + 1)).matches()) {
+				nodes.add(child);
+			}
+		}
+		return nodes;
+	}
+
+	/** Returns the children of a path, none when it does not exist. */
+	List<String> children(String path) {
+		try {
+			return this.calls.call(() -> this.client.getChildren().forPath(path));
+		}
+		catch (Conflict ex) {
+			return List.of();
+		}
+	}
+
+	String holdersPath() {
+		return this.holdersPath;
+	}
+
+	String releasedPath() {
+		return this.releasedPath;
+	}
+
+	/**
+	 * Returns the ip:port a node of {@link #allNodes()} is named after.
+	 * @param child the node's name
+	 * @return the name up to the sequence
+	 */
+	static String ipPortOf(String child) {
+		return child.substring(0, child.lastIndexOf('-'));
 	}
 
 	/**
@@ -161,7 +206,7 @@ final class LeafNodes {
 		Stat stat = new Stat();
 		try {
 			byte[] data = this.calls.call(() -> this.client.getData().storingStatIn(stat).forPath(holderPath(ipPort)));
-			return new Holder(data, stat.getEphemeralOwner());
+			return new Holder(data, stat.getEphemeralOwner(), stat.getCtime());
 		}
 		catch (Conflict ex) {
 			return null;
@@ -210,12 +255,71 @@ final class LeafNodes {
 		return this.calls.call(() -> this.client.setData().withVersion(version).forPath(nodePath(child), data)).getVersion();
 	}
 
-	/** Writes a node over the version last written while the holder znode exists; returns the new version. */
-	int renew(String ipPort, String child, byte[] data, int version) {
-		String node = nodePath(child);
+	/**
+	 * Reads the uid claims of a worker ID.
+	 * @param workerId the worker ID, the node's sequence
+	 * @return its claims and the znode's version, {@link ClaimList.Stored#NONE} when there is none
+	 */
+	ClaimList.Stored claims(long workerId) {
+		Stat stat = new Stat();
+		try {
+			byte[] data = this.calls.call(() -> this.client.getData().storingStatIn(stat).forPath(claimsPath(workerId)));
+			return new ClaimList.Stored(ClaimList.decode(data), stat.getVersion());
+		}
+		catch (Conflict ex) {
+			return ClaimList.Stored.NONE;
+		}
+	}
+
+	private String claimsPath(long workerId) {
+		return ZKPaths.makePath(this.claimsPath, Long.toString(workerId));
+	}
+
+	/**
+	 * Completes a takeover in one transaction: while the holder znode exists and the node is still at the version
+	 * the claim's report left, writes the claims with the new one over the version read.
+	 * @throws Conflict when the holder znode is gone, another process wrote the node, or the claims changed
+	 */
+	void confirmTakeover(String ipPort, String child, int version, long workerId, ClaimList.Stored claims,
+			ClaimList history) {
+		createPath(this.claimsPath);
 		List<CuratorOp> ops = this.calls.call(() -> List.of(
 				this.client.transactionOp().check().withVersion(0).forPath(holderPath(ipPort)),
-				this.client.transactionOp().setData().withVersion(version).forPath(node, data)));
+				this.client.transactionOp().check().withVersion(version).forPath(nodePath(child)),
+				claims.writeOp(this.client, claimsPath(workerId), history)));
+		this.calls.call(() -> this.client.transaction().forOperations(ops));
+	}
+
+	private void createPath(String path) {
+		try {
+			this.calls.call(() -> this.client.create().creatingParentsIfNeeded().forPath(path, new byte[0]));
+		}
+		catch (Conflict ex) {
+			// There already.
+		}
+	}
+
+	/** Writes a node over the version last written while the holder znode exists; returns the new version. */
+	int renew(String ipPort, String child, byte[] data, int version) {
+		return renew(ipPort, child, data, version, ClaimList.Stored.NONE, ClaimList.EMPTY, -1);
+	}
+
+	/**
+	 * Writes a node over the version last written while the holder znode exists, and with it a worker ID's claims
+	 * over the version read when they changed; returns the node's new version.
+	 */
+	int renew(String ipPort, String child, byte[] data, int version, ClaimList.Stored claims, ClaimList history,
+			long workerId) {
+		String node = nodePath(child);
+		List<CuratorOp> ops = this.calls.call(() -> {
+			List<CuratorOp> list = new ArrayList<>(3);
+			list.add(this.client.transactionOp().check().withVersion(0).forPath(holderPath(ipPort)));
+			list.add(this.client.transactionOp().setData().withVersion(version).forPath(node, data));
+			if (!history.equals(claims.list())) {
+				list.add(claims.writeOp(this.client, claimsPath(workerId), history));
+			}
+			return list;
+		});
 		for (CuratorTransactionResult result : this.calls.call(() -> this.client.transaction().forOperations(ops))) {
 			if (node.equals(result.getForPath()) && result.getResultStat() != null) {
 				return result.getResultStat().getVersion();

@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerLeaseLostException;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
+import io.github.uidgen.worker.fleet.ClaimEnd;
 import io.github.uidgen.worker.support.LeaseSettings;
 import io.github.uidgen.worker.support.LeaseTokens;
 import io.github.uidgen.worker.zookeeper.ClaimCandidates.Candidate;
@@ -35,16 +36,27 @@ final class WorkerLeases {
 		this.lease = lease;
 	}
 
-	/** Tries one candidate; returns {@code null} when another instance got it first. */
-	WorkerAssignment tryTake(Candidate candidate) {
+	/**
+	 * Tries one candidate; returns {@code null} when another instance got it first. The claim is added to the worker
+	 * ID's history in the same transaction, closing the previous claim if its holder never released it.
+	 * @param candidate the worker ID and its znode as read
+	 * @param storeMillis the ensemble's time at the start of this round: the claim's time
+	 */
+	WorkerAssignment tryTake(Candidate candidate, long storeMillis) {
 		String token = LeaseTokens.newToken();
-		long mark = (candidate.node() != null) ? candidate.node().record().markMillis() : WorkerAssignment.NO_MARK;
+		WorkerNode read = candidate.node();
+		long mark = (read != null) ? read.record().markMillis() : WorkerAssignment.NO_MARK;
+		String host = this.lease.hostName().replace('\n', ' ').replace('\r', ' ');
 		WorkerRecord record = new WorkerRecord(this.lease.instanceId(), token, this.lease.leaseDuration().toMillis(),
-				mark);
+				mark, host, storeMillis);
+		ClaimList.Stored claims = this.registry.claims(candidate.workerId());
+		ClaimList history = closePrevious(claims.list(), read, storeMillis).open(storeMillis, mark, host,
+				this.lease.instanceId(), this.lease.claimHistory());
 		long sessionId = this.registry.sessionId();
 		int version;
 		try {
-			version = this.registry.take(candidate.workerId(), candidate.node(), candidate.staleLeaseNode(), record);
+			version = this.registry.take(candidate.workerId(), read, candidate.staleLeaseNode(), record, claims,
+					history);
 		}
 		catch (Conflict ex) {
 			// The transaction may have been applied and only its answer lost (the client then retried it):
@@ -61,6 +73,21 @@ final class WorkerLeases {
 				candidate.workerId(), this.registry.basePath(), this.lease.instanceId(),
 				assignment.hasMark() ? "mark " + Instant.ofEpochMilli(mark) : "no mark", this.lease.leaseDuration());
 		return assignment;
+	}
+
+	/**
+	 * Closes the previous holder's claim, if still open: as released when its record says so (a release by a version
+	 * that kept no history), else as expired at its lease's expiry, or at this claim when its session ended sooner.
+	 */
+	private static ClaimList closePrevious(ClaimList history, WorkerNode read, long storeMillis) {
+		if (read == null || read.record() == null) {
+			return history;
+		}
+		if (!read.record().leased()) {
+			return history.closeNewest(ClaimEnd.RELEASED, read.modifiedMillis());
+		}
+		long expiry = read.modifiedMillis() + read.record().leaseMillis();
+		return history.closeNewest(ClaimEnd.EXPIRED, Math.min(expiry, storeMillis));
 	}
 
 	void renew(long workerId, long highWaterMarkMillis) {
@@ -140,7 +167,7 @@ final class WorkerLeases {
 		}
 		WorkerRecord released = lease.record().withMarkAtLeast(highWaterMarkMillis).released();
 		try {
-			this.registry.release(workerId, released, lease.version(), true);
+			release(workerId, released, lease.version(), true);
 		}
 		catch (Conflict ex) {
 			// The lease znode may be gone with an ended session while the worker znode is still this claim's: the
@@ -153,7 +180,7 @@ final class WorkerLeases {
 			}
 			if (!released.equals(now.record())) {
 				try {
-					this.registry.release(workerId, released.withMarkAtLeast(now.record().markMillis()), now.version(),
+					release(workerId, released.withMarkAtLeast(now.record().markMillis()), now.version(),
 							now.leaseNode());
 				}
 				catch (Conflict again) {
@@ -163,6 +190,17 @@ final class WorkerLeases {
 			}
 		}
 		logger.info("uid worker ID {} released in ZooKeeper {}", workerId, this.registry.basePath());
+	}
+
+	/**
+	 * Releases in one transaction with the claim's end in the history: the newest claim is this one's, since every
+	 * claim writes its own in the transaction that takes the worker znode this release writes over.
+	 */
+	private void release(long workerId, WorkerRecord released, int version, boolean withLeaseNode) {
+		long at = this.registry.storeMillis();
+		ClaimList.Stored claims = this.registry.claims(workerId);
+		this.registry.release(workerId, released, version, withLeaseNode, claims,
+				claims.list().closeNewest(ClaimEnd.RELEASED, at));
 	}
 
 	/** A lease this assigner holds: the record it last wrote, that write's version, and the claim's session. */

@@ -15,10 +15,18 @@ import io.github.uidgen.worker.WorkerAssignment;
  * @param token the token of the current claim, empty when the worker ID was released
  * @param leaseMillis how long the claimant's lease lasts after each write to the znode
  * @param markMillis the high-water mark, {@link WorkerAssignment#NO_MARK} for a worker ID that never issued an ID
+ * @param host the host the claimant ran on, empty when not recorded
+ * @param sinceMillis when the claim was made, by the ensemble's clock; -1 when not recorded
  */
-record WorkerRecord(String instanceId, String token, long leaseMillis, long markMillis) {
+record WorkerRecord(String instanceId, String token, long leaseMillis, long markMillis, String host,
+		long sinceMillis) {
 
 	private static final String FORMAT = "1";
+
+	/** A record without host and claim time, as earlier versions wrote it. */
+	WorkerRecord(String instanceId, String token, long leaseMillis, long markMillis) {
+		this(instanceId, token, leaseMillis, markMillis, "", -1);
+	}
 
 	/**
 	 * Returns whether a claim holds the worker ID (it may have expired).
@@ -34,7 +42,9 @@ record WorkerRecord(String instanceId, String token, long leaseMillis, long mark
 	 * @return the record with the higher mark
 	 */
 	WorkerRecord withMarkAtLeast(long mark) {
-		return (mark > this.markMillis) ? new WorkerRecord(this.instanceId, this.token, this.leaseMillis, mark) : this;
+		return (mark > this.markMillis)
+				? new WorkerRecord(this.instanceId, this.token, this.leaseMillis, mark, this.host, this.sinceMillis)
+				: this;
 	}
 
 	/**
@@ -42,13 +52,14 @@ record WorkerRecord(String instanceId, String token, long leaseMillis, long mark
 	 * @return the released record
 	 */
 	WorkerRecord released() {
-		return new WorkerRecord(this.instanceId, "", this.leaseMillis, this.markMillis);
+		return new WorkerRecord(this.instanceId, "", this.leaseMillis, this.markMillis, this.host, this.sinceMillis);
 	}
 
 	byte[] encode() {
 		String mark = (this.markMillis == WorkerAssignment.NO_MARK) ? "" : Long.toString(this.markMillis);
 		return ("format=" + FORMAT + "\ninstance=" + this.instanceId + "\ntoken=" + this.token + "\nlease="
-				+ this.leaseMillis + "\nmark=" + mark + "\n").getBytes(StandardCharsets.UTF_8);
+				+ this.leaseMillis + "\nmark=" + mark + "\n" + (this.host.isEmpty() ? "" : "host=" + this.host + "\n")
+				+ ((this.sinceMillis < 0) ? "" : "since=" + this.sinceMillis + "\n")).getBytes(StandardCharsets.UTF_8);
 	}
 
 	/**
@@ -74,12 +85,14 @@ record WorkerRecord(String instanceId, String token, long leaseMillis, long mark
 		String instance = require(fields, "instance");
 		String token = require(fields, "token");
 		String mark = require(fields, "mark");
+		String since = fields.getOrDefault("since", "");
 		try {
 			return new WorkerRecord(instance, token, Long.parseLong(require(fields, "lease")),
-					mark.isEmpty() ? WorkerAssignment.NO_MARK : Long.parseLong(mark));
+					mark.isEmpty() ? WorkerAssignment.NO_MARK : Long.parseLong(mark), fields.getOrDefault("host", ""),
+					since.isEmpty() ? -1 : Long.parseLong(since));
 		}
 		catch (NumberFormatException ex) {
-			throw new IllegalArgumentException("lease or mark is not a number: " + fields, ex);
+			throw new IllegalArgumentException("lease, mark or since is not a number: " + fields, ex);
 		}
 	}
 

@@ -24,10 +24,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Under {@code <root>/<namespace>}: {@code workers/<id>} (persistent, a {@link WorkerRecord}; its {@code mtime} is
  * the time of the last claim or renewal), {@code leases/<id>} (ephemeral, owned by the holder's session) and
- * {@code clock} (written once per claim attempt, so its {@code mtime} tells the ensemble's time). Every change to a
- * worker znode names the version it read ({@code setData} with a version, in a {@code multi} with the lease znode's
- * create or delete), so two claimants can never both succeed on what they read: the second finds the version moved
- * on and gets a {@link CuratorCalls.Conflict}.
+ * {@code clock} (written once per claim attempt, so its {@code mtime} tells the ensemble's time), and
+ * {@code claims/<id>} (persistent, a {@link ClaimList}: the worker ID's latest claims). Every change to a worker znode
+ * names the version it read ({@code setData} with a version, in a {@code multi} with the lease znode's create or
+ * delete and with the claims znode's rewrite over the version read), so two claimants can never both succeed on what
+ * they read: the second finds a version moved on and gets a {@link CuratorCalls.Conflict}, and the history never
+ * disagrees with the claims it records.
  */
 final class WorkerRegistry {
 
@@ -73,6 +75,8 @@ final class WorkerRegistry {
 
 	private final String clockPath;
 
+	private final String claimsPath;
+
 	private final CuratorCalls calls;
 
 	private volatile boolean pathsCreated;
@@ -84,6 +88,7 @@ final class WorkerRegistry {
 		this.workersPath = ZKPaths.makePath(basePath, "workers");
 		this.leasesPath = ZKPaths.makePath(basePath, "leases");
 		this.clockPath = ZKPaths.makePath(basePath, "clock");
+		this.claimsPath = ZKPaths.makePath(basePath, "claims");
 	}
 
 	String basePath() {
@@ -92,6 +97,14 @@ final class WorkerRegistry {
 
 	String workerPath(long workerId) {
 		return ZKPaths.makePath(this.workersPath, Long.toString(workerId));
+	}
+
+	String workersPath() {
+		return this.workersPath;
+	}
+
+	private String claimsPath(long workerId) {
+		return ZKPaths.makePath(this.claimsPath, Long.toString(workerId));
 	}
 
 	private String leasePath(long workerId) {
@@ -116,8 +129,7 @@ final class WorkerRegistry {
 	 * @return the snapshot
 	 */
 	Snapshot snapshot(long maxWorkerId) {
-		createPaths();
-		long storeMillis = this.calls.call(() -> this.client.setData().forPath(this.clockPath, NO_DATA)).getMtime();
+		long storeMillis = storeMillis();
 		Set<Long> leaseNodes = new HashSet<>();
 		for (String name : this.calls.call(() -> this.client.getChildren().forPath(this.leasesPath))) {
 			long id = workerIdOf(name);
@@ -141,6 +153,68 @@ final class WorkerRegistry {
 			}
 		}
 		return new Snapshot(storeMillis, nodes, leaseNodes);
+	}
+
+	/**
+	 * Reads the ensemble's time by writing the clock znode.
+	 * @return the write's {@code mtime}
+	 */
+	long storeMillis() {
+		createPaths();
+		return this.calls.call(() -> this.client.setData().forPath(this.clockPath, NO_DATA)).getMtime();
+	}
+
+	/**
+	 * Reads every worker znode and which lease znodes exist, writing nothing, for the fleet's reader.
+	 * @return the worker znodes by ascending worker ID, unreadable ones with a {@code null} record
+	 */
+	List<WorkerNode> readAll() {
+		Set<Long> leaseNodes = new HashSet<>();
+		for (String name : childrenOf(this.leasesPath)) {
+			leaseNodes.add(workerIdOf(name));
+		}
+		List<Long> ids = new ArrayList<>();
+		for (String name : childrenOf(this.workersPath)) {
+			long id = workerIdOf(name);
+			if (id >= 0) {
+				ids.add(id);
+			}
+		}
+		ids.sort(null);
+		List<WorkerNode> nodes = new ArrayList<>(ids.size());
+		for (long id : ids) {
+			WorkerNode node = readNode(id, leaseNodes.contains(id));
+			if (node != null) {
+				nodes.add(node);
+			}
+		}
+		return nodes;
+	}
+
+	/** Returns the children of a path, none when it does not exist (no claim was ever made there). */
+	private List<String> childrenOf(String path) {
+		try {
+			return this.calls.call(() -> this.client.getChildren().forPath(path));
+		}
+		catch (Conflict ex) {
+			return List.of();
+		}
+	}
+
+	/**
+	 * Reads a worker ID's claims znode.
+	 * @param workerId the worker ID
+	 * @return its claims and the znode's version, {@link ClaimList.Stored#NONE} when there is none
+	 */
+	ClaimList.Stored claims(long workerId) {
+		Stat stat = new Stat();
+		try {
+			byte[] data = this.calls.call(() -> this.client.getData().storingStatIn(stat).forPath(claimsPath(workerId)));
+			return new ClaimList.Stored(ClaimList.decode(data), stat.getVersion());
+		}
+		catch (Conflict ex) {
+			return ClaimList.Stored.NONE;
+		}
 	}
 
 	/**
@@ -196,11 +270,14 @@ final class WorkerRegistry {
 	 * @param read the worker znode as read, {@code null} when there was none
 	 * @param staleLeaseNode whether a lease znode existed when read
 	 * @param record the record to write
+	 * @param claims the claims znode as read
+	 * @param history the claims to write over it, the new one first
 	 * @return the worker znode's new version
-	 * @throws Conflict when another instance changed either znode since it was read
+	 * @throws Conflict when another instance changed any of the znodes since it was read
 	 */
-	int take(long workerId, WorkerNode read, boolean staleLeaseNode, WorkerRecord record) {
-		List<CuratorOp> ops = new ArrayList<>(3);
+	int take(long workerId, WorkerNode read, boolean staleLeaseNode, WorkerRecord record, ClaimList.Stored claims,
+			ClaimList history) {
+		List<CuratorOp> ops = new ArrayList<>(4);
 		String lease = leasePath(workerId);
 		String worker = workerPath(workerId);
 		byte[] data = record.encode();
@@ -215,6 +292,7 @@ final class WorkerRegistry {
 				.forPath(lease, record.token().getBytes(StandardCharsets.UTF_8)));
 			ops.add((read != null) ? this.client.transactionOp().setData().withVersion(read.version()).forPath(worker,
 					data) : this.client.transactionOp().create().withMode(CreateMode.PERSISTENT).forPath(worker, data));
+			ops.add(claims.writeOp(this.client, claimsPath(workerId), history));
 			return null;
 		});
 		List<CuratorTransactionResult> results = this.calls.call(() -> this.client.transaction().forOperations(ops));
@@ -236,16 +314,20 @@ final class WorkerRegistry {
 
 	/**
 	 * Writes the released record over the version this claim last wrote, deleting the lease znode with it when it
-	 * still exists.
-	 * @throws Conflict when another instance took the worker ID, or the lease znode is not as expected
+	 * still exists, and the claims with the release's claim closed, when they changed, over the version read.
+	 * @throws Conflict when another instance took the worker ID, or the lease or claims znode is not as expected
 	 */
-	void release(long workerId, WorkerRecord record, int version, boolean withLeaseNode) {
+	void release(long workerId, WorkerRecord record, int version, boolean withLeaseNode, ClaimList.Stored claims,
+			ClaimList history) {
 		String worker = workerPath(workerId);
 		List<CuratorOp> ops = this.calls.call(() -> {
-			List<CuratorOp> list = new ArrayList<>(2);
+			List<CuratorOp> list = new ArrayList<>(3);
 			list.add(this.client.transactionOp().setData().withVersion(version).forPath(worker, record.encode()));
 			if (withLeaseNode) {
 				list.add(this.client.transactionOp().delete().withVersion(0).forPath(leasePath(workerId)));
+			}
+			if (!history.equals(claims.list())) {
+				list.add(claims.writeOp(this.client, claimsPath(workerId), history));
 			}
 			return list;
 		});
@@ -265,7 +347,7 @@ final class WorkerRegistry {
 		if (this.pathsCreated) {
 			return;
 		}
-		for (String path : List.of(this.workersPath, this.leasesPath, this.clockPath)) {
+		for (String path : List.of(this.workersPath, this.leasesPath, this.clockPath, this.claimsPath)) {
 			try {
 				this.calls.call(() -> this.client.create().creatingParentsIfNeeded().forPath(path, NO_DATA));
 			}

@@ -14,6 +14,7 @@ import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.WorkerLeaseLostException;
+import io.github.uidgen.worker.fleet.WorkerFleet;
 import io.github.uidgen.worker.support.ClaimBackOff;
 import io.github.uidgen.worker.support.LeaseSettings;
 import io.github.uidgen.worker.zookeeper.ClaimCandidates.Candidate;
@@ -38,7 +39,9 @@ import org.apache.curator.utils.PathUtils;
  * worker znode it read, so two claimants can never both win, and a holder that lost its lease can never write the
  * next holder's mark. A renewal fails with {@link WorkerLeaseLostException} when the ZooKeeper session the worker ID
  * was claimed in has ended, or when another instance took it; one that finds the version moved on by its own
- * earlier write, whose answer was lost, recognises its token and session and carries on.
+ * earlier write, whose answer was lost, recognises its token and session and carries on. The claim and the release
+ * also rewrite the worker ID's claims znode {@code claims/<id>} in their transaction, over the version read, so the
+ * history of claims ({@link #fleet()}) never disagrees with them.
  *
  * <p><strong>The store's clock</strong> is the time the ZooKeeper leader stamps on each write (a znode's
  * {@code mtime}): lease expiry compares the {@code mtime} of a worker znode's last renewal with the {@code mtime} of a
@@ -80,6 +83,8 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 
 	private final WorkerLeases leases;
 
+	private final ZookeeperFleet fleet;
+
 	private ZookeeperWorkerIdAssigner(Builder builder, LeaseSettings lease) {
 		this.lease = lease;
 		this.rootPath = builder.rootPath;
@@ -90,6 +95,7 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 		this.layoutZnode = new LayoutZnode(builder.client, basePath);
 		this.candidates = new ClaimCandidates(lease.instanceId());
 		this.leases = new WorkerLeases(this.registry, lease);
+		this.fleet = new ZookeeperFleet(this.registry, this.connectionTimeout);
 	}
 
 	/**
@@ -149,7 +155,7 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 						"ZooKeeper under " + this.registry.basePath());
 			}
 			for (Candidate candidate : candidates) {
-				WorkerAssignment assignment = this.leases.tryTake(candidate);
+				WorkerAssignment assignment = this.leases.tryTake(candidate, snapshot.storeMillis());
 				if (assignment != null) {
 					return assignment;
 				}
@@ -171,7 +177,7 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 			}
 			for (Candidate candidate : candidates) {
 				// The take writes over the version read, so the mark cannot have moved since it was checked.
-				WorkerAssignment assignment = this.leases.tryTake(candidate);
+				WorkerAssignment assignment = this.leases.tryTake(candidate, snapshot.storeMillis());
 				if (assignment != null) {
 					return Optional.of(assignment);
 				}
@@ -195,6 +201,15 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 	@Override
 	public Duration renewInterval() {
 		return this.lease.heartbeatInterval();
+	}
+
+	/**
+	 * Reads the namespace's worker znodes and each worker ID's claims znode ({@code claims/<id>}, the newest
+	 * {@code claimHistory} claims, written in the transaction of each claim and release); see {@link ZookeeperFleet}.
+	 */
+	@Override
+	public Optional<WorkerFleet> fleet() {
+		return Optional.of(this.fleet);
 	}
 
 	@Override

@@ -3,6 +3,7 @@ package io.github.uidgen.test.assigners;
 import java.time.Duration;
 
 import io.github.uidgen.test.AbstractLeaseWorkerIdAssignerContractTests;
+import io.github.uidgen.test.WorkerFleetContract;
 import io.github.uidgen.testsupport.TestRedis;
 import io.github.uidgen.testsupport.ThrowawayZooKeeper;
 import io.github.uidgen.worker.WorkerIdAssigner;
@@ -11,6 +12,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.TestInstance;
 
 /**
@@ -51,6 +53,22 @@ class ZookeeperWorkerIdAssignerContractTests extends AbstractLeaseWorkerIdAssign
 			.leaseDuration(lease)
 			.instanceId(instanceId)
 			.build();
+	}
+
+	/** The fleet and the claim history, on the same server and a fresh namespace per test. */
+	@Nested
+	class Fleet extends WorkerFleetContract {
+
+		@Override
+		protected WorkerIdAssigner newAssigner(String instanceId, Duration lease, int claimHistory) {
+			return ZookeeperWorkerIdAssigner.builder(ZookeeperWorkerIdAssignerContractTests.this.client)
+				.namespace(ZookeeperWorkerIdAssignerContractTests.this.namespace)
+				.leaseDuration(lease)
+				.instanceId(instanceId)
+				.claimHistory(claimHistory)
+				.build();
+		}
+
 	}
 
 }
