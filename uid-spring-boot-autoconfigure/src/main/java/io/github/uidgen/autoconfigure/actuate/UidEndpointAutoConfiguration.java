@@ -48,8 +48,9 @@ public final class UidEndpointAutoConfiguration {
 			throw new InvalidConfigurationPropertyValueException(UidEndpoint.FLEET_TIMEOUT, fleetTimeout,
 					"The fleet endpoint needs time to read the store: set a positive duration, such as 3s.");
 		}
+		String port = environment.getProperty("server.port");
 		String instanceId = environment.getProperty("uid.worker.instance-id",
-				HostEnvironment.current().defaultInstanceId(environment.getProperty("server.port")));
+				HostEnvironment.current().defaultInstanceId("0".equals(port) ? null : port));
 		return new UidEndpoint(generator, segmentGenerators.getIfUnique(), formats.getIfAvailable(),
 				environment.getProperty(UidEndpoint.PARSE_OPAQUE, Boolean.class, false), UidClock.SYSTEM,
 				new UidEndpoint.Stores(assigner.getIfUnique(), segmentStore.getIfUnique(), fleetTimeout, instanceId));

@@ -43,7 +43,7 @@ class AllLongsAsStringsJsonIdsTests extends AbstractJsonIdsTests {
 		assertThat(parsed.statusCode()).isEqualTo(200);
 		assertThat(parsed.body()).startsWith("{\"uid\":\"" + id + "\",")
 			.contains("\"workerId\":5,")
-			.containsPattern("\"sequence\":\\d+,\"form\":\"decimal\"}");
+			.containsPattern("\"sequence\":\\d+,\"form\":\"decimal\",\"issuedBy\":\\{\"instanceId\":\"[^\"]+\",");
 		HttpResponse<String> refused = get("/actuator/uid/parse?uid=x");
 		assertThat(refused.statusCode()).isEqualTo(400);
 		assertThat(refused.body()).contains("\"status\":400,");
