@@ -5,6 +5,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.uidgen.UidClock;
@@ -128,22 +132,37 @@ class UidEndpointFleetTests {
 		}
 	}
 
+	/**
+	 * Two requests whose readings hang in the store hold both reader threads; a third is answered at once, without a
+	 * third thread. The two are made to hang for sure (they wait long, and the test waits until both are inside the
+	 * store) rather than hoped to have started before a short timeout.
+	 */
 	@Test
 	void readingsThatHangAreNotPiledUp() throws Exception {
-		CountDownLatch never = new CountDownLatch(1);
-		HangingStore store = new HangingStore(never);
+		CountDownLatch answer = new CountDownLatch(1);
+		HangingStore store = new HangingStore(answer);
+		ExecutorService requests = Executors.newFixedThreadPool(2);
 		try (DefaultUidGenerator generator = generator(new FixedWorkerIdAssigner(WORKER));
 				UidEndpoint endpoint = new UidEndpoint(generator, null, null, false, UidClock.SYSTEM,
-						new UidEndpoint.Stores(store, null, Duration.ofMillis(100), "instance-a"))) {
-			assertThat(endpoint.fleet().complete()).isFalse();
-			assertThat(endpoint.fleet().complete()).isFalse();
-			assertThat(store.readersWaiting()).as("two readers hang on the store").isEqualTo(2);
+						new UidEndpoint.Stores(store, null, Duration.ofMinutes(2), "instance-a"))) {
+			Future<FleetDescriptor> first = requests.submit(endpoint::fleet);
+			Future<FleetDescriptor> second = requests.submit(endpoint::fleet);
+			long giveUp = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+			while (store.readersWaiting() < 2) {
+				assertThat(System.nanoTime() - giveUp).as("two readers inside the store within 30 s").isNegative();
+				Thread.sleep(10);
+			}
 			FleetDescriptor third = endpoint.fleet();
+			assertThat(third.complete()).isFalse();
 			assertThat(third.problem()).contains("two earlier readings have not finished");
 			assertThat(store.readersWaiting()).as("no third reader was started").isEqualTo(2);
+			answer.countDown();
+			assertThat(first.get(30, TimeUnit.SECONDS).complete()).isTrue();
+			assertThat(second.get(30, TimeUnit.SECONDS).complete()).isTrue();
 		}
 		finally {
-			never.countDown();
+			answer.countDown();
+			requests.shutdownNow();
 		}
 	}
 
