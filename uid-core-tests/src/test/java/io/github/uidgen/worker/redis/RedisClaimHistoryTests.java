@@ -41,6 +41,9 @@ class RedisClaimHistoryTests {
 
 	private static final long MARK = 1_760_000_000_000L;
 
+	/** How long a scenario that needs one interleaving may start over until it has seen it. */
+	private static final Duration SCENARIO_BOUND = Duration.ofSeconds(60);
+
 	private LettuceConnectionFactory connectionFactory;
 
 	private StringRedisTemplate redis;
@@ -91,7 +94,7 @@ class RedisClaimHistoryTests {
 	}
 
 	private void awaitClaimed(long workerId, String notToken) {
-		await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5)).until(() -> {
+		await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(5)).until(() -> {
 			Object token = this.redis.opsForHash().get(hashTag() + ":tokens", Long.toString(workerId));
 			return token != null && !token.equals(notToken);
 		});
@@ -100,38 +103,73 @@ class RedisClaimHistoryTests {
 	/**
 	 * A claim given back at the end of its probation (the registry was found lost meanwhile, and nobody raised the
 	 * worker's mark) shows as released by the give-back; the claim made again is a claim of its own, which starts
-	 * after the margin, as its record says.
+	 * after the margin, as its record says. The margin must be set while the claim is on probation (600 ms here); a
+	 * machine that stalls the test past that sees a claim that was not given back, whose record must then agree with
+	 * it, and the scenario starts over on the next worker ID until the give-back has been seen (bounded).
 	 */
 	@Test
 	void aClaimGivenBackAfterItsProbationIsClosedAsReleasedAndTheNextClaimIsRecordedOnItsOwn() throws Exception {
-		RedisWorkerIdAssigner claimant = assigner("on-probation").build();
+		long giveUpAt = System.nanoTime() + SCENARIO_BOUND.toNanos();
+		for (int attempt = 1; !claimGivenBack(attempt); attempt++) {
+			assertThat(System.nanoTime() - giveUpAt).as("a claim given back at the end of its probation, within %s",
+					SCENARIO_BOUND)
+				.isNegative();
+		}
+	}
+
+	/** Returns whether the margin was set within the claim's probation, so that it was given back. */
+	private boolean claimGivenBack(int attempt) throws Exception {
+		String instance = "on-probation-" + attempt;
+		RedisWorkerIdAssigner claimant = assigner(instance).build();
+		long workerId = attempt - 1;
 		CompletableFuture<WorkerAssignment> claim = CompletableFuture.supplyAsync(() -> claimant.assign(1023));
-		awaitClaimed(0, null);
+		awaitClaimed(workerId, null);
 		// What a holder that found its claim lost does: claims wait a margin from now on.
 		long floor = redisNow() + 300;
 		this.redis.opsForValue().set(hashTag() + ":generation", Long.toString(floor));
-		WorkerAssignment assignment = claim.get(10, TimeUnit.SECONDS);
-		assertThat(assignment.workerId()).isZero();
-		assertThat(assignment.highWaterMarkMillis()).as("starts after the margin").isEqualTo(floor);
+		WorkerAssignment assignment = claim.get(30, TimeUnit.SECONDS);
+		assertThat(assignment.workerId()).isEqualTo(workerId);
 
-		ClaimHistory history = history(claimant, 0);
-		assertThat(history.claims()).extracting(WorkerClaim::instanceId).containsExactly("on-probation",
-				"on-probation");
-		WorkerClaim again = history.claims().get(0);
+		ClaimHistory history = history(claimant, workerId);
+		WorkerClaim latest = history.claims().get(0);
+		assertThat(latest.end()).isEqualTo(ClaimEnd.OPEN);
+		assertThat(latest.afterMarkMillis()).as("the record starts where the claim does")
+			.isEqualTo(assignment.highWaterMarkMillis());
+		if (history.claims().size() == 1) {
+			// The probation had ended before the margin was set: an ordinary claim, recorded once.
+			assertThat(latest.instanceId()).isEqualTo(instance);
+			return false;
+		}
+		assertThat(assignment.highWaterMarkMillis()).as("starts after the margin").isEqualTo(floor);
+		assertThat(history.claims()).extracting(WorkerClaim::instanceId).containsExactly(instance, instance);
 		WorkerClaim givenBack = history.claims().get(1);
 		assertThat(givenBack.end()).isEqualTo(ClaimEnd.RELEASED);
-		assertThat(givenBack.to()).isNotNull().isBefore(again.from());
-		assertThat(again.end()).isEqualTo(ClaimEnd.OPEN);
-		assertThat(again.afterMarkMillis()).isEqualTo(assignment.highWaterMarkMillis());
+		assertThat(givenBack.to()).isNotNull().isBefore(latest.from());
+		return true;
 	}
 
 	/**
 	 * A holder whose claim the registry lost raises the worker's mark while a newcomer's claim of it is on probation;
-	 * the newcomer starts after that mark, and its record says so, so the IDs up to it are the holder's.
+	 * the newcomer starts after that mark, and its record says so, so the IDs up to it are the holder's. The holder's
+	 * renewal must come within the probation (600 ms here); a machine that stalls the test past that sees the
+	 * newcomer start after the older mark (the cut-off case docs/worker-ids.md describes), whose record must then say
+	 * that, and the scenario starts over on the next worker ID until the raise has been seen (bounded).
 	 */
 	@Test
 	void aMarkRaisedDuringTheProbationBecomesTheMarkTheClaimFound() throws Exception {
-		RedisWorkerIdAssigner holder = assigner("holder").build();
+		long giveUpAt = System.nanoTime() + SCENARIO_BOUND.toNanos();
+		for (int attempt = 1; !markRaisedWithinTheProbation(attempt); attempt++) {
+			assertThat(System.nanoTime() - giveUpAt).as("a mark raised within the newcomer's probation, within %s",
+					SCENARIO_BOUND)
+				.isNegative();
+		}
+	}
+
+	/** Returns whether the holder's renewal raised the mark before the newcomer's probation ended. */
+	private boolean markRaisedWithinTheProbation(int attempt) throws Exception {
+		String holderId = "holder-" + attempt;
+		String newcomerId = "newcomer-" + attempt;
+		RedisWorkerIdAssigner holder = assigner(holderId).build();
 		long workerId = holder.assign(1023).workerId();
 		long recorded = redisNow() + 1_000;
 		holder.renew(workerId, recorded);
@@ -141,19 +179,21 @@ class RedisClaimHistoryTests {
 		this.redis.opsForZSet().add(hashTag() + ":leases", Long.toString(workerId), 0);
 		this.redis.opsForHash().put(hashTag() + ":marks", Long.toString(workerId), Long.toString(recorded - 5_000));
 
-		RedisWorkerIdAssigner newcomer = assigner("newcomer").build();
+		RedisWorkerIdAssigner newcomer = assigner(newcomerId).build();
 		CompletableFuture<WorkerAssignment> claim = CompletableFuture.supplyAsync(() -> newcomer.assign(1023));
 		awaitClaimed(workerId, token);
 		assertThatExceptionOfType(WorkerLeaseLostException.class).isThrownBy(() -> holder.renew(workerId, recorded));
-		WorkerAssignment assignment = claim.get(10, TimeUnit.SECONDS);
+		WorkerAssignment assignment = claim.get(30, TimeUnit.SECONDS);
 		assertThat(assignment.workerId()).isEqualTo(workerId);
-		assertThat(assignment.highWaterMarkMillis()).isEqualTo(recorded);
 
 		ClaimHistory history = history(newcomer, workerId);
-		assertThat(history.claims()).extracting(WorkerClaim::instanceId).containsExactly("newcomer", "holder");
-		assertThat(history.claims().get(0).afterMarkMillis()).isEqualTo(recorded);
-		assertThat(history.issuerAt(recorded)).map(WorkerClaim::instanceId).contains("holder");
-		assertThat(history.issuerAt(recorded + 1)).map(WorkerClaim::instanceId).contains("newcomer");
+		assertThat(history.claims()).extracting(WorkerClaim::instanceId).containsExactly(newcomerId, holderId);
+		long found = history.claims().get(0).afterMarkMillis();
+		assertThat(found).as("the record starts where the claim does").isEqualTo(assignment.highWaterMarkMillis());
+		assertThat(found).isIn(recorded, recorded - 5_000);
+		assertThat(history.issuerAt(found)).map(WorkerClaim::instanceId).contains(holderId);
+		assertThat(history.issuerAt(found + 1)).map(WorkerClaim::instanceId).contains(newcomerId);
+		return found == recorded;
 	}
 
 	/** With no trust in the registry every claim waits the margin, and its record starts after it, as it does. */
