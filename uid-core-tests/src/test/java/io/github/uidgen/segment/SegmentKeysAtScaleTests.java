@@ -193,15 +193,19 @@ class SegmentKeysAtScaleTests {
 					awaitWithin(Duration.ofSeconds(30),
 							() -> Arrays.stream(failures(idle)).noneMatch((count) -> count == 0),
 							"each idle key's prefetch to be tried and fail");
-					// Retries back off to 2 s at most: 2 s more and an idle key that still retried would have.
-					Thread.sleep(2000);
+					// An idle key's retry that comes due finds it unused for idleAfter and ends: nothing asked for,
+					// under way or due, so nothing can fail again until the key is used.
+					awaitWithin(Duration.ofSeconds(30), () -> idle.stream().noneMatch(SegmentUidGenerator::claimPending),
+							"each idle key to stop retrying");
 					long[] idleFailures = failures(idle);
 					long busyFailures = busy.getStoreFailureCount();
-					Thread.sleep(3000);
-					assertThat(failures(idle)).as("idle keys stopped retrying").containsExactly(idleFailures);
-					assertThat(idleFailures).as("each idle key's prefetch was tried and failed").doesNotContain(0L);
-					awaitWithin(Duration.ofSeconds(30), () -> busy.getStoreFailureCount() > busyFailures,
+					// Meanwhile the key in use goes on retrying: two more of its failures, and none of an idle key.
+					awaitWithin(Duration.ofSeconds(30), () -> busy.getStoreFailureCount() >= busyFailures + 2,
 							"the key in use to go on retrying");
+					assertThat(failures(idle)).as("idle keys stopped retrying").containsExactly(idleFailures);
+					assertThat(idle).as("idle keys asked for nothing more")
+						.noneMatch(SegmentUidGenerator::claimPending);
+					assertThat(idleFailures).as("each idle key's prefetch was tried and failed").doesNotContain(0L);
 
 					redis.start();
 					// Lettuce reconnects with a growing delay, up to 30 s.
@@ -215,12 +219,15 @@ class SegmentKeysAtScaleTests {
 				finally {
 					inUse.stopTaking();
 				}
-				Thread.sleep(1000);
+				// A thread parked until a retry that another thread has run wakes by that retry's time (2 s at most)
+				// and parks again without a timeout.
+				awaitWithin(Duration.ofSeconds(30),
+						() -> threads.created().stream().allMatch((thread) -> thread.getState() == Thread.State.WAITING),
+						"every shared thread to park without a timeout");
+				assertThat(threads.created()).hasSize(SegmentUidGenerator.DEFAULT_PREFETCH_THREADS);
 				assertThat(idle).as("idle keys still claim nothing")
-					.allSatisfy((generator) -> assertThat(generator.getSegmentsFetched()).isOne());
-				assertThat(threads.created()).hasSize(SegmentUidGenerator.DEFAULT_PREFETCH_THREADS)
-					.allSatisfy((thread) -> assertThat(thread.getState()).as("parked without a timeout")
-						.isEqualTo(Thread.State.WAITING));
+					.allSatisfy((generator) -> assertThat(generator.getSegmentsFetched()).isOne())
+					.noneMatch(SegmentUidGenerator::claimPending);
 
 				SegmentUidGenerator backInUse = idle.get(0);
 				long[] rest = take(backInUse, 491);

@@ -236,6 +236,15 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	}
 
 	/**
+	 * Returns whether a claim of this key is asked for, under way or waiting for its retry; {@code false} once nothing
+	 * is wanted, as for a key that stopped retrying when it fell idle. Something to wait for instead of a time.
+	 * @return whether the key's claimer has work
+	 */
+	boolean claimPending() {
+		return this.claimer.state != SegmentClaimer.IDLE;
+	}
+
+	/**
 	 * Stops handing out numbers and makes no claim afterwards: waits (at most 5 seconds) for a claim under way to
 	 * return, and stops the background thread of a generator built on its own. The numbers left in memory are never
 	 * handed out (a gap); the store needs no release.
