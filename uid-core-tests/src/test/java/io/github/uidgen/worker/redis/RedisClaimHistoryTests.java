@@ -93,10 +93,17 @@ class RedisClaimHistoryTests {
 		return this.redis.execute((RedisCallback<Long>) (connection) -> connection.serverCommands().time());
 	}
 
-	/** Leaves the namespace an attempt used, so that the next one starts on an empty registry. */
-	private void startOverInANewNamespace() {
-		wipe();
-		newNamespace();
+	/**
+	 * Runs attempts of a scenario until one has seen the interleaving under test, each after the last in a new
+	 * namespace, so that it starts on an empty registry; fails when none has within {@link #SCENARIO_BOUND}.
+	 */
+	private void startOverUntilSeen(String interleaving, Attempt scenario) throws Exception {
+		long giveUpAt = System.nanoTime() + SCENARIO_BOUND.toNanos();
+		for (int attempt = 1; !scenario.seen(attempt); attempt++) {
+			wipe();
+			newNamespace();
+			assertThat(System.nanoTime() - giveUpAt).as("%s, within %s", interleaving, SCENARIO_BOUND).isNegative();
+		}
 	}
 
 	private void awaitClaimed(long workerId, String notToken) {
@@ -115,13 +122,7 @@ class RedisClaimHistoryTests {
 	 */
 	@Test
 	void aClaimGivenBackAfterItsProbationIsClosedAsReleasedAndTheNextClaimIsRecordedOnItsOwn() throws Exception {
-		long giveUpAt = System.nanoTime() + SCENARIO_BOUND.toNanos();
-		for (int attempt = 1; !claimGivenBack(attempt); attempt++) {
-			startOverInANewNamespace();
-			assertThat(System.nanoTime() - giveUpAt).as("a claim given back at the end of its probation, within %s",
-					SCENARIO_BOUND)
-				.isNegative();
-		}
+		startOverUntilSeen("a claim given back at the end of its probation", this::claimGivenBack);
 	}
 
 	/** Returns whether the margin was set within the claim's probation, so that it was given back. */
@@ -151,7 +152,9 @@ class RedisClaimHistoryTests {
 		assertThat(history.claims()).extracting(WorkerClaim::instanceId).containsExactly(instance, instance);
 		WorkerClaim givenBack = history.claims().get(1);
 		assertThat(givenBack.end()).isEqualTo(ClaimEnd.RELEASED);
-		assertThat(givenBack.to()).as("given back no later than the next claim starts").isNotNull().isBeforeOrEqualTo(latest.from());
+		assertThat(givenBack.to()).as("given back no later than the next claim starts")
+			.isNotNull()
+			.isBeforeOrEqualTo(latest.from());
 		return true;
 	}
 
@@ -164,13 +167,7 @@ class RedisClaimHistoryTests {
 	 */
 	@Test
 	void aMarkRaisedDuringTheProbationBecomesTheMarkTheClaimFound() throws Exception {
-		long giveUpAt = System.nanoTime() + SCENARIO_BOUND.toNanos();
-		for (int attempt = 1; !markRaisedWithinTheProbation(attempt); attempt++) {
-			startOverInANewNamespace();
-			assertThat(System.nanoTime() - giveUpAt).as("a mark raised within the newcomer's probation, within %s",
-					SCENARIO_BOUND)
-				.isNegative();
-		}
+		startOverUntilSeen("a mark raised within the newcomer's probation", this::markRaisedWithinTheProbation);
 	}
 
 	/** Returns whether the holder's renewal raised the mark before the newcomer's probation ended. */
@@ -283,6 +280,15 @@ class RedisClaimHistoryTests {
 		assertThat(worker.workerId()).isEqualTo(workerId);
 		assertThat(worker.host()).isEqualTo(HostEnvironment.current().hostName());
 		assertThat(worker.heldSince()).isEqualTo(history(holder, workerId).claims().get(0).from());
+	}
+
+	/** One attempt of a scenario that needs one interleaving. */
+	@FunctionalInterface
+	private interface Attempt {
+
+		/** Runs the attempt, asserting what holds in any interleaving; returns whether it met the one under test. */
+		boolean seen(int attempt) throws Exception;
+
 	}
 
 }

@@ -265,7 +265,6 @@ class ZookeeperWorkerIdAssignerTests {
 			.isEqualTo("/ids");
 	}
 
-	/** A client that gives up an operation after one retry and a short wait for the connection. */
 	/**
 	 * A client that gives up on a call quickly, connected before it is handed out: the tests are about outages
 	 * later on, and a freshly started server on a loaded machine may take longer than an assigner's connection

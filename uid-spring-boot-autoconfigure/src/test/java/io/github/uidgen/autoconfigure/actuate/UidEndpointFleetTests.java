@@ -31,6 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for the {@code fleet} operation of {@link UidEndpoint} and the {@code issuedBy} of {@code parse}, called
@@ -147,11 +148,7 @@ class UidEndpointFleetTests {
 						new UidEndpoint.Stores(store, null, Duration.ofMinutes(2), "instance-a"))) {
 			Future<FleetDescriptor> first = requests.submit(endpoint::fleet);
 			Future<FleetDescriptor> second = requests.submit(endpoint::fleet);
-			long giveUp = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-			while (store.readersWaiting() < 2) {
-				assertThat(System.nanoTime() - giveUp).as("two readers inside the store within 30 s").isNegative();
-				Thread.sleep(10);
-			}
+			await().atMost(Duration.ofSeconds(30)).until(() -> store.readersWaiting() == 2);
 			FleetDescriptor third = endpoint.fleet();
 			assertThat(third.complete()).isFalse();
 			assertThat(third.problem()).contains("two earlier readings have not finished");
