@@ -88,9 +88,42 @@ public record UidGeneratorStatus(String kind, UidLayout layout, Worker worker, l
 	 * {@code id} and {@code previousId} are worker IDs within it
 	 * @param recoveries how often the generator claimed a worker ID again by itself after a lost lease and issued
 	 * again
+	 * @param issuableUntil the latest time the worker may issue IDs for without its store answering: the high-water
+	 * mark, or further on its lease (see {@code WorkerIdAssigner.leaseHold()}); {@code null} once closed or the
+	 * lease is lost
+	 * @param storeSilent how long the worker's store has not answered renewals (they fail, or one has been
+	 * outstanding for longer than a renewal interval); {@link Duration#ZERO} while it answers
 	 */
 	public record Worker(long id, String assigner, Instant highWaterMark, long markFailures, boolean leaseLost,
-			long switches, Long previousId, Long datacenterId, long recoveries) {
+			long switches, Long previousId, Long datacenterId, long recoveries, Instant issuableUntil,
+			Duration storeSilent) {
+
+		/**
+		 * Describes a worker without saying how long it may issue without its store.
+		 * @param id the worker ID
+		 * @param assigner the name of the assigner it came from
+		 * @param highWaterMark the latest time the worker may issue IDs for, or {@code null}
+		 * @param markFailures how many times recording the mark failed and was retried
+		 * @param leaseLost whether the worker ID's lease was lost
+		 * @param switches how often the generator moved to another worker ID because the clock stepped back
+		 * @param previousId the worker ID it issued as before the latest move, or {@code null}
+		 * @param datacenterId the data center it issues for, or {@code null}
+		 * @param recoveries how often the generator claimed a worker ID again after a lost lease
+		 */
+		public Worker(long id, String assigner, Instant highWaterMark, long markFailures, boolean leaseLost,
+				long switches, Long previousId, Long datacenterId, long recoveries) {
+			this(id, assigner, highWaterMark, markFailures, leaseLost, switches, previousId, datacenterId, recoveries,
+					highWaterMark, Duration.ZERO);
+		}
+
+		/**
+		 * Returns whether the generator issues while its store does not answer, on the mark recorded or its lease.
+		 * @return whether the store has been silent for longer than a renewal interval and issue goes on
+		 */
+		public boolean isRidingThrough() {
+			return !this.leaseLost && this.storeSilent != null && !this.storeSilent.isZero()
+					&& this.issuableUntil != null;
+		}
 
 		/**
 		 * Describes a worker that never claimed again after a lost lease.
@@ -105,7 +138,8 @@ public record UidGeneratorStatus(String kind, UidLayout layout, Worker worker, l
 		 */
 		public Worker(long id, String assigner, Instant highWaterMark, long markFailures, boolean leaseLost,
 				long switches, Long previousId, Long datacenterId) {
-			this(id, assigner, highWaterMark, markFailures, leaseLost, switches, previousId, datacenterId, 0);
+			this(id, assigner, highWaterMark, markFailures, leaseLost, switches, previousId, datacenterId, 0,
+					highWaterMark, Duration.ZERO);
 		}
 
 		/**
@@ -120,7 +154,8 @@ public record UidGeneratorStatus(String kind, UidLayout layout, Worker worker, l
 		 */
 		public Worker(long id, String assigner, Instant highWaterMark, long markFailures, boolean leaseLost,
 				long switches, Long previousId) {
-			this(id, assigner, highWaterMark, markFailures, leaseLost, switches, previousId, null, 0);
+			this(id, assigner, highWaterMark, markFailures, leaseLost, switches, previousId, null, 0, highWaterMark,
+					Duration.ZERO);
 		}
 
 		/**
@@ -132,7 +167,7 @@ public record UidGeneratorStatus(String kind, UidLayout layout, Worker worker, l
 		 * @param leaseLost whether the worker ID's lease was lost
 		 */
 		public Worker(long id, String assigner, Instant highWaterMark, long markFailures, boolean leaseLost) {
-			this(id, assigner, highWaterMark, markFailures, leaseLost, 0, null, null, 0);
+			this(id, assigner, highWaterMark, markFailures, leaseLost, 0, null, null, 0, highWaterMark, Duration.ZERO);
 		}
 
 	}

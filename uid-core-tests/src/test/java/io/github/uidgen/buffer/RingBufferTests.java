@@ -118,7 +118,7 @@ class RingBufferTests {
 					Run run = new Run(0);
 					int i = 0;
 					while (i < perTaker) {
-						if (inRuns && ring.tryTakeRun(run, Math.min(8, perTaker - i), 0)) {
+						if (inRuns && ring.tryTakeRun(run, Math.min(8, perTaker - i))) {
 							for (long uid = run.next; uid < run.end; uid++) {
 								mine[i++] = uid;
 							}
@@ -184,25 +184,6 @@ class RingBufferTests {
 			.withMessageContaining("power of two up to the capacity");
 	}
 
-	@Test
-	void aRunEndsBeforeTheNextMultipleOfItsBoundary() {
-		RingBuffer ring = new RingBuffer(64, 8, 50, RejectedPutHandler.KEEP_FOR_NEXT_FILL, new FailFastTakeHandler());
-		ring.putRange(40, 24);
-		Run run = new Run(0);
-		assertThat(ring.take()).isEqualTo(40);
-		assertThat(ring.tryTakeRun(run, 64, 16)).isTrue();
-		assertThat(run.next).isEqualTo(41);
-		assertThat(run.end).as("48 is a multiple of 16: it starts the next run").isEqualTo(48);
-		assertThat(ring.tryTakeRun(run, 64, 16)).isTrue();
-		assertThat(run.next).isEqualTo(48);
-		assertThat(run.end).isEqualTo(64);
-	}
-
-	/**
-	 * Stale IDs replaced by fresh ones: until the replacement completes, takers still get the stale ones, so the ring
-	 * never looks empty, and the fresh ones go in as if the stale ones were gone; then the rest of the stale ones are
-	 * dropped and counted as discarded.
-	 */
 	@Test
 	void replacingStaleIdsNeverLeavesTheRingEmpty() {
 		RingBuffer ring = new RingBuffer(16, 4, 50, RejectedPutHandler.KEEP_FOR_NEXT_FILL, new FailFastTakeHandler());

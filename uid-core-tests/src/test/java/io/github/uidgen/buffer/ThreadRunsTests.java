@@ -1,8 +1,6 @@
 package io.github.uidgen.buffer;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -175,60 +173,6 @@ class ThreadRunsTests {
 	}
 
 	@Test
-	void idsThatAreMultiplesOfTheCheckIntervalPassTheCheckpointFirst() {
-		RingBuffer ring = new RingBuffer(64, 50, RejectedPutHandler.KEEP_FOR_NEXT_FILL, new FailFastTakeHandler());
-		List<Long> checked = new ArrayList<>();
-		long[] refused = { 48 };
-		long[] lastTaken = { -1 };
-		ThreadRuns runs = new ThreadRuns(ring, ThreadRuns.MAX_RUN, 16, () -> {
-			checked.add(lastTaken[0] + 1);
-			if (lastTaken[0] + 1 == refused[0]) {
-				throw new UidUnavailableException("refused by the test");
-			}
-		});
-		ring.putRange(0, 64);
-		for (int i = 0; i < 48; i++) {
-			lastTaken[0] = runs.take();
-			assertThat(lastTaken[0]).isEqualTo(i);
-		}
-		assertThat(checked).containsExactly(0L, 16L, 32L);
-		assertThatExceptionOfType(UidUnavailableException.class).isThrownBy(runs::take).withMessage("refused by the test");
-		assertThat(runs.take()).as("the refused ID is a gap").isEqualTo(49);
-		assertThat(runs.takenCount()).isEqualTo(49);
-	}
-
-	@Test
-	void aCheckpointNeedsAnIntervalThatIsAPowerOfTwo() {
-		assertThatIllegalArgumentException().isThrownBy(() -> new ThreadRuns(this.ring, 8, 12, () -> {
-		})).withMessageContaining("power of two");
-		assertThatIllegalArgumentException().isThrownBy(() -> new ThreadRuns(this.ring, 8, 0, () -> {
-		}));
-	}
-
-	private Thread sameSlotAs(Thread thread) {
-		return sameSlotAs(thread, this.runs::take);
-	}
-
-	private static Thread sameSlotAs(Thread thread, Runnable task) {
-		for (int i = 0; i < 10 * ThreadRuns.SLOTS; i++) {
-			Thread candidate = new Thread(task);
-			if (((candidate.getId() ^ thread.getId()) & (ThreadRuns.SLOTS - 1)) == 0) {
-				return candidate;
-			}
-		}
-		throw new AssertionError("No thread with the same slot found");
-	}
-
-	private static void awaitQuietly(CountDownLatch latch) {
-		try {
-			latch.await(10, TimeUnit.SECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-	}
-
-	@Test
 	void refusesARunLengthOutOfRange() {
 		assertThatIllegalArgumentException().isThrownBy(() -> new ThreadRuns(this.ring, 0));
 		assertThatIllegalArgumentException().isThrownBy(() -> new ThreadRuns(this.ring, ThreadRuns.MAX_RUN + 1));
@@ -322,6 +266,29 @@ class ThreadRunsTests {
 		assertThat(duplicates).isZero();
 		assertThat(ring.discardedCount()).as("the withdrawer did discard IDs").isPositive();
 		assertThat(runs.takenCount()).isEqualTo((long) takers * perTaker);
+	}
+
+	private Thread sameSlotAs(Thread thread) {
+		return sameSlotAs(thread, this.runs::take);
+	}
+
+	private static Thread sameSlotAs(Thread thread, Runnable task) {
+		for (int i = 0; i < 10 * ThreadRuns.SLOTS; i++) {
+			Thread candidate = new Thread(task);
+			if (((candidate.getId() ^ thread.getId()) & (ThreadRuns.SLOTS - 1)) == 0) {
+				return candidate;
+			}
+		}
+		throw new AssertionError("No thread with the same slot found");
+	}
+
+	private static void awaitQuietly(CountDownLatch latch) {
+		try {
+			latch.await(10, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 }

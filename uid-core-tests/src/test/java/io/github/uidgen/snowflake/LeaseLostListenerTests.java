@@ -20,7 +20,7 @@ import static org.awaitility.Awaitility.await;
 class LeaseLostListenerTests {
 
 	private static final WorkerSession.Settings SETTINGS = new WorkerSession.Settings(Duration.ofMillis(200),
-			Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ZERO);
+			Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ZERO, Duration.ofSeconds(2));
 
 	@Test
 	void aLossWhileTheListenerIsBeingRegisteredIsToldOnce() {

@@ -1,38 +1,45 @@
 package io.github.uidgen.snowflake;
 
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.uidgen.UidClock;
-import io.github.uidgen.UidException;
+import io.github.uidgen.testsupport.Duplicates;
 import io.github.uidgen.testsupport.TestRedis;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerIdAssigner;
-import io.github.uidgen.worker.WorkerLeaseLostException;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
+import static io.github.uidgen.snowflake.TestGenerators.minUnit;
+import static io.github.uidgen.snowflake.TestGenerators.take;
+import static io.github.uidgen.snowflake.TestGenerators.unitOf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A cached generator's process is frozen past its lease (SIGSTOP, a VM pause, a long GC) while its ring is full, and
- * another instance takes its worker ID meanwhile. When it resumes, its callers run before its mark keeper does: the
- * generator must notice that its lease was not renewed for a while and confirm it before handing out more, instead of
- * handing out the whole ring (tens of thousands of IDs, all below the stored mark, but past the lease). Its recovery
- * (on by default) is held until the loss has been looked at, then lets it issue again.
+ * A generator's mark keeper is frozen past the lease (SIGSTOP, a VM pause, a long GC), while its callers go on or resume
+ * before it does, and another instance takes its worker ID meanwhile. Whatever the frozen generator hands out lies
+ * within its recorded mark or its lease (the renewal's send time plus the lease less the clock skew), and the newcomer
+ * starts after the stored mark and after the lease's expiry, so nothing is issued twice: the cached generator may hand
+ * out its ring, the default one issues on the lease, and both stop once the keeper finds the lease lost. Their
+ * recovery (on by default) then lets them issue again.
  */
 class ResumedAfterPauseTests {
 
 	private static final Duration LEASE = Duration.ofSeconds(1);
+
+	/** Small enough that issue on the lease reaches past the recorded mark before the lease runs out. */
+	private static final Duration SKEW = Duration.ofMillis(200);
 
 	private LettuceConnectionFactory connectionFactory;
 
@@ -51,66 +58,87 @@ class ResumedAfterPauseTests {
 		this.connectionFactory.destroy();
 	}
 
-	@Test
-	void aResumedGeneratorConfirmsItsLeaseBeforeHandingOutMoreAndStopsOnceItFindsItLost() throws Exception {
+	@ParameterizedTest
+	@EnumSource(TestGenerators.Kind.class)
+	void whatAGeneratorHandsOutWhileItsKeeperIsFrozenNeverMeetsWhatTheNextHolderIssues(TestGenerators.Kind kind)
+			throws Exception {
 		FreezableAssigner frozen = new FreezableAssigner(assigner("paused"));
-		AbstractUidGenerator generator = CachedUidGenerator.builder()
-			.clock(UidClock.SYSTEM)
-			.workerIdAssigner(frozen)
-			.build();
+		AbstractUidGenerator paused = build(kind, frozen);
+		AbstractUidGenerator successor = null;
 		try {
-			generator.getUID();
-			int ringSize = ((CachedUidGenerator) generator).ringBuffer().size();
-			assertThat(ringSize).as("a full ring waits to be handed out").isGreaterThan(10_000);
+			paused.getUID();
+			long held = paused.status().worker().id();
+			Issuer pausedIssuing = Issuer.throughRefusals(paused, "paused");
 
 			frozen.freeze();
-			long held = generator.status().worker().id();
-			// A newcomer claims the lowest free worker ID: the frozen one's once its lease has run out.
-			AtomicInteger attempts = new AtomicInteger();
-			WorkerAssignment successor = await().atMost(Duration.ofSeconds(30))
-				.pollInterval(Duration.ofMillis(100))
-				.until(() -> claimUnless(assigner("successor-" + attempts.incrementAndGet()), held),
-						(claimed) -> claimed.workerId() == held);
-			assertThat(successor.workerId()).as("the lease expired and another instance took the worker ID")
-				.isEqualTo(generator.status().worker().id());
+			// The lease runs out by the Redis clock; a newcomer then takes the lowest expired worker ID: this one.
+			StringRedisTemplate redis = new StringRedisTemplate(this.connectionFactory);
+			String leases = "{uid-test:" + this.namespace + "}:leases";
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> redis.opsForZSet().score(leases, Long.toString(held)),
+						(expiry) -> expiry != null && redisTime(redis) > expiry.longValue());
+			successor = build(kind, assigner("successor"));
+			assertThat(successor.status().worker().id()).as("the lease expired and another instance took the worker ID")
+				.isEqualTo(held);
+			long[] bySuccessor = take(successor, 20_000);
 			// The recovery (on by default) may not claim before the loss is looked at.
 			frozen.holdClaims();
+			frozen.thaw();
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> paused.status().worker().leaseLost() || paused.status().worker().id() != held);
+			long[] byPaused = pausedIssuing.stop();
 
-			// The keeper resumes a little after the callers, as it may after a real pause.
-			CompletableFuture.runAsync(frozen::thaw, CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS));
-			long handedOut = 0;
-			UidException stopped = null;
-			while (stopped == null && handedOut < ringSize + 1_000_000) {
-				try {
-					generator.getUID();
-					handedOut++;
-				}
-				catch (UidException ex) {
-					stopped = ex;
-				}
-			}
-			assertThat(stopped).isInstanceOf(WorkerLeaseLostException.class);
-			assertThat(handedOut).as("IDs handed out after the pause, of " + ringSize + " in the ring")
-				.isLessThanOrEqualTo(256);
-			assertThat(generator.status().failure()).isInstanceOf(WorkerLeaseLostException.class);
+			assertThat(byPaused).as("the paused generator issued while frozen").isNotEmpty();
+			assertThat(Duplicates.count(byPaused, bySuccessor)).as("IDs issued by both").isZero();
+			assertThat(minUnit(bySuccessor)).as("the successor starts after everything the paused one may issue")
+				.isGreaterThan(maxUnitOf(byPaused, held));
 			frozen.allowClaims();
 			// Once claims succeed it issues again, on whatever worker ID is free by then.
-			await().atMost(Duration.ofSeconds(30)).until(() -> generator.status().failure() == null);
-			generator.getUID();
+			await().atMost(Duration.ofSeconds(30)).until(() -> paused.status().failure() == null);
+			paused.getUID();
 		}
 		finally {
 			frozen.thaw();
-			generator.close();
+			paused.close();
+			if (successor != null) {
+				successor.close();
+			}
 		}
 	}
 
-	/** Claims a worker ID as a newcomer; one other than {@code wanted} is released again at once. */
-	private static WorkerAssignment claimUnless(WorkerIdAssigner assigner, long wanted) {
-		WorkerAssignment claimed = assigner.assign(1023);
-		if (claimed.workerId() != wanted) {
-			assigner.release(claimed.workerId(), claimed.highWaterMarkMillis());
+	private AbstractUidGenerator build(TestGenerators.Kind kind, WorkerIdAssigner assigner) {
+		return switch (kind) {
+			case DEFAULT -> DefaultUidGenerator.builder()
+				.layout(TestGenerators.LAYOUT)
+				.clock(UidClock.SYSTEM)
+				.workerIdAssigner(assigner)
+				.markReservation(Duration.ofMillis(200))
+				.maxClockSkew(SKEW)
+				.build();
+			case CACHED -> CachedUidGenerator.builder()
+				.layout(TestGenerators.LAYOUT)
+				.clock(UidClock.SYSTEM)
+				.workerIdAssigner(assigner)
+				.markReservation(Duration.ofMillis(200))
+				.maxAhead(TestGenerators.MAX_AHEAD)
+				.maxClockSkew(SKEW)
+				.build();
+		};
+	}
+
+	/** The latest unit among the IDs of one worker. */
+	private static long maxUnitOf(long[] ids, long workerId) {
+		long max = Long.MIN_VALUE;
+		for (long id : ids) {
+			if (TestGenerators.LAYOUT.decode(id).workerId() == workerId) {
+				max = Math.max(max, unitOf(id));
+			}
 		}
-		return claimed;
+		return max;
+	}
+
+	private static long redisTime(StringRedisTemplate redis) {
+		return redis.execute((RedisCallback<Long>) (connection) -> connection.serverCommands().time());
 	}
 
 	private WorkerIdAssigner assigner(String instanceId) {
@@ -193,6 +221,11 @@ class ResumedAfterPauseTests {
 		@Override
 		public Duration renewInterval() {
 			return this.delegate.renewInterval();
+		}
+
+		@Override
+		public Duration leaseHold() {
+			return this.delegate.leaseHold();
 		}
 
 		@Override

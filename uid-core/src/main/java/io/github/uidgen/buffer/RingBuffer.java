@@ -192,11 +192,9 @@ public final class RingBuffer {
 	 * thread's run; never waits. The run holds exactly the IDs the ring held at those positions.
 	 * @param run the run to set
 	 * @param maxCount how many IDs at most
-	 * @param boundary a power of two: the run ends before the next ID that is a multiple of it, so that only a run's
-	 * first ID can be one; 0 for no such limit
 	 * @return whether at least one ID was claimed
 	 */
-	boolean tryTakeRun(Run run, int maxCount, int boundary) {
+	boolean tryTakeRun(Run run, int maxCount) {
 		for (;;) {
 			long taken = this.tail.get();
 			long published = this.head.getAcquire();
@@ -205,9 +203,6 @@ public final class RingBuffer {
 			}
 			long first = idAt(taken);
 			int count = (int) Math.min(maxCount, published - taken);
-			if (boundary > 0) {
-				count = (int) Math.min(count, boundary - (first & (boundary - 1)));
-			}
 			// IDs go in strictly increasing (putRange refuses anything else), so the positions from here hold
 			// consecutive numbers exactly when the last of them holds first + count - 1: two reads, not one per ID,
 			// which matters as every slot read is a cache line the filler wrote on another core. Within one slot's run

@@ -28,10 +28,6 @@ import io.github.uidgen.UidException;
  *
  * <p>Runs start small and double each time one is used up, up to {@value #MAX_RUN}; a run dropped unused starts
  * over at one, so a thread that asks rarely holds and wastes little.
- *
- * <p>A {@link Checkpoint} sees every ID that is a multiple of its interval before it is handed out (the cached
- * generator checks there that its lease was renewed recently): runs end before such an ID, so it is always the first
- * of its run and the check costs the take from a run nothing.
  */
 public final class ThreadRuns {
 
@@ -57,11 +53,6 @@ public final class ThreadRuns {
 
 	private final int maxRun;
 
-	/** A power of two: IDs that are multiples of it pass the checkpoint; 0 for none. */
-	private final int checkInterval;
-
-	private final Checkpoint checkpoint;
-
 	/** Runs owned by one platform thread each, for its lifetime. */
 	private final Run[] owned = new Run[SLOTS];
 
@@ -83,29 +74,11 @@ public final class ThreadRuns {
 	 * @param maxRun the longest run, 1 to {@value #MAX_RUN}; 1 takes every ID from the ring on its own
 	 */
 	public ThreadRuns(RingBuffer ring, int maxRun) {
-		this(ring, maxRun, 0, null);
-	}
-
-	/**
-	 * Creates runs over a ring whose IDs pass a checkpoint every so often; a ring serves one set of runs.
-	 * @param ring the ring to claim runs from
-	 * @param maxRun the longest run, 1 to {@value #MAX_RUN}; 1 takes every ID from the ring on its own
-	 * @param checkInterval a power of two: every ID that is a multiple of it passes the checkpoint before it is
-	 * handed out; 0 for none
-	 * @param checkpoint what such an ID passes, or {@code null} for none
-	 */
-	public ThreadRuns(RingBuffer ring, int maxRun, int checkInterval, Checkpoint checkpoint) {
 		if (maxRun < 1 || maxRun > MAX_RUN) {
 			throw new IllegalArgumentException("A run must be 1 to " + MAX_RUN + " IDs long, was " + maxRun);
 		}
-		if (checkInterval < 0 || Integer.bitCount(checkInterval) > 1 || (checkInterval == 0) != (checkpoint == null)) {
-			throw new IllegalArgumentException("A checkpoint needs an interval that is a power of two, was "
-					+ checkInterval);
-		}
 		this.ring = ring;
 		this.maxRun = maxRun;
-		this.checkInterval = checkInterval;
-		this.checkpoint = checkpoint;
 		this.generation = ring.runGenerationCursor();
 		for (int i = 0; i < SLOTS; i++) {
 			// An owned run's first claim already doubles (a thread that asks once usually asks again); a shared
@@ -158,26 +131,11 @@ public final class ThreadRuns {
 
 	private long claimOrTakeFromRing(Run run) {
 		long uid = claim(run);
-		return (uid != NOTHING) ? passed(uid) : takeFromRing();
+		return (uid != NOTHING) ? uid : takeFromRing();
 	}
 
 	private long takeFromRing() {
-		return passed(this.ring.take());
-	}
-
-	/** Lets an ID that is a multiple of the check interval pass the checkpoint first. */
-	private long passed(long uid) {
-		if (this.checkpoint != null && (uid & (this.checkInterval - 1)) == 0) {
-			try {
-				this.checkpoint.check();
-			}
-			catch (RuntimeException | Error ex) {
-				// Taken, but never handed out.
-				this.dropped.incrementAndGet();
-				throw ex;
-			}
-		}
-		return uid;
+		return this.ring.take();
 	}
 
 	private long takeShared(Thread thread) {
@@ -212,7 +170,7 @@ public final class ThreadRuns {
 		finally {
 			run.release();
 		}
-		return passed(uid);
+		return uid;
 	}
 
 	/**
@@ -231,7 +189,7 @@ public final class ThreadRuns {
 		}
 		// Read before the claim: a withdrawal after this read moves the generation past it.
 		long generation = this.generation.get();
-		if (!this.ring.tryTakeRun(run, run.length, this.checkInterval)) {
+		if (!this.ring.tryTakeRun(run, run.length)) {
 			run.end = run.next;
 			run.stop = Run.DROPPED;
 			return NOTHING;
@@ -297,20 +255,6 @@ public final class ThreadRuns {
 		catch (ClassNotFoundException ex) {
 			return null;
 		}
-	}
-
-	/**
-	 * What an ID that is a multiple of the check interval passes before it is handed out.
-	 */
-	@FunctionalInterface
-	public interface Checkpoint {
-
-		/**
-		 * Checks before the ID is handed out; throws to refuse it.
-		 * @throws UidException when no more IDs may be handed out
-		 */
-		void check();
-
 	}
 
 }

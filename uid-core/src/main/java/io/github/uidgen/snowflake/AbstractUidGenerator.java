@@ -31,6 +31,12 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 	/** Default limit on waiting at start for the clock to pass the high-water mark. */
 	public static final Duration DEFAULT_MAX_STARTUP_WAIT = Duration.ofSeconds(10);
 
+	/**
+	 * Default for how far this instance's clock may run ahead of its worker store's: issue on a lease while the store
+	 * does not answer stops this long before the lease's expiry.
+	 */
+	public static final Duration DEFAULT_MAX_CLOCK_SKEW = Duration.ofSeconds(2);
+
 	protected final UidLayout layout;
 
 	protected final UidClock clock;
@@ -73,7 +79,7 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 				new UidGeneratorStatus.Worker(issuing.workerId(), issuing.assignerName(), issuing.highWaterMark(),
 						this.earlierMarkFailures.get() + issuing.markFailures(), issuing.isLeaseLost(), workerSwitches(),
 						retiredWorkerId(), (this.layout.getDatacenterBits() > 0) ? issuing.datacenterId() : null,
-						this.recovery.recoveries()),
+						this.recovery.recoveries(), issuing.issuableUntil(), issuing.storeSilent()),
 				issuedCount(), clockBackwardsCount(), aheadOfClock(), ring(), null, failure(), exhaustedUnits());
 	}
 
@@ -197,6 +203,8 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 
 		private Duration maxStartupWait = DEFAULT_MAX_STARTUP_WAIT;
 
+		private Duration maxClockSkew = DEFAULT_MAX_CLOCK_SKEW;
+
 		private boolean reclaimLostLease = true;
 
 		protected Builder() {
@@ -282,6 +290,19 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 		}
 
 		/**
+		 * Sets how far this instance's clock may run ahead of its worker store's clock. While the store does not answer,
+		 * the generator issues on its lease (see {@link WorkerIdAssigner#leaseHold()}) up to this long before the
+		 * lease's expiry as the store counts it, so that whoever takes the worker ID after that expiry starts after
+		 * every ID issued; a clock further ahead than this could repeat IDs after an outage. 2 s by default.
+		 * @param maxClockSkew zero or more, shorter than the assigner's lease
+		 * @return this builder
+		 */
+		public B maxClockSkew(Duration maxClockSkew) {
+			this.maxClockSkew = requireNotNegative(maxClockSkew, "maxClockSkew");
+			return self();
+		}
+
+		/**
 		 * Sets whether a generator whose lease was lost (taken by another instance after a partition outlasted it, or
 		 * lost or rewound by the store) claims a worker ID again by itself, as a newcomer would, and issues again once
 		 * nothing it could issue may collide; on by default. Off, it stays stopped until the instance is restarted.
@@ -342,7 +363,7 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 					"workerIdAssigner: every generator needs one, for example new FixedWorkerIdAssigner(1)");
 			assigner.recordLayout(this.layout);
 			return WorkerSession.open(assigner, this.layout, datacenterId, this.clock, new WorkerSession.Settings(
-					this.markReservation, this.markTimeout, this.maxStartupWait, allowedAhead));
+					this.markReservation, this.markTimeout, this.maxStartupWait, allowedAhead, this.maxClockSkew));
 		}
 
 	}

@@ -78,8 +78,7 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 		this.maxAhead = builder.maxAhead;
 		this.scheduleInterval = builder.scheduleInterval;
 		this.setup = new RingSetup(this.layout, capacity, builder.paddingFactor, builder.rejectedPutHandler,
-				builder.rejectedTakeHandler, builder.maxAhead.toMillis(), builder.scheduleInterval.toMillis(),
-				this::checkLease);
+				builder.rejectedTakeHandler, builder.maxAhead.toMillis(), builder.scheduleInterval.toMillis());
 		this.issuing = session;
 		this.ring = this.setup.newRing();
 		this.runs = this.setup.newRuns(this.ring);
@@ -158,28 +157,6 @@ public final class CachedUidGenerator extends AbstractUidGenerator {
 	@Override
 	public long getUID() {
 		return this.runs.take();
-	}
-
-	private void checkLease() {
-		if (this.issuing.isRenewalOverdue()) {
-			confirmLeaseAfterPause();
-		}
-	}
-
-	/**
-	 * The mark keeper has not renewed for a while: the process was paused (a stopped or frozen JVM, a long GC) or the
-	 * store is out of reach, and the lease may be gone without this process knowing. Withdraws what the ring holds and
-	 * hands out nothing more until a renewal proves the worker ID is still this generator's.
-	 */
-	private void confirmLeaseAfterPause() {
-		WorkerSession current = this.issuing;
-		this.ring.discardAll();
-		try {
-			current.confirmLease();
-		}
-		catch (WorkerLeaseLostException ex) {
-			throw lostLease(ex);
-		}
 	}
 
 	@Override

@@ -138,10 +138,6 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 				if (now > session.refreshAt()) {
 					enterUnit(session, now);
 				}
-				else if (session.isRenewalOverdue()) {
-					// Resumed after a pause, or the store is out of reach: the lease may be gone.
-					confirmLease(session);
-				}
 				next = (now << this.timeShift) | (current & this.workerMask);
 			}
 			else if ((current & this.maxSequence) < this.maxSequence) {
@@ -176,15 +172,6 @@ public final class DefaultUidGenerator extends AbstractUidGenerator {
 		}
 		try {
 			session.cover(unit);
-		}
-		catch (WorkerLeaseLostException ex) {
-			throw lostLease(ex);
-		}
-	}
-
-	private void confirmLease(WorkerSession session) {
-		try {
-			session.confirmLease();
 		}
 		catch (WorkerLeaseLostException ex) {
 			throw lostLease(ex);

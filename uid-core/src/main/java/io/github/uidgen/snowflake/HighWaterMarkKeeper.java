@@ -1,6 +1,7 @@
 package io.github.uidgen.snowflake;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -23,10 +24,16 @@ import org.slf4j.LoggerFactory;
  * span past the unit asked for, so the store is written once per span, not per ID. The same thread renews the
  * assigner's lease; a lost lease revokes the reservation and the generator stops.
  *
+ * <p>While the store does not answer, issue goes on beyond the recorded mark on the lease alone: nobody else can be
+ * handed the worker ID until the lease runs out, and whoever takes it then starts after the lease's expiry (see
+ * {@link WorkerIdAssigner#leaseHold()}). So the generator may issue up to {@link #leaseUntil()}: the time the last
+ * successful renewal was sent, plus the lease, less the clock skew allowed. Once the store answers again, the next
+ * renewal records a mark past every unit issued meanwhile.
+ *
  * <p>Whatever a renewal throws, {@link Error}s included, is recorded as the failure and retried, so the thread never
- * dies silently. A store call that does not come back is reported too: once it has been outstanding for a whole
- * reservation span, or as soon as issue had to give up waiting for it, {@link #failure()} says since when the mark
- * has not been recorded and for how long the call has been outstanding.
+ * dies silently. A store call that does not come back counts as failed renewals while it is outstanding. Neither
+ * is reported as a failure of issue until issue is about to stop: {@link #failure()} then says since when the mark
+ * has not been recorded and for how long a call has been outstanding.
  */
 final class HighWaterMarkKeeper {
 
@@ -35,9 +42,6 @@ final class HighWaterMarkKeeper {
 	private static final long REVOKED = Long.MIN_VALUE;
 
 	private static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-
-	/** A renewal older than this many intervals means the process was paused or the store is out of reach. */
-	private static final int OVERDUE_INTERVALS = 2;
 
 	private final MarkRecorder recorder;
 
@@ -53,6 +57,9 @@ final class HighWaterMarkKeeper {
 
 	private final long renewIntervalNanos;
 
+	/** How long after a successful renewal was sent issue may go on on the lease alone; 0 for not at all. */
+	private final long issueOnLeaseMillis;
+
 	private final long awaitTimeoutNanos;
 
 	private final Consumer<WorkerLeaseLostException> onRevoked;
@@ -61,8 +68,14 @@ final class HighWaterMarkKeeper {
 
 	private volatile long reservedUntil;
 
-	/** The last unit reserved before the lease was lost or the keeper closed: nothing was issued past it. */
+	/** The last unit reserved before the lease was lost or the keeper closed. */
 	private volatile long lastReserved = Long.MIN_VALUE;
+
+	/** The last unit issue may reach on the lease alone, {@link #REVOKED} once revoked or closed. */
+	private volatile long leaseUntil = Long.MIN_VALUE;
+
+	/** The last unit the lease covered before it was lost or the keeper closed. */
+	private volatile long lastLeaseUntil = Long.MIN_VALUE;
 
 	private volatile long refreshAt;
 
@@ -75,25 +88,21 @@ final class HighWaterMarkKeeper {
 	/** Set once the generator issues on another worker: the mark stays as it is and the lease is kept until then. */
 	private volatile boolean retired;
 
-	/** Set when issue gave up waiting for the mark, so health reports it at once; cleared by a renewal. */
+	/**
+	 * Set when issue gave up waiting for the mark, so health reports it at once and later callers are refused without
+	 * waiting again; cleared by a renewal.
+	 */
 	private volatile UidException issueStalled;
 
 	/** {@link System#nanoTime()} of the last successful renewal. */
 	private volatile long lastRenewNanos;
-
-	/** How many renewals have been started; each one's number, so a waiter can tell one begun after it asked. */
-	private volatile long renewalsStarted;
-
-	/** The number of the last renewal that succeeded. */
-	private volatile long lastRenewalSucceeded;
 
 	/**
 	 * Records the first reservation on the calling thread (so start-up fails fast when the store is down), then
 	 * starts the keeper thread.
 	 */
 	HighWaterMarkKeeper(WorkerIdAssigner assigner, long workerId, UidLayout layout, UidClock clock, long firstUnit,
-			Duration span, Duration awaitTimeout, Consumer<WorkerLeaseLostException> onRevoked) {
-		this.recorder = new MarkRecorder(assigner, workerId, layout, clock);
+			Duration span, Duration awaitTimeout, Duration issueOnLease, Consumer<WorkerLeaseLostException> onRevoked) {
 		this.workerId = workerId;
 		this.layout = layout;
 		this.clock = clock;
@@ -103,6 +112,8 @@ final class HighWaterMarkKeeper {
 		long halfSpanNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(1, span.toMillis() / 2));
 		this.renewIntervalNanos = (renew.isZero() || renew.isNegative()) ? halfSpanNanos
 				: Math.min(renew.toNanos(), halfSpanNanos);
+		this.recorder = new MarkRecorder(assigner, workerId, layout, clock, this.renewIntervalNanos);
+		this.issueOnLeaseMillis = issueOnLease.toMillis();
 		this.awaitTimeoutNanos = awaitTimeout.toNanos();
 		this.onRevoked = onRevoked;
 		this.reservedUntil = firstUnit - 1;
@@ -127,13 +138,58 @@ final class HighWaterMarkKeeper {
 	}
 
 	/**
-	 * Returns the highest unit the generator may have issued IDs in: the reservation, or the one it had when the lease
-	 * was lost.
+	 * Returns the last unit issue may reach on the lease alone while the store does not answer.
+	 * @return a unit, {@link Long#MIN_VALUE} without a lease to issue on, once revoked or closed
+	 */
+	long leaseUntil() {
+		return this.leaseUntil;
+	}
+
+	/**
+	 * Returns the highest unit the generator may have issued IDs in: within the reservation, or beyond it on the lease
+	 * as far as it asked for (also after the lease was lost or the keeper closed).
 	 * @return a unit, {@link Long#MIN_VALUE} when nothing was ever reserved
 	 */
-	long lastReserved() {
+	long mayHaveIssuedUntil() {
 		long reserved = this.reservedUntil;
-		return (reserved != REVOKED) ? reserved : this.lastReserved;
+		long lease = this.leaseUntil;
+		if (reserved == REVOKED) {
+			reserved = this.lastReserved;
+			lease = this.lastLeaseUntil;
+		}
+		return Math.max(reserved, Math.min(this.wanted.get(), lease));
+	}
+
+	/**
+	 * Returns the last unit the generator may issue in without the store answering: the reservation, or the lease when
+	 * it reaches further.
+	 * @return a unit, {@link Long#MIN_VALUE} once revoked or closed
+	 */
+	long issuableUntil() {
+		return Math.max(this.reservedUntil, this.leaseUntil);
+	}
+
+	/**
+	 * Returns whether IDs of a unit may be issued without waiting: its mark is recorded, or the lease covers it.
+	 * @param unit a time unit
+	 * @return whether it is covered
+	 */
+	boolean isCovered(long unit) {
+		return unit <= this.reservedUntil || unit <= this.leaseUntil;
+	}
+
+	/**
+	 * Returns how long the store has not answered: since the last successful renewal, while renewals fail or a call
+	 * has been outstanding for longer than a renewal interval; zero while the store answers.
+	 * @return milliseconds, 0 while the store answers
+	 */
+	long storeSilentMillis() {
+		UidException current = this.recorder.failure();
+		if ((current == null && !this.recorder.isCallOutstandingLongerThan(this.renewIntervalNanos))
+				|| current instanceof WorkerLeaseLostException) {
+			return 0;
+		}
+		return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.lastRenewNanos);
 	}
 
 	/**
@@ -146,10 +202,12 @@ final class HighWaterMarkKeeper {
 
 	/**
 	 * Returns why the mark cannot be kept ahead of issue, if that is so: the lease was lost, issue gave up waiting for
-	 * the mark, a store call has been outstanding for longer than a reservation span, or renewals fail and less than
-	 * a quarter of the reservation is left. A renewal that failed while most of the reservation is left costs issue
-	 * nothing (a store restarting, a Cluster slot moving): it is retried and counted, and not reported, so that a
-	 * health check, and a load balancer reading it, only see what stops issue.
+	 * the mark, or the store does not answer (renewals fail, or a call has been outstanding for longer than a
+	 * reservation span) and less than a quarter of a reservation span is left of what may be issued without it (the
+	 * reservation, or the lease when it reaches further). A store that does not answer while more is left costs issue
+	 * nothing (a store restarting, failing over, a Cluster slot moving): renewals are retried and counted, and not
+	 * reported as a failure, so that a health check, and a load balancer reading it, only see what stops issue;
+	 * {@link #storeSilentMillis()} and {@link #issuableUntil()} say how it goes.
 	 * @return the failure, or {@code null}
 	 */
 	UidException failure() {
@@ -161,29 +219,37 @@ final class HighWaterMarkKeeper {
 		if (stalled != null) {
 			return stalled;
 		}
-		if (this.recorder.isCallOutstandingLongerThan(this.spanNanos)) {
-			return new UidUnavailableException("The high-water mark of worker " + this.workerId + " is not being "
-					+ "recorded: " + this.recorder.status(), current);
+		boolean silent = current != null || this.recorder.isCallOutstandingLongerThan(this.spanNanos);
+		if (!silent || !isIssueRunningOut()) {
+			return null;
 		}
-		return (current != null && isReservationRunningOut()) ? current : null;
-	}
-
-	/** Whether the clock, or what the generator asked for, has come within a quarter span of the reservation's end. */
-	private boolean isReservationRunningOut() {
-		long reserved = this.reservedUntil;
-		if (reserved == REVOKED) {
-			return true;
-		}
-		long soon = Math.max(this.layout.toUnit(this.clock.currentTimeMillis()), this.wanted.get()) + this.spanUnits / 4;
-		return soon > reserved;
+		long until = issuableUntil();
+		return new UidUnavailableException("The high-water mark of worker " + this.workerId + " is not being "
+				+ "recorded, and issue stops "
+				+ ((until != REVOKED) ? "after " + Instant.ofEpochMilli(this.layout.startMillis(until)) : "now")
+				+ " unless the " + this.recorder.assignerName() + " store answers: " + this.recorder.status(), current);
 	}
 
 	/**
-	 * Makes sure a unit is reserved: asks the keeper thread for it, and waits for it when it lies beyond the
-	 * current reservation. Called off the hot path, once a time unit at most.
+	 * Whether the clock, or what the generator asked for, has come within a quarter span of the last unit it may issue
+	 * in without the store.
+	 */
+	private boolean isIssueRunningOut() {
+		long until = issuableUntil();
+		if (until == REVOKED) {
+			return true;
+		}
+		long soon = Math.max(this.layout.toUnit(this.clock.currentTimeMillis()), this.wanted.get()) + this.spanUnits / 4;
+		return soon > until;
+	}
+
+	/**
+	 * Makes sure a unit may be issued: asks the keeper thread to reserve it, and, when it lies beyond both the current
+	 * reservation and the lease, waits for the reservation. Called off the hot path, once a time unit at most.
 	 * @param unit the unit about to be issued
-	 * @throws UidException when the lease was lost, the generator closed, the mark could not be recorded in time, or
-	 * the caller was interrupted (its interrupt flag stays set)
+	 * @throws UidException when the lease was lost, the generator closed, the mark could not be recorded in time (or
+	 * could not be earlier, and no renewal has succeeded since), or the caller was interrupted (its interrupt flag
+	 * stays set)
 	 */
 	void cover(long unit) {
 		if (unit <= this.refreshAt) {
@@ -196,11 +262,16 @@ final class HighWaterMarkKeeper {
 			return;
 		}
 		request(unit);
-		if (unit <= this.reservedUntil) {
+		if (isCovered(unit)) {
 			return;
 		}
+		UidException stalled = this.issueStalled;
+		if (stalled != null) {
+			// A wait already timed out and no renewal has succeeded since: the store is down, refuse at once.
+			throw stalled;
+		}
 		long deadline = System.nanoTime() + this.awaitTimeoutNanos;
-		while (unit > this.reservedUntil) {
+		while (!isCovered(unit)) {
 			UidException current = this.recorder.failure();
 			if (this.closed || (current instanceof WorkerLeaseLostException)) {
 				throw (current != null) ? current : closedException();
@@ -210,56 +281,26 @@ final class HighWaterMarkKeeper {
 			}
 			long left = deadline - System.nanoTime();
 			if (left <= 0) {
-				UidUnavailableException stalled = new UidUnavailableException("Could not record the high-water mark "
+				UidUnavailableException timedOut = new UidUnavailableException("Could not record the high-water mark "
 						+ "of worker " + this.workerId + " within " + TimeUnit.NANOSECONDS.toMillis(this.awaitTimeoutNanos)
-						+ " ms: " + this.recorder.status(), current);
-				this.issueStalled = stalled;
-				throw stalled;
+						+ " ms" + leaseSpent() + ": " + this.recorder.status(), current);
+				this.issueStalled = timedOut;
+				throw timedOut;
 			}
 			awaitBriefly(left);
 			request(unit);
 		}
 	}
 
-	/**
-	 * Returns whether the last successful renewal is older than a couple of renewal intervals: the process was
-	 * paused (a stopped or frozen JVM, a long GC) or the store has been out of reach, so the lease may have been
-	 * lost without this process knowing yet.
-	 * @return whether the lease should be confirmed before more IDs are handed out
-	 */
-	boolean isRenewalOverdue() {
-		return System.nanoTime() - this.lastRenewNanos > OVERDUE_INTERVALS * this.renewIntervalNanos;
-	}
-
-	/**
-	 * Asks for a renewal and waits until one that started after this call succeeds, so a resumed process learns
-	 * whether it still holds its worker ID before it hands out more IDs.
-	 * @throws UidException when the lease was lost, the generator closed, no renewal succeeded within the mark
-	 * timeout, or the caller was interrupted
-	 */
-	void confirmLease() {
-		long after = this.renewalsStarted;
-		long deadline = System.nanoTime() + this.awaitTimeoutNanos;
-		this.requested = true;
-		LockSupport.unpark(this.thread);
-		// A renewal already under way started before this call and proves nothing: wait for a later one.
-		while (this.lastRenewalSucceeded <= after) {
-			UidException current = this.recorder.failure();
-			if (this.closed || (current instanceof WorkerLeaseLostException)) {
-				throw (current != null) ? current : closedException();
-			}
-			long left = deadline - System.nanoTime();
-			if (left <= 0) {
-				throw new UidUnavailableException("Could not confirm the lease of worker " + this.workerId + " within "
-						+ TimeUnit.NANOSECONDS.toMillis(this.awaitTimeoutNanos) + " ms after a pause: "
-						+ this.recorder.status(), current);
-			}
-			awaitBriefly(left);
-			if (!this.requested) {
-				this.requested = true;
-				LockSupport.unpark(this.thread);
-			}
+	/** Says that the lease allowed issue this far and no further, for the message of a wait that timed out. */
+	private String leaseSpent() {
+		long lease = this.leaseUntil;
+		if (lease == REVOKED || lease == Long.MIN_VALUE) {
+			return "";
 		}
+		return ", and issue on the lease alone reached its end (" + Instant.ofEpochMilli(this.layout.startMillis(lease))
+				+ ", " + this.issueOnLeaseMillis + " ms after the last renewal that reached the store, which is "
+				+ "the lease less the clock skew allowed)";
 	}
 
 	private void awaitBriefly(long leftNanos) {
@@ -289,7 +330,7 @@ final class HighWaterMarkKeeper {
 				if (this.closed) {
 					return;
 				}
-				if (this.retired && this.layout.toUnit(this.clock.currentTimeMillis()) > this.reservedUntil) {
+				if (this.retired && this.layout.toUnit(this.clock.currentTimeMillis()) > retiredMark()) {
 					releaseRetired();
 					return;
 				}
@@ -313,15 +354,18 @@ final class HighWaterMarkKeeper {
 		}
 	}
 
-	/** Records a mark a span past the unit wanted (or the clock, when that is later). */
+	/**
+	 * Records a mark a span past the unit wanted (or the clock, when that is later), and with it the lease: the time
+	 * read before the call is sent is the earliest the store can have renewed it.
+	 */
 	private void extend() {
-		long nowUnit = this.layout.toUnit(this.clock.currentTimeMillis());
+		long sentMillis = this.clock.currentTimeMillis();
+		long nowUnit = this.layout.toUnit(sentMillis);
 		long base = Math.max(this.wanted.get(), nowUnit);
-		// A retired worker only keeps its lease: its mark must stay put for the clock to pass it.
-		long mark = this.retired ? this.reservedUntil
+		// A retired worker only keeps its lease: its mark must stay put for the clock to pass it, covering whatever
+		// it issued on the lease before it retired.
+		long mark = this.retired ? retiredMark()
 				: Math.max(this.reservedUntil, Math.min(base + this.spanUnits, this.layout.getMaxTime()));
-		long renewal = this.renewalsStarted + 1;
-		this.renewalsStarted = renewal;
 		try {
 			this.recorder.renew(mark);
 		}
@@ -334,9 +378,7 @@ final class HighWaterMarkKeeper {
 				return;
 			}
 			logger.error("uid worker {} stops issuing IDs: {}", this.workerId, ex.getMessage());
-			this.lastReserved = this.reservedUntil;
-			this.reservedUntil = REVOKED;
-			this.refreshAt = REVOKED;
+			stopIssuing();
 			// The generator stops first (the cached one seals its ring), so that whoever sees the failure also sees
 			// issue stopped.
 			this.onRevoked.accept(ex);
@@ -353,9 +395,27 @@ final class HighWaterMarkKeeper {
 		}
 		this.reservedUntil = mark;
 		this.refreshAt = mark - this.spanUnits / 2;
+		if (this.issueOnLeaseMillis > 0) {
+			this.leaseUntil = Math.min(this.layout.toUnit(sentMillis + this.issueOnLeaseMillis), this.layout.getMaxTime());
+		}
 		this.recorder.clearFailure();
 		this.issueStalled = null;
-		this.lastRenewalSucceeded = renewal;
+	}
+
+	/** The mark a retired worker keeps: past everything it may have issued, on its reservation or its lease. */
+	private long retiredMark() {
+		return mayHaveIssuedUntil();
+	}
+
+	/** Nothing may be issued from now on; what was reserved and leased is kept for the final marks. */
+	private void stopIssuing() {
+		if (this.reservedUntil != REVOKED) {
+			this.lastReserved = this.reservedUntil;
+			this.lastLeaseUntil = this.leaseUntil;
+		}
+		this.reservedUntil = REVOKED;
+		this.leaseUntil = REVOKED;
+		this.refreshAt = REVOKED;
 	}
 
 	/**
@@ -394,7 +454,7 @@ final class HighWaterMarkKeeper {
 
 	/** Releases a retired worker from the keeper thread itself, with the mark it kept. */
 	private void releaseRetired() {
-		long mark = this.reservedUntil;
+		long mark = retiredMark();
 		stopReserving();
 		if (isRevoked()) {
 			return;
@@ -407,11 +467,7 @@ final class HighWaterMarkKeeper {
 	/** Stops for good: nothing is reserved from now on, and the last reservation is kept for the final mark. */
 	private void stopReserving() {
 		this.closed = true;
-		if (this.reservedUntil != REVOKED) {
-			this.lastReserved = this.reservedUntil;
-		}
-		this.reservedUntil = REVOKED;
-		this.refreshAt = REVOKED;
+		stopIssuing();
 	}
 
 	/**

@@ -43,11 +43,15 @@ final class MarkRecorder {
 
 	private volatile long callStartedNanos;
 
-	MarkRecorder(WorkerIdAssigner assigner, long workerId, UidLayout layout, UidClock clock) {
+	/** A call outstanding for this long counts as one failed renewal, and one more for each such interval after. */
+	private final long hungCallNanos;
+
+	MarkRecorder(WorkerIdAssigner assigner, long workerId, UidLayout layout, UidClock clock, long hungCallNanos) {
 		this.assigner = assigner;
 		this.workerId = workerId;
 		this.layout = layout;
 		this.clock = clock;
+		this.hungCallNanos = Math.max(1, hungCallNanos);
 	}
 
 	/**
@@ -56,12 +60,16 @@ final class MarkRecorder {
 	 * @throws WorkerLeaseLostException when the lease is gone; anything else the store throws comes through too
 	 */
 	void renew(long mark) {
-		this.callStartedNanos = System.nanoTime();
+		long started = System.nanoTime();
+		this.callStartedNanos = started;
 		this.calling = true;
 		try {
 			this.assigner.renew(this.workerId, this.layout.startMillis(mark));
 		}
 		finally {
+			// A store that takes renewals in but does not answer (a client queueing commands while it reconnects)
+			// fails nothing for a long time: each interval such a call was outstanding counts as a failed renewal.
+			this.failedRenewals += (System.nanoTime() - started) / this.hungCallNanos;
 			this.calling = false;
 		}
 		this.lastRecordedMillis = this.clock.currentTimeMillis();
@@ -122,8 +130,22 @@ final class MarkRecorder {
 		return this.calling && System.nanoTime() - this.callStartedNanos > nanos;
 	}
 
+	/**
+	 * Returns how many renewals failed, counting a call outstanding for a whole renewal interval as one more for each
+	 * such interval, so that a store that does not answer shows in the count while it does not.
+	 * @return the count
+	 */
 	long failedRenewals() {
-		return this.failedRenewals;
+		long failed = this.failedRenewals;
+		if (this.calling) {
+			failed += (System.nanoTime() - this.callStartedNanos) / this.hungCallNanos;
+		}
+		return failed;
+	}
+
+	/** The assigner's name, for messages. */
+	String assignerName() {
+		return this.assigner.name();
 	}
 
 	/** Says since when the mark has not been recorded, and what the store is doing about it, for messages. */

@@ -16,9 +16,6 @@ final class RingSetup {
 	/** The largest ring: 2^28 slots, 2 GiB of IDs. */
 	private static final int MAX_CAPACITY = 1 << 28;
 
-	/** How many takes at most pass between two checks that the lease was renewed recently. */
-	private static final int LEASE_CHECK_INTERVAL = 256;
-
 	private final UidLayout layout;
 
 	private final int capacity;
@@ -33,11 +30,8 @@ final class RingSetup {
 
 	private final long scheduleMillis;
 
-	private final ThreadRuns.Checkpoint leaseCheck;
-
 	RingSetup(UidLayout layout, int capacity, int paddingFactor, RejectedPutHandler putHandler,
-			RejectedTakeHandler takeHandler, long maxAheadMillis, long scheduleMillis,
-			ThreadRuns.Checkpoint leaseCheck) {
+			RejectedTakeHandler takeHandler, long maxAheadMillis, long scheduleMillis) {
 		this.layout = layout;
 		this.capacity = capacity;
 		this.paddingFactor = paddingFactor;
@@ -45,7 +39,6 @@ final class RingSetup {
 		this.takeHandler = takeHandler;
 		this.maxAheadUnits = maxAheadMillis / layout.getTimeUnit().toMillis();
 		this.scheduleMillis = scheduleMillis;
-		this.leaseCheck = leaseCheck;
 	}
 
 	/**
@@ -69,11 +62,7 @@ final class RingSetup {
 	}
 
 	ThreadRuns newRuns(RingBuffer over) {
-		// IDs that are multiples of the interval (one in every 256, or every new time unit with fewer sequence bits)
-		// check that the lease was renewed recently: a resumed process hands out at most that many IDs before it
-		// notices. Each is the first of its run, so the check costs the take from a run nothing.
-		int leaseCheckInterval = (int) Math.min(this.layout.getMaxSequence() + 1, LEASE_CHECK_INTERVAL);
-		return new ThreadRuns(over, ThreadRuns.MAX_RUN, leaseCheckInterval, this.leaseCheck);
+		return new ThreadRuns(over, ThreadRuns.MAX_RUN);
 	}
 
 	/** A filler for the ring from the session's worker, connected to the ring but not started. */

@@ -64,7 +64,7 @@ final class WorkerSession implements AutoCloseable {
 		// The data center and the worker ID, composed once: issue ORs this in as it is.
 		this.shiftedWorkerId = layout.compose(0, datacenterId, assignment.workerId(), 0);
 		this.keeper = new HighWaterMarkKeeper(assigner, assignment.workerId(), layout, clock, startUnit,
-				settings.markReservation(), settings.markTimeout(), this::leaseLost);
+				settings.markReservation(), settings.markTimeout(), settings.issueOnLease(assigner), this::leaseLost);
 	}
 
 	/**
@@ -86,13 +86,13 @@ final class WorkerSession implements AutoCloseable {
 	 * Claims a worker ID again after this session's lease was lost, as a newcomer would (the assigner never hands out
 	 * one that a live instance holds, and makes the claim wait when the store cannot vouch for its history), and waits,
 	 * within limits, until the generator may issue on it: after its mark and, when it is this session's worker ID
-	 * again, after every unit this session reserved, whatever the store says now.
+	 * again, after every unit this session may have issued in (reserved, or on the lease), whatever the store says now.
 	 * @return the new session
 	 * @throws UidException when no worker ID can be claimed now, or the clock is too far behind its mark
 	 */
 	WorkerSession reclaim() {
 		return open(this.assigner, this.layout, this.datacenterId, this.clock, this.settings, workerId(),
-				this.keeper.lastReserved());
+				this.keeper.mayHaveIssuedUntil());
 	}
 
 	private static WorkerSession open(WorkerIdAssigner assigner, UidLayout layout, long datacenterId, UidClock clock,
@@ -304,19 +304,9 @@ final class WorkerSession implements AutoCloseable {
 		this.keeper.cover(unit);
 	}
 
-	/** Whether IDs of the unit may be issued without waiting for a mark to be recorded. */
+	/** Whether IDs of the unit may be issued without waiting: its mark is recorded, or the lease covers it. */
 	boolean isCovered(long unit) {
-		return unit <= this.keeper.reservedUntil();
-	}
-
-	/** Whether the lease should be confirmed before more IDs are handed out (after a pause). */
-	boolean isRenewalOverdue() {
-		return this.keeper.isRenewalOverdue();
-	}
-
-	/** Waits for a renewal that started after this call; throws when the lease is lost or cannot be confirmed. */
-	void confirmLease() {
-		this.keeper.confirmLease();
+		return this.keeper.isCovered(unit);
 	}
 
 	/**
@@ -326,6 +316,21 @@ final class WorkerSession implements AutoCloseable {
 	Instant highWaterMark() {
 		long reserved = this.keeper.reservedUntil();
 		return (reserved == Long.MIN_VALUE) ? null : Instant.ofEpochMilli(this.layout.startMillis(reserved));
+	}
+
+	/**
+	 * Returns the latest time the generator may issue IDs for without the store answering: the high-water mark, or
+	 * the end of what the lease covers when that is later.
+	 * @return the start of that unit, or {@code null} once closed or the lease is lost
+	 */
+	Instant issuableUntil() {
+		long until = this.keeper.issuableUntil();
+		return (until == Long.MIN_VALUE) ? null : Instant.ofEpochMilli(this.layout.startMillis(until));
+	}
+
+	/** How long the store has not answered renewals, 0 while it answers; see {@link HighWaterMarkKeeper}. */
+	Duration storeSilent() {
+		return Duration.ofMillis(this.keeper.storeSilentMillis());
 	}
 
 	/** Why the mark cannot be kept ahead of issue, if that is so; {@code null} while healthy. */
@@ -372,8 +377,20 @@ final class WorkerSession implements AutoCloseable {
 	 * @param maxStartupWait how long start-up may wait for the clock to pass the mark
 	 * @param allowedAhead how far ahead of the clock the generator may issue anyway (the cached generator's
 	 * {@code maxAhead}), so it may start that much before the mark
+	 * @param maxClockSkew how far this instance's clock may run ahead of the store's
 	 */
-	record Settings(Duration markReservation, Duration markTimeout, Duration maxStartupWait, Duration allowedAhead) {
+	record Settings(Duration markReservation, Duration markTimeout, Duration maxStartupWait, Duration allowedAhead,
+			Duration maxClockSkew) {
+
+		/**
+		 * How long after a successful renewal was sent the generator may still issue on its lease while the store does
+		 * not answer: the assigner's lease less the clock skew allowed; zero when that leaves nothing.
+		 */
+		Duration issueOnLease(WorkerIdAssigner assigner) {
+			Duration left = assigner.leaseHold().minus(this.maxClockSkew);
+			return (left.isNegative() || left.isZero()) ? Duration.ZERO : left;
+		}
+
 	}
 
 }

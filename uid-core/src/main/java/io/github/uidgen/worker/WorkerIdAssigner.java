@@ -101,6 +101,23 @@ public interface WorkerIdAssigner {
 	}
 
 	/**
+	 * Returns how long after a successful {@link #renew(long, long)} was sent the worker ID stays this instance's by
+	 * the store's own rules, even when no later renewal reaches the store: the lease. While the store does not answer,
+	 * the generator goes on issuing beyond its recorded mark, up to this long (less the clock skew it allows) after the
+	 * last renewal it sent that succeeded, so an outage shorter than that costs no refused call.
+	 * <p>An assigner that returns more than zero promises two things: nobody else is handed the worker ID before that
+	 * time, not even an instance with the same instance ID; and whoever takes it after its lease ran out starts after
+	 * the lease's expiry, as the store counts it (the assigner hands it out with a mark no earlier than the expiry).
+	 * A store that may lose its data must make claims wait at least this long after the loss.
+	 * <p>The default is zero: the generator never issues beyond the mark it recorded (a state file, a fixed worker ID,
+	 * Leaf's nodes, assigners of one's own).
+	 * @return the lease, {@link Duration#ZERO} when the worker ID is not held beyond the recorded mark
+	 */
+	default Duration leaseHold() {
+		return Duration.ZERO;
+	}
+
+	/**
 	 * Returns what the store knows of every instance claiming from it, for operators: the fleet, and each worker
 	 * ID's history of claims. Reads only; never called on the path that issues IDs.
 	 * <p>The default has none: a fixed worker ID and assigners of one's own keep no shared record.
