@@ -1,11 +1,15 @@
 package io.github.uidgen.worker.redis;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.testsupport.TestRedis;
+import io.github.uidgen.testsupport.ThrowawayRedis;
 import io.github.uidgen.worker.AllWorkerIdsLeasedException;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerLeaseLostException;
@@ -17,8 +21,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -107,29 +113,90 @@ class RedisWorkerIdAssignerTests {
 		}
 	}
 
+	/**
+	 * A namespace nobody has used on a Redis that has run for longer than the margin: no holder of a registry this
+	 * process lost can still be issuing past the margin, so the claim waits nothing but its probation.
+	 */
 	@Test
-	void theFirstClaimOfABrandNewRegistryWaitsOutTheMarginByTheRedisClock() {
+	void aNamespaceUsedForTheFirstTimeOnARedisThatHasRunForAMarginIsClaimedWithoutWaitingTheMargin() {
 		long before = System.currentTimeMillis();
 		WorkerAssignment assignment = assigner("first-ever").registryLossMargin(Duration.ofMillis(700))
 			.build()
 			.assign(1023);
-		long after = System.currentTimeMillis();
 
 		long floor = Long.parseLong(this.redis.opsForValue().get(hashTag() + ":generation"));
-		assertThat(floor).isGreaterThanOrEqualTo(before + 700);
-		assertThat(after).as("claimed only once the margin had passed").isGreaterThanOrEqualTo(floor);
+		assertThat(floor).as("no wait: the floor is the claim's own time").isLessThan(before + 700);
 		assertThat(assignment.workerId()).isZero();
-		if (assignment.hasMark()) {
-			assertThat(assignment.highWaterMarkMillis()).isEqualTo(floor);
+	}
+
+	/**
+	 * A namespace found without its generation key on a Redis that started moments ago may have lost its data in that
+	 * restart: whatever a holder of the previous process issues on its lease lies before the start plus the margin,
+	 * so the first claim waits until then, by the Redis clock.
+	 */
+	@Test
+	void theFirstClaimOnARedisStartedMomentsAgoWaitsUntilItsStartPlusTheMargin(@TempDir Path dir) {
+		long beforeStart = System.currentTimeMillis();
+		try (ThrowawayRedis fresh = ThrowawayRedis.start(dir)) {
+			LettuceConnectionFactory factory = fresh.connectionFactory();
+			try {
+				WorkerAssignment assignment = RedisWorkerIdAssigner.builder(factory)
+					.keyPrefix("uid-test")
+					.namespace(this.namespace)
+					.registryLossMargin(Duration.ofSeconds(3))
+					.instanceId("first-after-start")
+					.build()
+					.assign(1023);
+				long after = System.currentTimeMillis();
+				long floor = Long.parseLong(new StringRedisTemplate(factory).opsForValue()
+					.get(hashTag() + ":generation"));
+				assertThat(floor).as("the process's start plus the margin").isGreaterThanOrEqualTo(beforeStart + 3_000);
+				assertThat(after).as("claimed only once the floor had passed").isGreaterThanOrEqualTo(floor);
+				assertThat(assignment.highWaterMarkMillis()).isGreaterThanOrEqualTo(floor);
+			}
+			finally {
+				factory.destroy();
+			}
 		}
 	}
 
+	/**
+	 * Redis lost the registry while a holder's lease could not have expired: nobody else could take its worker ID, and
+	 * with no generation key nobody has claimed since, so the renewal writes the lease and its mark again and the holder
+	 * carries on, while newcomers wait the margin (other holders' records are gone).
+	 */
 	@Test
-	void whenRedisLosesItsDataTheHolderLosesItsLeaseAndNothingIsRecreated() {
+	void whenRedisLosesItsDataAHolderWhoseLeaseCannotHaveExpiredWritesItAgainAndNewcomersWaitTheMargin() {
 		TestRedis.markNewRegistry(this.connectionFactory, hashTag());
-		RedisWorkerIdAssigner holder = assigner("holder").build();
+		RedisWorkerIdAssigner holder = assigner("holder").registryLossMargin(Duration.ofMillis(700)).build();
 		long workerId = holder.assign(1023).workerId();
 		holder.renew(workerId, MARK);
+
+		assertThat(TestRedis.wipe(this.connectionFactory, hashTag())).isNotEmpty();
+		long wipedAt = System.currentTimeMillis();
+		holder.renew(workerId, MARK + 1);
+		assertThat(this.redis.opsForHash().get(hashTag() + ":marks", Long.toString(workerId)))
+			.isEqualTo(Long.toString(MARK + 1));
+		assertThat(this.redis.opsForHash().get(hashTag() + ":holders", Long.toString(workerId))).isEqualTo("holder");
+		holder.renew(workerId, MARK + 2);
+
+		WorkerAssignment next = assigner("next").registryLossMargin(Duration.ofMillis(700)).build().assign(1023);
+		assertThat(System.currentTimeMillis()).as("the newcomer waited the margin").isGreaterThanOrEqualTo(wipedAt + 700);
+		assertThat(next.workerId()).as("the holder's lease was written again").isNotEqualTo(workerId);
+	}
+
+	/** A lease that may have expired before the loss may have been someone else's since: it is lost, not re-created. */
+	@Test
+	void whenRedisLosesItsDataAHolderWhoseLeaseMayHaveExpiredLosesItAndNothingIsRecreated() {
+		TestRedis.markNewRegistry(this.connectionFactory, hashTag());
+		RedisWorkerIdAssigner holder = assigner("holder").leaseDuration(Duration.ofMillis(300))
+			.heartbeatInterval(Duration.ofMillis(100))
+			.build();
+		long workerId = holder.assign(1023).workerId();
+		holder.renew(workerId, MARK);
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> this.redis.opsForZSet().score(hashTag() + ":leases", Long.toString(workerId)),
+					(expiry) -> expiry != null && redisTime() > expiry.longValue());
 
 		assertThat(TestRedis.wipe(this.connectionFactory, hashTag())).isNotEmpty();
 		assertThatExceptionOfType(WorkerLeaseLostException.class).isThrownBy(() -> holder.renew(workerId, MARK + 1))
@@ -139,8 +206,12 @@ class RedisWorkerIdAssignerTests {
 		assertThat(this.redis.keys(hashTag() + "*")).isEmpty();
 	}
 
+	/**
+	 * With registry-trust none, a claim on a registry that lost its data waits the margin whatever holders do, and
+	 * starts after it, even on its own previous worker ID.
+	 */
 	@Test
-	void afterADataLossTheNextClaimStartsNoEarlierThanTheMarginEvenForItsOwnPreviousWorkerId() {
+	void afterADataLossAClaimThatTrustsNoRegistryStartsNoEarlierThanTheMarginEvenForItsOwnPreviousWorkerId() {
 		TestRedis.markNewRegistry(this.connectionFactory, hashTag());
 		RedisWorkerIdAssigner before = assigner("survivor").build();
 		long workerId = before.assign(1023).workerId();
@@ -150,13 +221,48 @@ class RedisWorkerIdAssignerTests {
 
 		long wipedAt = System.currentTimeMillis();
 		WorkerAssignment after = assigner("survivor").registryLossMargin(Duration.ofMillis(600))
+			.registryTrust(RegistryTrust.NONE)
 			.build()
 			.assign(1023);
 		assertThat(after.workerId()).isEqualTo(workerId);
 		assertThat(System.currentTimeMillis()).isGreaterThanOrEqualTo(wipedAt + 600).isGreaterThan(borrowedAhead);
-		if (after.hasMark()) {
-			assertThat(after.highWaterMarkMillis()).isGreaterThanOrEqualTo(wipedAt + 600);
-		}
+		assertThat(after.highWaterMarkMillis()).isGreaterThanOrEqualTo(wipedAt + 600);
+	}
+
+	/**
+	 * A registry flushed out of a Redis that kept running looks brand new to a newcomer, which claims at once; a
+	 * holder that renews during the newcomer's probation finds its worker ID in the newcomer's hands, stops, raises
+	 * the worker's mark past what it may have issued and makes claims wait the margin; the newcomer, seeing that at
+	 * the end of its probation, starts after that mark.
+	 */
+	@Test
+	void aRegistryFlushedWhileAHolderRunsIsNoticedByTheHolderWithinTheNewcomersProbation() throws Exception {
+		TestRedis.markNewRegistry(this.connectionFactory, hashTag());
+		RedisWorkerIdAssigner holder = assigner("holder").registryLossMargin(Duration.ofSeconds(2)).build();
+		long workerId = holder.assign(1023).workerId();
+		holder.renew(workerId, MARK);
+		TestRedis.wipe(this.connectionFactory, hashTag());
+
+		RedisWorkerIdAssigner newcomer = assigner("newcomer").registryLossMargin(Duration.ofSeconds(2)).build();
+		CompletableFuture<WorkerAssignment> claim = CompletableFuture.supplyAsync(() -> newcomer.assign(1023));
+		// The newcomer claims worker ID 0 of what looks like a new registry and stands its probation meanwhile.
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> this.redis.opsForHash().get(hashTag() + ":holders", Long.toString(workerId)), "newcomer"::equals);
+		long renewedAt = System.currentTimeMillis();
+		assertThatExceptionOfType(WorkerLeaseLostException.class).isThrownBy(() -> holder.renew(workerId, MARK + 1))
+			.as("the newcomer holds its worker ID now: that is not the holder's to write again")
+			.withMessageContaining("lost or rewound data");
+		WorkerAssignment next = claim.get(60, TimeUnit.SECONDS);
+		assertThat(next.workerId()).isEqualTo(workerId);
+		assertThat(next.highWaterMarkMillis()).as("after every ID the holder may have issued")
+			.isGreaterThanOrEqualTo(MARK + 1);
+		assertThat(Long.parseLong(this.redis.opsForValue().get(hashTag() + ":generation")))
+			.as("other claims wait the margin from the holder's renewal")
+			.isGreaterThanOrEqualTo(renewedAt + 2_000 - 1_000);
+	}
+
+	private long redisTime() {
+		return this.redis.execute((RedisCallback<Long>) (connection) -> connection.serverCommands().time());
 	}
 
 	@Test
@@ -178,8 +284,13 @@ class RedisWorkerIdAssignerTests {
 			.isEqualTo(Long.toString(MARK + 2));
 	}
 
+	/**
+	 * The registry's keys written back from an older dump while the holder's lease could not have expired: its own
+	 * token is still there, so nobody claimed the worker ID since, and the renewal raises the mark again and carries
+	 * on; newcomers wait the margin, as other holders' records may have gone back too.
+	 */
 	@Test
-	void aHolderWhoseRecordHoldsAnOlderMarkThanItRecordedLosesItsLeaseAndNewcomersWaitTheMargin() {
+	void aHolderWhoseRecordHoldsAnOlderMarkThanItRecordedWritesItAgainAndNewcomersWaitTheMargin() {
 		TestRedis.markNewRegistry(this.connectionFactory, hashTag());
 		RedisWorkerIdAssigner holder = assigner("holder").registryLossMargin(Duration.ofMillis(700)).build();
 		long workerId = holder.assign(1023).workerId();
@@ -188,11 +299,31 @@ class RedisWorkerIdAssignerTests {
 		this.redis.opsForHash().put(hashTag() + ":marks", Long.toString(workerId), Long.toString(MARK));
 
 		long rewoundAt = System.currentTimeMillis();
+		holder.renew(workerId, MARK + 11);
+		assertThat(this.redis.opsForHash().get(hashTag() + ":marks", Long.toString(workerId)))
+			.isEqualTo(Long.toString(MARK + 11));
+		WorkerAssignment next = assigner("next").registryLossMargin(Duration.ofMillis(700)).build().assign(1023);
+		assertThat(System.currentTimeMillis()).as("the newcomer waited the margin").isGreaterThanOrEqualTo(rewoundAt + 700);
+		assertThat(next.workerId()).isNotEqualTo(workerId);
+	}
+
+	/** The same, once the lease may have expired: the worker ID may have been another's meanwhile, so it is lost. */
+	@Test
+	void aHolderWhoseRecordHoldsAnOlderMarkAndWhoseLeaseMayHaveExpiredLosesItsLease() {
+		TestRedis.markNewRegistry(this.connectionFactory, hashTag());
+		RedisWorkerIdAssigner holder = assigner("holder").leaseDuration(Duration.ofMillis(300))
+			.heartbeatInterval(Duration.ofMillis(100))
+			.build();
+		long workerId = holder.assign(1023).workerId();
+		holder.renew(workerId, MARK + 10);
+		this.redis.opsForHash().put(hashTag() + ":marks", Long.toString(workerId), Long.toString(MARK));
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> this.redis.opsForZSet().score(hashTag() + ":leases", Long.toString(workerId)),
+					(expiry) -> expiry != null && redisTime() > expiry.longValue());
+
 		assertThatExceptionOfType(WorkerLeaseLostException.class).isThrownBy(() -> holder.renew(workerId, MARK + 11))
 			.withMessageContaining("went back in time")
 			.withMessageContaining("older record of this lease");
-		assigner("next").registryLossMargin(Duration.ofMillis(700)).build().assign(1023);
-		assertThat(System.currentTimeMillis()).as("the newcomer waited the margin").isGreaterThanOrEqualTo(rewoundAt + 700);
 	}
 
 	@Test
@@ -249,25 +380,27 @@ class RedisWorkerIdAssignerTests {
 		assertThat(assigner.getKeyTag()).isEqualTo("{uid:default}");
 		assertThat(assigner.getLeaseDuration()).isEqualTo(Duration.ofSeconds(30));
 		assertThat(assigner.getHeartbeatInterval()).isEqualTo(Duration.ofSeconds(10));
-		assertThat(assigner.getRegistryLossMargin()).isEqualTo(Duration.ofSeconds(15));
+		assertThat(assigner.getRegistryLossMargin()).isEqualTo(Duration.ofSeconds(30));
+		assertThat(assigner.leaseHold()).as("issue on the lease while Redis does not answer").isEqualTo(Duration.ofSeconds(30));
 		assertThat(assigner.getInstanceId()).contains(":pid" + ProcessHandle.current().pid());
 		assertThat(assigner.name()).isEqualTo("redis");
 	}
 
 	/**
-	 * A claim on a live registry costs one probation more than it did: the holders' renewal interval, which is the
-	 * heartbeat but never more than 1.5 s (whatever the mark reservation), plus half of it for the round trip, at most
-	 * 500 ms. With the defaults that is 2 s, and holders renew every 1.5 s although the heartbeat is 10 s. Claims that
-	 * wait the registry-loss margin anyway ({@code registry-trust none}) have none.
+	 * A claim on a live registry stands a probation: the holders' renewal interval, which is the heartbeat but never
+	 * more than 1.5 s (whatever the mark reservation), plus a second for a renewal that reaches Redis late, plus half
+	 * the interval for the round trip, at most 500 ms. With the defaults that is 3 s, and holders renew every 1.5 s
+	 * although the heartbeat is 10 s. Claims that wait the registry-loss margin anyway ({@code registry-trust none})
+	 * have none.
 	 */
 	@Test
-	void aClaimIsOnProbationForTheHoldersRenewalIntervalAndARoundTripTwoSecondsByDefault() {
+	void aClaimIsOnProbationForTheHoldersRenewalIntervalALateRenewalAndARoundTripThreeSecondsByDefault() {
 		RedisWorkerIdAssigner defaults = RedisWorkerIdAssigner.builder(this.connectionFactory).build();
 		assertThat(defaults.renewInterval()).isEqualTo(Duration.ofMillis(1_500));
-		assertThat(defaults.getClaimProbation()).isEqualTo(Duration.ofSeconds(2));
+		assertThat(defaults.getClaimProbation()).isEqualTo(Duration.ofSeconds(3));
 		RedisWorkerIdAssigner shortHeartbeat = assigner("short").heartbeatInterval(Duration.ofMillis(400)).build();
 		assertThat(shortHeartbeat.renewInterval()).isEqualTo(Duration.ofMillis(400));
-		assertThat(shortHeartbeat.getClaimProbation()).isEqualTo(Duration.ofMillis(600));
+		assertThat(shortHeartbeat.getClaimProbation()).isEqualTo(Duration.ofMillis(1_600));
 		RedisWorkerIdAssigner noTrust = RedisWorkerIdAssigner.builder(this.connectionFactory)
 			.registryTrust(RegistryTrust.NONE)
 			.build();

@@ -14,18 +14,21 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RegistryNamespaceTests {
 
+	/** A renewal due every 1.5 s that reaches Redis a second late still falls within a 3 s probation. */
 	@Test
-	void aLongHeartbeatIsCappedAndTheProbationAddsAtMostHalfASecond() {
+	void aLongHeartbeatIsCappedAndTheProbationAddsASecondForALateRenewalAndAtMostHalfASecond() {
 		RegistryNamespace registry = open(Duration.ofSeconds(10));
 		assertThat(registry.checkInterval()).isEqualTo(RegistryNamespace.MAX_CHECK_INTERVAL);
-		assertThat(registry.probation()).isEqualTo(Duration.ofSeconds(2));
+		assertThat(registry.probation()).isEqualTo(Duration.ofSeconds(3));
 	}
 
+	/** A short heartbeat shortens the probation, but never below the interval plus a second for a late renewal. */
 	@Test
-	void aShortHeartbeatIsKeptAndTheProbationAddsHalfOfIt() {
+	void aShortHeartbeatIsKeptAndTheProbationAddsASecondForALateRenewalAndHalfOfIt() {
 		RegistryNamespace registry = open(Duration.ofMillis(400));
 		assertThat(registry.checkInterval()).isEqualTo(Duration.ofMillis(400));
-		assertThat(registry.probation()).isEqualTo(Duration.ofMillis(600));
+		assertThat(registry.probation()).isEqualTo(Duration.ofMillis(1_600));
+		assertThat(open(Duration.ofMillis(100)).probation()).isEqualTo(Duration.ofMillis(1_150));
 	}
 
 	private static RegistryNamespace open(Duration heartbeat) {

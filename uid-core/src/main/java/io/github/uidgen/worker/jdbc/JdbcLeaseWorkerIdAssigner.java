@@ -279,6 +279,15 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 		return this.lease.heartbeatInterval();
 	}
 
+	/**
+	 * Returns the lease: the database lets nobody else take the worker ID before it runs out by the database's clock,
+	 * and a claim of a lease that ran out starts after its expiry.
+	 */
+	@Override
+	public Duration leaseHold() {
+		return this.lease.leaseDuration();
+	}
+
 	@Override
 	public String name() {
 		return "db";

@@ -22,7 +22,7 @@ final class LeaseTable {
 	 * row's lease expiry as found (a release sets it to the time of the release).
 	 *
 	 * @param workerId the worker ID taken
-	 * @param highWaterMarkMillis the mark it had
+	 * @param highWaterMarkMillis the mark it starts after: the one it had, and for an expired lease at least its expiry
 	 * @param previousEnd how the previous lease ended; {@code null} for a worker ID used for the first time
 	 * @param previousEndMillis when, in epoch milliseconds by the database clock
 	 */
@@ -110,7 +110,9 @@ final class LeaseTable {
 		this.takeSql = "UPDATE " + table + " SET instance_id = ?, lease_token = ?, host_name = ?, port = ?, "
 				+ "lease_expires_at = " + dialect.nowPlusMicros() + ", modified = " + now + " WHERE worker_id = ? AND "
 				+ free;
-		String behind = "(high_water_mark IS NULL OR high_water_mark <= ?)";
+		// A lease that ran out without a release counts as a mark at its expiry (see lockFree).
+		String behind = "(high_water_mark IS NULL OR high_water_mark <= ?) AND (lease_token IS NULL OR "
+				+ dialect.epochMillis("lease_expires_at") + " <= ?)";
 		this.freeBehindSql = "SELECT worker_id FROM " + table + " WHERE worker_id <= ? AND " + free + " AND " + behind
 				+ " ORDER BY worker_id LIMIT 16";
 		this.lockFreeSql = "SELECT high_water_mark, CASE WHEN lease_token IS NULL THEN 1 ELSE 0 END, "
@@ -189,10 +191,13 @@ final class LeaseTable {
 	 */
 	Claim tryClaimBehind(JdbcClient jdbc, long maxWorkerId, String instanceId, String token, String hostName,
 			String port, long leaseMicros, long latestMarkMillis) {
-		List<Long> behind = jdbc.sql(this.freeBehindSql).params(maxWorkerId, latestMarkMillis).query(Long.class).list();
+		List<Long> behind = jdbc.sql(this.freeBehindSql)
+			.params(maxWorkerId, latestMarkMillis, latestMarkMillis)
+			.query(Long.class)
+			.list();
 		for (long candidate : behind) {
-			Claim claim = take(jdbc, lockFree(jdbc, this.lockFreeBehindSql, candidate, latestMarkMillis), candidate,
-					instanceId, token, hostName, port, leaseMicros);
+			Claim claim = take(jdbc, lockFree(jdbc, this.lockFreeBehindSql, candidate, latestMarkMillis,
+					latestMarkMillis), candidate, instanceId, token, hostName, port, leaseMicros);
 			if (claim != null) {
 				return claim;
 			}
@@ -226,7 +231,9 @@ final class LeaseTable {
 
 	/**
 	 * Locks a candidate row if it is still free (and matches the further conditions), as the take's own
-	 * {@code UPDATE} would, and reads its mark and how its lease ended.
+	 * {@code UPDATE} would, and reads its mark and how its lease ended. A lease that ran out without a release counts
+	 * as a mark at its expiry: its holder may have issued on the lease up to then while the database did not answer
+	 * it, so the claim starts after that.
 	 * @return the row as found, or {@code null} when another claimant took it first
 	 */
 	private Claim lockFree(JdbcClient jdbc, String sql, long candidate, Object... moreParams) {
@@ -239,7 +246,11 @@ final class LeaseTable {
 				mark = WorkerAssignment.NO_MARK;
 			}
 			ClaimEnd end = (row.getInt(2) == 1) ? ClaimEnd.RELEASED : ClaimEnd.EXPIRED;
-			return new Claim(candidate, mark, end, row.getLong(3));
+			long endMillis = row.getLong(3);
+			if (end == ClaimEnd.EXPIRED && (mark == WorkerAssignment.NO_MARK || mark < endMillis)) {
+				mark = endMillis;
+			}
+			return new Claim(candidate, mark, end, endMillis);
 		}).optional().orElse(null);
 	}
 

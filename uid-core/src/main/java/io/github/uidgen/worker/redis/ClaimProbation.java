@@ -60,7 +60,8 @@ final class ClaimProbation {
 			probe = this.registry.scripts()
 				.renew(Long.toString(workerId), held.token(), "",
 						Long.toString(this.registry.lease().leaseDuration().toMillis()), this.registry.marginArg(), "",
-						Long.toString(held.expiresAt()));
+						Long.toString(held.expiresAt()), this.registry.lease().instanceId(),
+						this.registry.lease().hostName(), Integer.toString(this.registry.lease().claimHistory()));
 		}
 		catch (RuntimeException ex) {
 			// Nobody issues with it yet: give it back, so that it need not expire first.

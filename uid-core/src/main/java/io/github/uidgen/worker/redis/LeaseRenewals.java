@@ -32,12 +32,20 @@ final class LeaseRenewals {
 			.renew(Long.toString(workerId), held.token(), Long.toString(highWaterMarkMillis),
 					Long.toString(this.registry.lease().leaseDuration().toMillis()), this.registry.marginArg(),
 					(held.recordedMark() != null) ? Long.toString(held.recordedMark()) : "",
-					Long.toString(held.expiresAt()));
+					Long.toString(held.expiresAt()), this.registry.lease().instanceId(),
+					this.registry.lease().hostName(), Integer.toString(this.registry.lease().claimHistory()));
 		String outcome = reply.get(0);
 		if ("ok".equals(outcome)) {
 			this.registry.leases().renewed(workerId, held, highWaterMarkMillis, Long.parseLong(reply.get(3)),
 					reply.get(2));
-			noteServer(workerId, RegistryChange.parse(reply.get(1)), reply.get(2));
+			String reestablished = (reply.size() > 6) ? reply.get(6) : "";
+			if (!reestablished.isEmpty()) {
+				noteReestablished(workerId, reestablished, RegistryChange.parse(reply.get(1)), reply.get(5));
+				this.lastServer = reply.get(2);
+			}
+			else {
+				noteServer(workerId, RegistryChange.parse(reply.get(1)), reply.get(2));
+			}
 			return;
 		}
 		this.registry.leases().lost(workerId, held);
@@ -86,6 +94,24 @@ final class LeaseRenewals {
 	private static String mark(String millis) {
 		return (millis == null || millis.isEmpty() || "null".equals(millis)) ? "none"
 				: Instant.ofEpochMilli(Long.parseLong(millis)).toString();
+	}
+
+	/**
+	 * Logs that the registry had lost or rewound this lease, and that the renewal wrote it again: its lease could not
+	 * have expired, so nobody else could take the worker ID, and the registry showed nobody had claimed it since.
+	 */
+	private void noteReestablished(long workerId, String how, RegistryChange change, String floor) {
+		String lost = switch (how) {
+			case "wiped" -> "Redis had lost the whole registry (its generation key was gone)";
+			case "absent" -> "the registry no longer had this worker ID at all";
+			case "rewound" -> "the registry held an older mark of this lease than the one this instance recorded";
+			default -> "the registry had lost this lease (" + how + ")";
+		};
+		logger.warn("uid worker {}: {}{}. This lease could not have expired and nobody has claimed the worker ID since, "
+				+ "so the renewal wrote the lease and its mark again, and the generator carries on. New claims in {} "
+				+ "wait until {}, as other holders' records may be lost too", workerId, lost,
+				(change != null) ? " (" + change.describe() + ")" : "", this.registry.hashTag(),
+				floor.isEmpty() ? "the registry-loss margin has passed" : Instant.ofEpochMilli(Long.parseLong(floor)));
 	}
 
 	/** Logs, once per assigner, that another Redis process serves the registry now and this lease came through. */

@@ -42,30 +42,34 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * would let a newcomer reuse a worker ID whose holder issued IDs ahead of the clock. A holder checks its own record at
  * every renewal: the claim's token still in place and a mark no older than the one it last recorded. When both hold,
  * the registry came through with its writes (a restart with an append-only file, a failover to a replica that had
- * them, a Cluster slot moved) and it carries on; otherwise it gets {@link WorkerLeaseLostException} saying what
- * happened, and never re-creates the lease. A newcomer cannot check anything, so two keys decide whether it may trust
- * the registry. {@code generation} is written with the first claim of a registry and never expires: a claim that
- * finds it missing knows the registry is new or wiped. {@code server} names the Redis process that last wrote the
- * registry ({@code run_id}, Cluster node ID, replication ID): the first script that runs on another process records
- * which it is and what happened (restarted, failed over, slot moved); a registry that names no process at all
- * (restored from a snapshot taken before its first claim) counts as written by another. In these cases, and when a
- * holder proves its own claim was lost although its lease cannot have expired, no claim in the namespace succeeds for
- * the next {@link Builder#registryLossMargin registry loss margin}, by the Redis clock, and the claimed worker's mark
- * is never earlier than the end of the margin; a holder whose claim was lost stops at its next renewal, with all its
- * IDs before the end of the margin. The margin must cover how far ahead of the clock any generator of the namespace
- * may have reserved IDs (the cached generator's {@code maxAhead} plus the mark reservation) plus the clock skew
- * between instances; the default, 15 s, covers the generators' defaults (10 s + 3 s) with 2 s to spare. The cost is a
- * wait of one margin at the very first start of a namespace and for starts after a loss, restart, failover or slot
- * move; setting the generation key by hand, with the server key naming the running process, skips the first wait
- * when you know the namespace is brand new.
+ * them, a Cluster slot moved) and it carries on. Otherwise the registry lost or rewound this lease; when the lease
+ * cannot have expired (nobody else could take the worker ID) and the registry shows nobody claimed it since (no
+ * generation key, the worker ID absent, or this claim's own token with an older mark), the renewal writes the lease
+ * and its mark again and the holder carries on; in every other case it gets {@link WorkerLeaseLostException} saying
+ * what happened. A newcomer cannot check anything, so two keys decide whether it may trust the registry.
+ * {@code generation} is written with the first claim of a registry and never expires: a claim that finds it missing
+ * knows the registry is new or wiped. {@code server} names the Redis process that last wrote the registry
+ * ({@code run_id}, Cluster node ID, replication ID): the first script that runs on another process records which it is
+ * and what happened (restarted, failed over, slot moved); a registry that names no process at all (restored from a
+ * snapshot taken before its first claim) counts as written by another. In these cases, and when a holder proves its
+ * own claim was lost although its lease cannot have expired, no claim in the namespace succeeds until the
+ * {@link Builder#registryLossMargin registry loss margin} has passed, by the Redis clock, and the claimed worker's mark
+ * is never earlier than its end; a holder whose claim was lost issues nothing past it. The margin counts from the
+ * event, or, for a registry new or wiped or a Redis restarted, from the start of the Redis process: whatever a holder
+ * of the previous process issues on its lease lies before that start plus the lease, so a namespace used for the
+ * first time on a Redis that has run for a margin already waits nothing (a process promoted from a replica counts from
+ * now). The margin must cover how far ahead of the clock any generator of the namespace may have reserved IDs (the
+ * cached generator's {@code maxAhead} plus the mark reservation) plus the clock skew between instances, and bounds
+ * how long holders issue on their leases while Redis does not answer; the default, 30 s, is the default lease.
  *
- * <p>A registry whose keys were written back into the same running process (a {@code RESTORE} of an older dump)
- * cannot be told from a genuine one by a newcomer; only the holder whose claim it undid can tell, at its next renewal.
- * So holders renew at least every 1.5 s, and a claim stands a probation of that interval plus a round trip (2 s by
- * default) before the generator may issue with it, in which such a holder stops and raises the worker's mark to the
- * one it recorded; the claim then starts after it. A holder cut off from Redis meanwhile is not covered unless another
- * holder notices; {@link Builder#registryTrust(RegistryTrust) RegistryTrust.NONE} makes every claim wait the margin,
- * which covers that as well.
+ * <p>A registry whose keys were written back into the same running process (a {@code RESTORE} of an older dump, a
+ * {@code FLUSHALL}) cannot be told from a genuine one by a newcomer; only the holder whose claim it undid can tell, at
+ * its next renewal. So holders renew at least every 1.5 s, and a claim stands a probation of that interval, a second
+ * for a renewal that comes late, and a round trip (3 s by default) before the generator may issue with it, in which
+ * such a holder raises the worker's mark past what it issued and makes claims wait the margin; the claim then starts
+ * after that mark, or is given back and made again. A holder cut off from Redis meanwhile is not covered unless
+ * another holder notices; {@link Builder#registryTrust(RegistryTrust) RegistryTrust.NONE} makes every claim wait the
+ * margin, which covers that as well.
  *
  * <p>The registry's keys have no expiry, so a Redis whose {@code maxmemory-policy} is {@code allkeys-*} may evict
  * them, with the effect of a restore: a claim on it is refused unless {@link Builder#allowEvictingPolicy(boolean)}.
@@ -81,8 +85,12 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 	/** Default lease duration. */
 	public static final Duration DEFAULT_LEASE_DURATION = LeaseSettings.DEFAULT_LEASE_DURATION;
 
-	/** Default wait after the registry was found new or wiped. */
-	public static final Duration DEFAULT_REGISTRY_LOSS_MARGIN = Duration.ofSeconds(15);
+	/**
+	 * Default wait after the registry was found lost, rewound or served by another Redis process: as long as the
+	 * default lease, so that holders cut off meanwhile may issue on their leases for that long (see
+	 * {@link #leaseHold()}).
+	 */
+	public static final Duration DEFAULT_REGISTRY_LOSS_MARGIN = Duration.ofSeconds(30);
 
 
 	private static final Pattern KEY_PART = Pattern.compile("[^{}\\s]{1,100}");
@@ -164,8 +172,20 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 	}
 
 	/**
+	 * Returns how long after a renewal the worker ID stays this instance's while Redis does not answer: the lease, but
+	 * no longer than the registry-loss margin, since a registry that lost its data makes claims wait only that long.
+	 */
+	@Override
+	public Duration leaseHold() {
+		Duration lease = this.registry.lease().leaseDuration();
+		Duration margin = this.registry.registryLossMargin();
+		return (lease.compareTo(margin) < 0) ? lease : margin;
+	}
+
+	/**
 	 * Returns how long a claim waits, holding its worker ID, before the generator may issue with it: the holders'
-	 * renewal interval and an allowance for its round trip (2 s with the defaults). Not with
+	 * renewal interval, an allowance for a renewal that comes late and one for its round trip (3 s with the
+	 * defaults). Not with
 	 * {@link RegistryTrust#NONE}, whose claims wait the registry-loss margin instead.
 	 * @return the probation
 	 */
@@ -289,9 +309,11 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		}
 
 		/**
-		 * Sets how long claims wait after the registry is found new or wiped; 15 s by default. It must cover how
-		 * far ahead of the clock generators may reserve IDs ({@code maxAhead} plus the mark reservation) plus the
-		 * clock skew between instances.
+		 * Sets how long claims wait after the registry is found lost, rewound or served by another Redis process; 30 s
+		 * by default. It must cover how far ahead of the clock generators may reserve IDs ({@code maxAhead} plus the
+		 * mark reservation) plus the clock skew between instances. It also bounds how long a holder issues on its
+		 * lease while Redis does not answer ({@link RedisWorkerIdAssigner#leaseHold()}): shorter than the lease, it
+		 * shortens the outages that cost no refused call.
 		 * @param registryLossMargin zero or more
 		 * @return this builder
 		 */

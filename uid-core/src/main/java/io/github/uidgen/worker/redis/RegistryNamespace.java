@@ -19,7 +19,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * @param registryTrust when a claim may trust the registry it finds
  * @param allowEvictingPolicy whether to claim on a Redis that may evict the registry's keys
  * @param checkInterval how often holders renew: the heartbeat, at most {@link #MAX_CHECK_INTERVAL}
- * @param probation how long a trusted claim waits before its worker ID is handed to the generator
+ * @param probation how long a trusted claim waits before its worker ID is handed to the generator: the holders'
+ * renewal interval, a second for a renewal that comes late, and a round trip (3 s with the defaults)
  */
 record RegistryNamespace(String hashTag, RegistryScripts scripts, HeldLeases leases, LeaseSettings lease,
 		Duration registryLossMargin, RegistryTrust registryTrust, boolean allowEvictingPolicy, Duration checkInterval,
@@ -33,6 +34,12 @@ record RegistryNamespace(String hashTag, RegistryScripts scripts, HeldLeases lea
 
 	/** What a probation adds to the holders' renewal interval, for the renewal's round trip and scheduling delays. */
 	static final Duration MAX_ROUND_TRIP_ALLOWANCE = Duration.ofMillis(500);
+
+	/**
+	 * What a probation adds for a renewal that reaches Redis late although its holder runs (a GC pause, a TCP
+	 * retransmission, a connection queued behind a large reply): it must still be heard within the probation.
+	 */
+	static final Duration LATE_RENEWAL_ALLOWANCE = Duration.ofSeconds(1);
 
 	/**
 	 * Opens a namespace of the registry; nothing is sent to Redis yet.
@@ -49,7 +56,7 @@ record RegistryNamespace(String hashTag, RegistryScripts scripts, HeldLeases lea
 		Duration checkInterval = (lease.heartbeatInterval().compareTo(MAX_CHECK_INTERVAL) < 0)
 				? lease.heartbeatInterval() : MAX_CHECK_INTERVAL;
 		Duration allowance = checkInterval.dividedBy(2);
-		Duration probation = checkInterval
+		Duration probation = checkInterval.plus(LATE_RENEWAL_ALLOWANCE)
 			.plus((allowance.compareTo(MAX_ROUND_TRIP_ALLOWANCE) < 0) ? allowance : MAX_ROUND_TRIP_ALLOWANCE);
 		return new RegistryNamespace(hashTag, new RegistryScripts(connectionFactory, hashTag), new HeldLeases(), lease,
 				registryLossMargin, registryTrust, allowEvictingPolicy, checkInterval, probation);

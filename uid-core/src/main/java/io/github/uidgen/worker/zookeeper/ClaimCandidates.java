@@ -45,11 +45,11 @@ final class ClaimCandidates {
 		List<Candidate> fine = new ArrayList<>();
 		List<Candidate> ahead = new ArrayList<>();
 		if (own != null) {
-			(isAhead(own, markLimit) ? ahead : fine).add(new Candidate(own));
+			(isAhead(own, markLimit, now) ? ahead : fine).add(new Candidate(own));
 		}
 		for (WorkerNode node : free) {
 			if (node != own && fine.size() < PER_ROUND) {
-				(isAhead(node, markLimit) ? ahead : fine).add(new Candidate(node));
+				(isAhead(node, markLimit, now) ? ahead : fine).add(new Candidate(node));
 			}
 		}
 		addNeverUsed(snapshot, maxWorkerId, fine);
@@ -62,7 +62,7 @@ final class ClaimCandidates {
 		List<Candidate> candidates = new ArrayList<>();
 		for (WorkerNode node : snapshot.nodes()) {
 			if (candidates.size() < PER_ROUND && node.free(snapshot.storeMillis())
-					&& node.record().markMillis() <= latestMarkMillis) {
+					&& node.startMarkMillis(snapshot.storeMillis()) <= latestMarkMillis) {
 				candidates.add(new Candidate(node));
 			}
 		}
@@ -83,8 +83,9 @@ final class ClaimCandidates {
 		}
 	}
 
-	private static boolean isAhead(WorkerNode node, long markLimit) {
-		return node.record().markMillis() != WorkerAssignment.NO_MARK && node.record().markMillis() > markLimit;
+	private static boolean isAhead(WorkerNode node, long markLimit, long storeMillis) {
+		long mark = node.startMarkMillis(storeMillis);
+		return mark != WorkerAssignment.NO_MARK && mark > markLimit;
 	}
 
 	/** A worker ID worth trying: its znode as read ({@code null} if never used) and whether a lease znode was seen. */

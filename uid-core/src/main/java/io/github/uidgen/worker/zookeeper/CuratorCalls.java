@@ -111,6 +111,19 @@ final class CuratorCalls {
 		return call(() -> this.client.getZookeeperClient().getZooKeeper().getSessionId());
 	}
 
+	/**
+	 * Returns the negotiated timeout of the session the client runs in now.
+	 * @return milliseconds, 0 when it cannot be read
+	 */
+	long sessionTimeoutMillis() {
+		try {
+			return this.client.getZookeeperClient().getZooKeeper().getSessionTimeout();
+		}
+		catch (Exception ex) {
+			return 0;
+		}
+	}
+
 	String connectString() {
 		try {
 			return this.client.getZookeeperClient().getCurrentConnectionString();

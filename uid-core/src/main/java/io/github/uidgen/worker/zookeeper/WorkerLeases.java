@@ -45,10 +45,9 @@ final class WorkerLeases {
 	WorkerAssignment tryTake(Candidate candidate, long storeMillis) {
 		String token = LeaseTokens.newToken();
 		WorkerNode read = candidate.node();
-		long mark = (read != null) ? read.record().markMillis() : WorkerAssignment.NO_MARK;
+		long mark = (read != null) ? read.startMarkMillis(storeMillis) : WorkerAssignment.NO_MARK;
 		String host = this.lease.hostName().replace('\n', ' ').replace('\r', ' ');
-		WorkerRecord record = new WorkerRecord(this.lease.instanceId(), token, this.lease.leaseDuration().toMillis(),
-				mark, host, storeMillis);
+		WorkerRecord record = new WorkerRecord(this.lease.instanceId(), token, holdMillis(), mark, host, storeMillis);
 		ClaimList.Stored claims = this.registry.claims(candidate.workerId());
 		ClaimList history = closePrevious(claims.list(), read, storeMillis).open(storeMillis, mark, host,
 				this.lease.instanceId(), this.lease.claimHistory());
@@ -88,6 +87,18 @@ final class WorkerLeases {
 		}
 		long expiry = read.modifiedMillis() + read.record().leaseMillis();
 		return history.closeNewest(ClaimEnd.EXPIRED, Math.min(expiry, storeMillis));
+	}
+
+	/**
+	 * Returns how long the worker ID stays this instance's after a renewal: the lease, or the session's timeout when
+	 * that is shorter (the ensemble deletes the lease znode once the session ends). Recorded as the record's lease, so
+	 * a claimant judges expiry, and starts after it, by the same figure the holder issues on while ZooKeeper does not
+	 * answer.
+	 */
+	long holdMillis() {
+		long lease = this.lease.leaseDuration().toMillis();
+		long session = this.registry.sessionTimeoutMillis();
+		return (session > 0 && session < lease) ? session : lease;
 	}
 
 	void renew(long workerId, long highWaterMarkMillis) {

@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
+import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.zookeeper.CuratorCalls.Conflict;
 import org.apache.curator.framework.CuratorFramework;
@@ -52,6 +53,26 @@ final class WorkerRegistry {
 		boolean free(long storeMillis) {
 			return this.record != null && (!this.record.leased() || !this.leaseNode
 					|| this.modifiedMillis + this.record.leaseMillis() < storeMillis);
+		}
+
+		/**
+		 * Returns the mark a claim of this free worker ID starts after: the recorded one, and for a lease that was
+		 * never released at least its expiry (the last renewal's {@code mtime} plus the holder's lease), as its holder
+		 * may have issued on the lease up to then while ZooKeeper did not answer it. A session that ended before its
+		 * lease ran out did not time out (ZooKeeper ends a session only once it has not heard from it for longer than
+		 * the lease the holder recorded): it was closed or ended by hand while its holder could reach ZooKeeper, and so
+		 * issued within its recorded mark; such a claim starts no later than now.
+		 * @param storeMillis the ensemble's time of the claim
+		 */
+		long startMarkMillis(long storeMillis) {
+			long mark = this.record.markMillis();
+			if (this.record.leased()) {
+				long expiry = Math.min(this.modifiedMillis + this.record.leaseMillis(), storeMillis);
+				if (mark == WorkerAssignment.NO_MARK || mark < expiry) {
+					mark = expiry;
+				}
+			}
+			return mark;
 		}
 
 	}
@@ -121,6 +142,15 @@ final class WorkerRegistry {
 	 */
 	long sessionId() {
 		return this.calls.sessionId();
+	}
+
+	/**
+	 * Returns the timeout of the ZooKeeper session the client runs in, as the ensemble negotiated it: the ensemble
+	 * ends the session, and deletes its lease znodes, no sooner than this after it last heard from the client.
+	 * @return milliseconds, 0 when unknown
+	 */
+	long sessionTimeoutMillis() {
+		return this.calls.sessionTimeoutMillis();
 	}
 
 	/**

@@ -204,6 +204,15 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 	}
 
 	/**
+	 * Returns the lease, or the ZooKeeper session's timeout when that is shorter: nobody else can take the worker ID
+	 * before either has run out, and a claim of a lease that ran out starts after its expiry.
+	 */
+	@Override
+	public Duration leaseHold() {
+		return Duration.ofMillis(this.leases.holdMillis());
+	}
+
+	/**
 	 * Reads the namespace's worker znodes and each worker ID's claims znode ({@code claims/<id>}, the newest
 	 * {@code claimHistory} claims, written in the transaction of each claim and release); see {@link ZookeeperFleet}.
 	 */

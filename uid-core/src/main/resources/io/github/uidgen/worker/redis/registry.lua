@@ -16,13 +16,19 @@
 --            | {'none'} (no free worker ID with a mark no later than ARGV 8)
 --            where why is 'new' (no generation key), 'margin' (still inside the margin of an earlier event) or what
 --            happened to the registry's Redis (see change below)
---   renew:   2 worker ID, 3 token, 4 mark ms or '' (a probe of a claim on probation: nothing recorded), 5 lease ms, 6 registry loss margin ms, 7 the mark this claim last
---            recorded or '', 8 the lease expiry (ms, Redis clock) this claim was last given
---            -> {'ok', change or '', run_id, new expiry, stored mark or '', floor} | {'wiped'} | {'rewound', stored mark or '', run_id, last change}
+--   renew:   2 worker ID, 3 token, 4 mark ms or '' (a probe of a claim on probation: nothing recorded), 5 lease ms,
+--            6 registry loss margin ms, 7 the mark this claim last recorded or '', 8 the lease expiry (ms, Redis clock)
+--            this claim was last given, 9 instance ID, 10 host name, 11 how many claims of the worker ID to keep
+--            -> {'ok', change or '', run_id, new expiry, stored mark or '', floor, re-established}
+--            | {'wiped'} | {'rewound', stored mark or '', run_id, last change}
 --            | {'released', holder, run_id, last change, certain, now} | {'taken', holder, run_id, last change, certain, now}
 --            where certain is '1' when the claim's own lease cannot have expired yet; a claim found lost although its
---            lease cannot have expired raises the stored mark to the one it last recorded (ARGV 7), so that a newcomer
---            that took the worker ID meanwhile, still on probation, starts after every ID this claim may have issued
+--            lease cannot have expired raises the stored mark to the higher of the one it last recorded (ARGV 7) and
+--            the one it asks for (ARGV 4: past every ID it issued, also on its lease while Redis did not answer), so
+--            that a newcomer that took the worker ID meanwhile, still on probation, starts after every ID this claim
+--            may have issued. re-established is '' when the lease's record came through, else how the registry lost
+--            it ('wiped', 'absent', 'rewound') when the renewal could prove nobody claimed the worker ID since, and
+--            wrote the lease and its mark again (see below)
 --            where change is what change() below returns, run_id this process's and last change the kind of change
 --            that brought the registry to this process ('lost' when it was created here, '' when marked new by hand)
 --   release: 2 worker ID, 3 token, 4 mark ms or '', 5 registry loss margin ms
@@ -40,10 +46,21 @@ local node = (type(myid) == 'string') and myid or '-'
 local here = server .. ' ' .. node .. ' ' .. replid
 local op = ARGV[1]
 
-local function raiseFloor(margin)
+local function raiseFloorTo(at)
   local floor = tonumber(redis.call('GET', KEYS[6]) or '0')
-  if floor < now + tonumber(margin) then redis.call('SET', KEYS[6], str(now + tonumber(margin))) end
+  if floor < at then redis.call('SET', KEYS[6], str(at)) end
 end
+
+local function raiseFloor(margin)
+  raiseFloorTo(now + tonumber(margin))
+end
+
+-- When this process started, by its own clock (uptime has whole seconds: the latest it can have started). A holder of
+-- a registry this process did not keep renewed last with the process before, so it issues nothing later than its last
+-- renewal there plus its lease, which the margin covers: at most until this start plus the margin. Not so for a
+-- process that was promoted from a replica (it was running while the old master took writes), hence nil then.
+local uptime = tonumber(string.match(info, 'uptime_in_seconds:(%d+)') or '')
+local startedAt = (uptime and previousReplid == '-') and (now - uptime * 1000) or nil
 
 -- What happened to the registry since it was last written, when another Redis process wrote it: its slot moved to
 -- another Cluster master, Redis failed over to a replica, or was restarted. Its data may be intact or may have lost
@@ -74,7 +91,12 @@ local function change(margin)
       .. server .. ' ' .. node
   redis.call('SET', KEYS[7], here .. ' ' .. kind)
   stored, wasRun, wasNode, wasReplid, lastKind = here, server, node, replid, kind
-  raiseFloor(margin)
+  if startedAt and (kind == 'restarted' or kind == 'unnamed') then
+    -- Whatever the previous process lost, its holders issue nothing past this process's start plus the margin.
+    raiseFloorTo(startedAt + tonumber(margin))
+  else
+    raiseFloor(margin)
+  end
   return what
 end
 
@@ -111,21 +133,62 @@ local function raise(worker, mark)
   end
 end
 
+-- Opens a claim in the worker's history (with the mark it starts after) and prunes the oldest beyond the number kept.
+local function openClaim(worker, instance, host, found, keep)
+  local n = (tonumber(redis.call('HGET', KEYS[8], worker) or '') or 0) + 1
+  redis.call('HSET', KEYS[8], worker, str(n))
+  redis.call('HSET', KEYS[8], worker .. ':' .. str(n),
+      cjson.encode({i = instance, h = host, f = str(now), t = '', m = found and str(found) or '', e = 'open'}))
+  local old = n - keep
+  while old > 0 and redis.call('HDEL', KEYS[8], worker .. ':' .. str(old)) == 1 do old = old - 1 end
+end
+
 -- A renewal checks the claim's own record: its token still in place, and its mark no older than the one this claim
 -- last recorded. Both hold after a restart with every write kept, a failover to a replica that had them, a slot
--- moved: the lease carries on. Otherwise the registry lost or rewound this lease, and the renewal never re-creates
--- it, as it cannot prove that nobody took the worker ID meanwhile. When the claimant knows its lease cannot have
--- expired, the registry provably went back: newcomers wait the margin, as other claims may be gone too.
+-- moved: the lease carries on. Otherwise the registry lost or rewound this lease. When the claimant knows its lease
+-- cannot have expired, the registry provably went back: newcomers wait the margin, as other claims may be gone too.
+-- A lease that cannot have expired was nobody else's to take, so where the registry shows that nobody claimed the
+-- worker ID since it lost the lease, the renewal writes the lease and its mark again and the holder carries on
+-- (re-established): the registry has no generation key (every claim writes one), or the worker ID is absent from it
+-- (every claim leaves it in the leases), or it still carries this claim's token with an older mark. Anything else
+-- (another token, a released worker ID) may be a newcomer's doing, and the lease is lost. A probe (no mark) never
+-- re-establishes: its claim is given back instead.
 if op == 'renew' then
   local worker, token, margin, confirmed = ARGV[2], ARGV[3], ARGV[6], ARGV[7]
   local certain = now < tonumber(ARGV[8])
-  if redis.call('EXISTS', KEYS[6]) == 0 then return {'wiped'} end
+  local probe = ARGV[4] == ''
+  local asked = confirmed
+  if (not probe) and (confirmed == '' or tonumber(ARGV[4]) > tonumber(confirmed)) then asked = ARGV[4] end
+  local function reestablish(how, what)
+    redis.call('ZADD', KEYS[1], str(now + tonumber(ARGV[5])), worker)
+    redis.call('HSET', KEYS[2], worker, token)
+    redis.call('HSET', KEYS[3], worker, ARGV[9])
+    redis.call('HSET', KEYS[4], ARGV[9], worker)
+    if asked ~= '' then raise(worker, asked) end
+    if how ~= 'rewound' then
+      openClaim(worker, ARGV[9], ARGV[10] or '', tonumber(confirmed ~= '' and confirmed or ''),
+          tonumber(ARGV[11] or '') or 256)
+    end
+    return {'ok', what, server, str(now + tonumber(ARGV[5])), redis.call('HGET', KEYS[5], worker) or '',
+        redis.call('GET', KEYS[6]), how}
+  end
+  if redis.call('EXISTS', KEYS[6]) == 0 then
+    if probe or not certain then return {'wiped'} end
+    -- Nobody has claimed here since the loss: newcomers wait the margin from now, as other holders' leases are gone.
+    redis.call('SET', KEYS[6], str(now + tonumber(margin)))
+    redis.call('SET', KEYS[7], here .. ' lost')
+    stored, wasRun, wasNode, wasReplid, lastKind = here, server, node, replid, 'lost'
+    return reestablish('wiped', '')
+  end
   local what = change(margin) or ''
   local held = redis.call('HGET', KEYS[2], worker)
   if held ~= token then
     if certain then
       raiseFloor(margin)
-      if confirmed ~= '' then raise(worker, confirmed) end
+      if (not held) and (not probe) and not redis.call('ZSCORE', KEYS[1], worker) then
+        return reestablish('absent', what)
+      end
+      if asked ~= '' then raise(worker, asked) end
     end
     local holder = redis.call('HGET', KEYS[3], worker) or ''
     return {(held and 'taken' or 'released'), holder, server, lastKind, certain and '1' or '0', str(now)}
@@ -133,11 +196,12 @@ if op == 'renew' then
   local recorded = redis.call('HGET', KEYS[5], worker)
   if confirmed ~= '' and ((not recorded) or tonumber(recorded) < tonumber(confirmed)) then
     raiseFloor(margin)
+    if certain and not probe then return reestablish('rewound', what) end
     return {'rewound', recorded or '', server, lastKind}
   end
   redis.call('ZADD', KEYS[1], str(now + tonumber(ARGV[5])), worker)
-  if ARGV[4] ~= '' then raise(worker, ARGV[4]) end
-  if ARGV[4] == '' then
+  if not probe then raise(worker, ARGV[4]) end
+  if probe then
     -- The probe at the end of a claim's probation: the claim starts after a mark a lost holder raised meanwhile,
     -- so its record says so too.
     local n, claim = newestClaim(worker)
@@ -149,7 +213,7 @@ if op == 'renew' then
     end
   end
   return {'ok', what, server, str(now + tonumber(ARGV[5])), redis.call('HGET', KEYS[5], worker) or '',
-      redis.call('GET', KEYS[6])}
+      redis.call('GET', KEYS[6]), ''}
 end
 
 if op == 'release' then
@@ -174,24 +238,41 @@ if ARGV[9] == 'wait' then lease = lease + margin end
 local policy = string.match(redis.call('INFO', 'memory'), 'maxmemory_policy:([%w%-]+)') or ''
 if string.find(policy, '^allkeys%-') and ARGV[10] ~= 'allow-evicting' then return {'evicting', policy} end
 
--- No generation marker: the registry is new, or Redis lost it with every mark in it. Nobody may claim until the
--- margin has passed, so that whatever a previous holder may have issued lies in the past.
+-- No generation marker: the registry is new, or Redis lost it with every mark in it, and nobody can tell which. A
+-- holder of a registry that this process lost issues nothing past this process's start plus the margin (see
+-- startedAt), so claims wait until then: on a process that has run that long already, not at all. What that leaves
+-- is a registry flushed out of a process that kept running: holders that renew find that out within a probation and
+-- make claims wait the margin, and a claim on probation meanwhile sees it and is given back (ClaimProbation).
 local floor = redis.call('GET', KEYS[6])
 if not floor then
-  floor = now + margin
+  floor = startedAt and (startedAt + margin) or (now + margin)
+  if floor < now then floor = now end
   redis.call('SET', KEYS[6], str(floor))
   -- Holders confirmed by an earlier process learn from 'lost' that the registry was created anew here.
   redis.call('SET', KEYS[7], here .. ' lost')
-  return {'wait', str(floor), str(now), 'new'}
+  stored, wasRun, wasNode, wasReplid, lastKind = here, server, node, replid, 'lost'
+  if floor > now then return {'wait', str(floor), str(now), 'new'} end
 end
 local what = change(margin)
-if what then
+if what and tonumber(redis.call('GET', KEYS[6])) > now then
   return {'wait', redis.call('GET', KEYS[6]), str(now), what}
 end
 floor = redis.call('GET', KEYS[6])
 floor = tonumber(floor)
 if now < floor then
   return {'wait', str(floor), str(now), 'margin', lastKind}
+end
+
+-- The mark a claim of a free worker ID starts after: the stored one, and for a lease that ran out without a release
+-- (its token still there) at least the lease's expiry, as its holder may have issued on its lease up to then while
+-- Redis did not answer it.
+local function startMark(id)
+  local mark = tonumber(redis.call('HGET', KEYS[5], id) or '')
+  if redis.call('HEXISTS', KEYS[2], id) == 1 then
+    local expiry = tonumber(redis.call('ZSCORE', KEYS[1], id) or '')
+    if expiry and expiry > 0 and ((not mark) or mark < expiry) then mark = expiry end
+  end
+  return mark
 end
 
 local function free(id)
@@ -204,9 +285,9 @@ end
 -- handing that worker ID out would make a correct host refuse to start, so it comes last.
 -- A claim for a clock that stepped back takes only worker IDs whose mark lies no later than the bound it gives.
 local function sane(id)
-  local mark = redis.call('HGET', KEYS[5], id)
-  if latest then return (not mark) or tonumber(mark) <= latest end
-  return (not mark) or tonumber(mark) <= now + lead
+  local mark = startMark(id)
+  if latest then return (not mark) or mark <= latest end
+  return (not mark) or mark <= now + lead
 end
 
 -- Records the claim in the worker's history: closes the previous claim (its lease ran out, or a version without a
@@ -225,16 +306,11 @@ local function recordClaim(id, mark)
   if ARGV[9] == 'wait' then from = now + margin
   elseif floor > now - margin then from = floor end
   if from and ((not found) or found < from) then found = from end
-  local n = (tonumber(redis.call('HGET', KEYS[8], id) or '') or 0) + 1
-  redis.call('HSET', KEYS[8], id, str(n))
-  redis.call('HSET', KEYS[8], id .. ':' .. str(n),
-      cjson.encode({i = instance, h = host, f = str(now), t = '', m = found and str(found) or '', e = 'open'}))
-  local old = n - keep
-  while old > 0 and redis.call('HDEL', KEYS[8], id .. ':' .. str(old)) == 1 do old = old - 1 end
+  openClaim(id, instance, host, found, keep)
 end
 
 local function take(id)
-  local mark = redis.call('HGET', KEYS[5], id)
+  local mark = startMark(id)
   recordClaim(id, mark)
   redis.call('ZADD', KEYS[1], str(now + lease), id)
   redis.call('HSET', KEYS[2], id, token)
@@ -244,7 +320,7 @@ local function take(id)
   end
   redis.call('HSET', KEYS[3], id, instance)
   redis.call('HSET', KEYS[4], instance, id)
-  return {'ok', id, mark or '', str(floor), str(now), token, policy}
+  return {'ok', id, mark and str(mark) or '', str(floor), str(now), token, policy}
 end
 
 -- 1. This instance's previous worker ID, if nobody holds it.
@@ -287,7 +363,7 @@ local nearest, nearestMark = nil, nil
 for _, id in ipairs(expired) do
   local n = tonumber(id)
   if n <= max and free(id) then
-    local mark = tonumber(redis.call('HGET', KEYS[5], id) or '0')
+    local mark = startMark(id) or 0
     if nearest == nil or mark < nearestMark or (mark == nearestMark and n < nearest) then
       nearest, nearestMark = n, mark
     end
