@@ -1,10 +1,12 @@
 package io.github.uidgen.autoconfigure;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
 import io.github.uidgen.worker.redis.RegistryTrust;
+import io.lettuce.core.resource.Delay;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -12,8 +14,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -61,6 +65,36 @@ public final class RedisWorkerIdAssignerAutoConfiguration {
 	}
 
 	/**
+	 * Caps how long the application's Lettuce client waits between reconnection attempts, so that renewals reach
+	 * Redis again within a second of its return: Lettuce's own back-off doubles up to 30 s, and an instance would
+	 * notice a Redis that was down for a while only tens of seconds after it came back. Applies to the Lettuce
+	 * client Spring Boot builds ({@code spring.data.redis.*}); a connection factory of the application's own keeps
+	 * its settings. {@code uid.worker.redis.max-reconnect-delay=0} leaves Lettuce's back-off as it is.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "io.lettuce.core.resource.ClientResources")
+	static class ReconnectDelayConfiguration {
+
+		@Bean
+		ClientResourcesBuilderCustomizer uidMaxReconnectDelay(UidProperties properties) {
+			Duration max = properties.getWorker().getRedis().getMaxReconnectDelay();
+			if (max != null && max.isNegative()) {
+				throw new UidPropertyException("uid.worker.redis.max-reconnect-delay", max.toString(),
+						"A reconnection delay cannot be negative.",
+						"Set uid.worker.redis.max-reconnect-delay to a duration such as 500ms, or to 0 to keep "
+								+ "Lettuce's own back-off.");
+			}
+			return (builder) -> {
+				if (max != null && !max.isZero()) {
+					Duration lower = (max.toMillis() < 10) ? max : Duration.ofMillis(10);
+					builder.reconnectDelay(Delay.exponential(lower, max, 2, TimeUnit.MILLISECONDS));
+				}
+			};
+		}
+
+	}
+
+	/**
 	 * After Redis lost or rewound the registry, claims wait the margin so that whatever a holder may have issued lies
 	 * in the past: it must cover how far past the clock a generator may have recorded its mark.
 	 */
@@ -73,6 +107,7 @@ public final class RedisWorkerIdAssignerAutoConfiguration {
 			return;
 		}
 		Duration lead = maxAhead.plus(reservation);
+		Duration skew = properties.getWorker().getMaxClockSkew();
 		if (margin.compareTo(lead) < 0) {
 			String parts = (cached ? "uid.cached.max-ahead (" + text(maxAhead) + ") + " : "") + "uid.mark.reservation ("
 					+ text(reservation) + ")";
@@ -81,7 +116,7 @@ public final class RedisWorkerIdAssignerAutoConfiguration {
 							+ "previous holder may have issued lies in the past; it must cover " + parts + " = "
 							+ text(lead) + ", plus the clock skew between instances.",
 					"Set uid.worker.redis.registry-loss-margin to at least " + text(lead) + " plus your clock skew "
-							+ "(for example " + text(lead.plusSeconds(2)) + ")"
+							+ "(for example " + text(lead.plus((skew != null) ? skew : Duration.ofSeconds(2))) + ")"
 							+ (cached ? ", or lower uid.cached.max-ahead" : "") + ".");
 		}
 	}

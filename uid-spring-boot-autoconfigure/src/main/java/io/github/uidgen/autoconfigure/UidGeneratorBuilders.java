@@ -24,6 +24,7 @@ final class UidGeneratorBuilders {
 		map("uid.mark.reservation", mark.getReservation(), builder::markReservation);
 		map("uid.mark.timeout", mark.getTimeout(), builder::markTimeout);
 		map("uid.mark.max-startup-wait", mark.getMaxStartupWait(), builder::maxStartupWait);
+		map("uid.worker.max-clock-skew", properties.getWorker().getMaxClockSkew(), builder::maxClockSkew);
 		builder.reclaimLostLease(properties.getWorker().isReclaimLostLease());
 		// The system clock; a customizer may set another after this.
 		builder.clock(UidClock.SYSTEM)

@@ -1,5 +1,7 @@
 package io.github.uidgen.autoconfigure;
 
+import java.time.Duration;
+
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
@@ -43,6 +45,14 @@ public class UidWorkerProperties {
 	 */
 	private int claimHistory = 256;
 
+	/**
+	 * How far this instance's clock may run ahead of its db, redis or zookeeper store's clock (and of the other
+	 * instances'). While the store does not answer, the generator goes on issuing on its lease until this long
+	 * before the lease's expiry, as the store counts it; an instance whose clock ran further ahead could repeat IDs
+	 * with whoever takes its worker ID after an outage. Keep your clocks in sync (NTP) well within it.
+	 */
+	private Duration maxClockSkew = Duration.ofSeconds(2);
+
 	private final UidWorkerStaticProperties staticAssigner = new UidWorkerStaticProperties();
 
 	@NestedConfigurationProperty
@@ -68,6 +78,14 @@ public class UidWorkerProperties {
 
 	public void setClaimHistory(int claimHistory) {
 		this.claimHistory = claimHistory;
+	}
+
+	public Duration getMaxClockSkew() {
+		return this.maxClockSkew;
+	}
+
+	public void setMaxClockSkew(Duration maxClockSkew) {
+		this.maxClockSkew = maxClockSkew;
 	}
 
 	public Long getId() {

@@ -25,21 +25,24 @@ public class UidWorkerRedisProperties {
 
 	/**
 	 * Interval of the lease heartbeat. Defaults to a third of the lease duration. Holders renew at least every
-	 * 1.5 s whatever it is, and a claim waits that interval plus a round trip before it issues.
+	 * 1.5 s whatever it is, and a claim waits that interval, a second for a late renewal and a round trip before it
+	 * issues.
 	 */
 	private Duration heartbeatInterval;
 
 	/**
-	 * How long claims wait after the registry is found new, wiped (Redis lost its data) or written by
-	 * another Redis process (a restart or failover, perhaps from older data), so that no worker ID is reused
-	 * while IDs issued before may still lie ahead of the clock. Must cover uid.cached.max-ahead plus
-	 * uid.mark.reservation plus the clock skew between instances.
+	 * How long claims wait after the registry is found wiped (Redis lost its data) or written by another Redis
+	 * process (a restart or failover, perhaps from older data), so that no worker ID is reused while IDs issued
+	 * before may still lie ahead: counted from the event, or from the start of a Redis process that was restarted
+	 * (a namespace used for the first time on a Redis that has run this long already waits nothing). Must cover
+	 * uid.cached.max-ahead plus uid.mark.reservation plus uid.worker.max-clock-skew. It also bounds how long an
+	 * instance issues on its lease while Redis does not answer: with the default, as long as the lease.
 	 */
-	private Duration registryLossMargin = Duration.ofSeconds(15);
+	private Duration registryLossMargin = Duration.ofSeconds(30);
 
 	/**
 	 * When a claim may trust the worker registry it finds: 'same-server' trusts a registry that the same Redis
-	 * process wrote last, after the claim's probation (2 s by default), in which holders whose claims the
+	 * process wrote last, after the claim's probation (3 s by default), in which holders whose claims the
 	 * registry's keys written back into the running Redis undid (a RESTORE of an older dump, a key-copying
 	 * migration) stop and raise their worker's mark, and waits the registry-loss margin otherwise; 'none'
 	 * makes every claim wait the margin, which also covers such a holder cut off from Redis meanwhile, at the
@@ -53,6 +56,21 @@ public class UidWorkerRedisProperties {
 	 * on it, naming the policy; true accepts it with a warning at each claim.
 	 */
 	private boolean allowEvictingPolicy;
+
+	/**
+	 * The longest the application's Lettuce client waits between attempts to reconnect to Redis, so that renewals
+	 * reach Redis again within a second of its return (Lettuce's own back-off grows to 30 s). Applies to the client
+	 * Spring Boot builds from spring.data.redis.*; 0 keeps Lettuce's back-off.
+	 */
+	private Duration maxReconnectDelay = Duration.ofMillis(500);
+
+	public Duration getMaxReconnectDelay() {
+		return this.maxReconnectDelay;
+	}
+
+	public void setMaxReconnectDelay(Duration maxReconnectDelay) {
+		this.maxReconnectDelay = maxReconnectDelay;
+	}
 
 	public String getKeyPrefix() {
 		return this.keyPrefix;

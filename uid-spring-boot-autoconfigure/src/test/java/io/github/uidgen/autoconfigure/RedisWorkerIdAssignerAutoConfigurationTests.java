@@ -9,6 +9,8 @@ import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
 import io.github.uidgen.worker.redis.RegistryTrust;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -74,6 +76,34 @@ class RedisWorkerIdAssignerAutoConfigurationTests {
 					assertThat(two.status().worker().id()).isNotEqualTo(one.status().worker().id());
 				});
 		});
+	}
+
+	/**
+	 * Lettuce doubles its wait between reconnection attempts up to 30 s; capped, renewals reach a Redis that is back
+	 * within half a second, so an outage costs no more than it lasts.
+	 */
+	@Test
+	void theApplicationsLettuceClientReconnectsWithinHalfASecondOnceRedisIsBack() {
+		this.contextRunner.run((context) -> {
+			Delay delay = context.getBean(ClientResources.class).reconnectDelay();
+			assertThat(delay.createDelay(1)).isEqualTo(Duration.ofMillis(10));
+			assertThat(delay.createDelay(30)).isEqualTo(Duration.ofMillis(500));
+		});
+		this.contextRunner.withPropertyValues("uid.worker.redis.max-reconnect-delay=2s")
+			.run((context) -> assertThat(context.getBean(ClientResources.class).reconnectDelay().createDelay(30))
+				.isEqualTo(Duration.ofSeconds(2)));
+		this.contextRunner.withPropertyValues("uid.worker.redis.max-reconnect-delay=0")
+			.run((context) -> assertThat(context.getBean(ClientResources.class).reconnectDelay().createDelay(30))
+				.as("Lettuce's own back-off").isEqualTo(Duration.ofSeconds(30)));
+	}
+
+	@Test
+	void aNegativeReconnectDelayFailsStartUpNamingTheProperty() {
+		assertFailure(this.contextRunner, (analysis) -> {
+			assertThat(analysis.getDescription()).contains("Property: uid.worker.redis.max-reconnect-delay")
+				.contains("cannot be negative");
+			assertThat(analysis.getAction()).contains("500ms");
+		}, "uid.worker.redis.max-reconnect-delay=-1s");
 	}
 
 	@Test

@@ -3,6 +3,7 @@ package io.github.uidgen.autoconfigure.actuate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -106,15 +107,48 @@ public class UidHealthIndicator extends AbstractHealthIndicator {
 			builder.down().withDetail("error", failure.getMessage());
 			return;
 		}
+		StringBuilder warnings = new StringBuilder();
+		if (status.worker() != null && status.worker().isRidingThrough()) {
+			warnings.append(rideThrough(builder, status.worker(), now));
+		}
 		if (layout != null) {
 			Duration left = Duration.between(now, layout.getExpiry());
 			if (left.compareTo(this.expiryWarning) < 0) {
-				builder.withDetail("warning", "The ID layout runs out in " + left.toDays() + " days, on "
-						+ layout.getExpiry() + "; move to a layout with more uid.time-bits or a later uid.epoch before "
-						+ "then");
+				warnings.append(warnings.isEmpty() ? "" : " ")
+					.append("The ID layout runs out in ")
+					.append(left.toDays())
+					.append(" days, on ")
+					.append(layout.getExpiry())
+					.append("; move to a layout with more uid.time-bits or a later uid.epoch before then.");
 			}
 		}
+		if (!warnings.isEmpty()) {
+			builder.withDetail("warning", warnings.toString());
+		}
 		builder.up();
+	}
+
+	/**
+	 * The details of a generator that issues while its worker store does not answer: it stays UP (it serves, and
+	 * taking every instance out of a load balancer for a store outage would be an outage of its own) until issue is
+	 * about to stop, which makes its status DOWN.
+	 */
+	private static String rideThrough(Health.Builder builder, UidGeneratorStatus.Worker worker, Instant now) {
+		Duration left = Duration.between(now, worker.issuableUntil());
+		if (left.isNegative()) {
+			left = Duration.ZERO;
+		}
+		builder.withDetail("storeSilentFor", worker.storeSilent().toString())
+			.withDetail("issueUntil", worker.issuableUntil().toString())
+			.withDetail("issueLeft", left.toString());
+		return "The " + worker.assigner() + " worker store has not answered for " + seconds(worker.storeSilent())
+				+ "; the generator goes on issuing until " + worker.issuableUntil() + " (" + seconds(left)
+				+ " from now), on its recorded mark and its lease, and stops there unless the store answers. Renewals "
+				+ "are retried every 100 ms.";
+	}
+
+	private static String seconds(Duration duration) {
+		return String.format(Locale.ROOT, "%.1f s", duration.toMillis() / 1000.0);
 	}
 
 	/**

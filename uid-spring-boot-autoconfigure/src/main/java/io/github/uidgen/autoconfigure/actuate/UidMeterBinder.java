@@ -1,6 +1,7 @@
 package io.github.uidgen.autoconfigure.actuate;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToDoubleFunction;
@@ -132,6 +133,17 @@ public class UidMeterBinder implements MeterBinder {
 				.description("1 while the worker ID's lease is lost and the generator has not claimed one again")
 				.tags(tags)
 				.register(registry);
+			TimeGauge.builder("uid.worker.store.silent", source, TimeUnit.MILLISECONDS,
+					(g) -> g.status().worker().storeSilent().toMillis())
+				.description("How long the worker store has not answered renewals; 0 while it answers")
+				.tags(tags)
+				.register(registry);
+			TimeGauge.builder("uid.worker.issue.remaining", source, TimeUnit.MILLISECONDS,
+					(g) -> issueRemainingMillis(g, clock))
+				.description("How long the generator could go on issuing if its worker store answered nothing from "
+						+ "now on: to its high-water mark, or on its lease to the lease's end less the clock skew")
+				.tags(tags)
+				.register(registry);
 		}
 		if (status.exhaustedUnits() >= 0 && layout != null) {
 			double unitSeconds = layout.getTimeUnit().toMillis() / 1000.0;
@@ -142,6 +154,12 @@ public class UidMeterBinder implements MeterBinder {
 				.tags(tags)
 				.register(registry);
 		}
+	}
+
+	/** Time from now to the end of what the generator may issue without its store; 0 once nothing may be issued. */
+	private static double issueRemainingMillis(UidGenerator generator, UidClock clock) {
+		Instant until = generator.status().worker().issuableUntil();
+		return (until != null) ? Math.max(0, until.toEpochMilli() - clock.currentTimeMillis()) : 0;
 	}
 
 	private static void bind(MeterRegistry registry, UidGenerator source) {
@@ -160,7 +178,7 @@ public class UidMeterBinder implements MeterBinder {
 		if (status.worker() != null) {
 			counter(registry, "uid.clock.backwards", "Times the clock was seen going backwards", tags, source,
 					(g) -> g.status().clockBackwards());
-			counter(registry, "uid.mark.failures", "Times recording the high-water mark failed and was retried", tags,
+			counter(registry, "uid.mark.failures", "Times recording the high-water mark failed, or a call went unanswered for a renewal interval, and was retried", tags,
 					source, (g) -> g.status().worker().markFailures());
 			counter(registry, "uid.worker.switches", "Times the generator moved to another worker ID as the clock "
 					+ "stepped back", tags, source, (g) -> g.status().worker().switches());

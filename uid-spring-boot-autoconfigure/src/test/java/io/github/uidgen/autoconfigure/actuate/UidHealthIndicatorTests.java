@@ -12,6 +12,7 @@ import io.github.uidgen.autoconfigure.ManualClock;
 import io.github.uidgen.snowflake.DefaultUidGenerator;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import io.github.uidgen.worker.WorkerLeaseLostException;
+import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.health.contributor.Health;
@@ -115,6 +116,65 @@ class UidHealthIndicatorTests {
 			await().atMost(Duration.ofSeconds(10)).until(() -> indicator.health().getStatus().equals(Status.DOWN));
 			assertThat((String) indicator.health().getDetails().get("error")).contains("Lost the lease on worker ID 34")
 				.contains("taken over by another instance");
+		}
+	}
+
+	/**
+	 * The store stops answering: the generator issues on its lease, and health stays UP (a store outage taken out of
+	 * every load balancer would be an outage of its own), saying how long the store has been silent and until when
+	 * issue goes on; DOWN once that is about to end, UP again when the store answers.
+	 */
+	@Test
+	void upWithAWarningWhileTheStoreIsSilentAndDownOnlyOnceIssueIsAboutToStop() {
+		ManualClock clock = new ManualClock(Instant.parse("2026-12-01T00:00:00Z"));
+		AtomicBoolean down = new AtomicBoolean();
+		FixedWorkerIdAssigner assigner = new FixedWorkerIdAssigner(35) {
+
+			@Override
+			public void renew(long workerId, long highWaterMarkMillis) {
+				if (down.get()) {
+					throw new WorkerStoreUnavailableException("the store is down (test)", null);
+				}
+				super.renew(workerId, highWaterMarkMillis);
+			}
+
+			@Override
+			public Duration renewInterval() {
+				return Duration.ofMillis(100);
+			}
+
+			@Override
+			public Duration leaseHold() {
+				return Duration.ofSeconds(30);
+			}
+
+		};
+		try (DefaultUidGenerator generator = DefaultUidGenerator.builder()
+			.workerIdAssigner(assigner)
+			.clock(clock)
+			.build()) {
+			UidHealthIndicator indicator = new UidHealthIndicator(generator, clock, Duration.ofDays(1));
+			generator.getUID();
+			down.set(true);
+			await().atMost(Duration.ofSeconds(10)).until(() -> indicator.health().getDetails().containsKey("warning"));
+			Health riding = indicator.health();
+			assertThat(riding.getStatus()).isEqualTo(Status.UP);
+			assertThat(riding.getDetails()).containsKeys("storeSilentFor", "issueUntil", "issueLeft");
+			assertThat(Instant.parse((String) riding.getDetails().get("issueUntil")))
+				.as("the lease less the 2 s skew, from the last renewal sent").isEqualTo(Instant.parse("2026-12-01T00:00:28Z"));
+			assertThat((String) riding.getDetails().get("warning")).contains("worker store has not answered")
+				.contains("goes on issuing until 2026-12-01T00:00:28Z");
+
+			clock.advance(Duration.ofSeconds(20));
+			generator.getUID();
+			assertThat(indicator.health().getStatus()).as("8 s left: issue goes on").isEqualTo(Status.UP);
+			clock.advance(Duration.ofMillis(7_900));
+			assertThat(indicator.health().getStatus()).as("0.1 s left").isEqualTo(Status.DOWN);
+			assertThat((String) indicator.health().getDetails().get("error")).contains("issue stops after");
+
+			down.set(false);
+			await().atMost(Duration.ofSeconds(10)).until(() -> indicator.health().getStatus().equals(Status.UP));
+			assertThat(indicator.health().getDetails()).doesNotContainKey("warning");
 		}
 	}
 

@@ -39,7 +39,7 @@ class UidMeterBinderTests {
 				.containsExactlyInAnyOrder("uid.ids.issued", "uid.clock.backwards", "uid.mark.failures",
 						"uid.worker.switches", "uid.worker.recoveries", "uid.clock.ahead", "uid.unavailable",
 						"uid.layout.remaining", "uid.worker.id", "uid.worker.id.space", "uid.worker.lease.lost",
-						"uid.sequence.exhausted");
+						"uid.worker.store.silent", "uid.worker.issue.remaining", "uid.sequence.exhausted");
 			assertThat(this.registry.getMeters())
 				.allSatisfy((meter) -> assertThat(meter.getId().getTag("generator")).isEqualTo("default"));
 			for (int i = 0; i < 1000; i++) {
@@ -50,6 +50,12 @@ class UidMeterBinderTests {
 			assertThat(counter("uid.mark.failures").count()).isZero();
 			assertThat(counter("uid.worker.switches").count()).isZero();
 			assertThat(this.registry.get("uid.clock.ahead").timeGauge().value(TimeUnit.SECONDS)).isNotNegative();
+			assertThat(this.registry.get("uid.worker.store.silent").timeGauge().value(TimeUnit.SECONDS))
+				.as("the store answers").isZero();
+			assertThat(this.registry.get("uid.worker.issue.remaining").timeGauge().value(TimeUnit.SECONDS))
+				.as("up to the recorded mark, as a fixed worker ID has no lease to issue on")
+				.isGreaterThan(0)
+				.isLessThanOrEqualTo(3);
 		}
 	}
 
@@ -98,7 +104,8 @@ class UidMeterBinderTests {
 				.containsExactlyInAnyOrder("uid.ids.issued", "uid.clock.backwards", "uid.mark.failures",
 						"uid.worker.switches", "uid.worker.recoveries", "uid.clock.ahead", "uid.ring.size", "uid.ring.capacity", "uid.ring.put.rejections", "uid.ring.take.rejections",
 						"uid.ring.fill.errors", "uid.unavailable", "uid.layout.remaining", "uid.worker.id",
-						"uid.worker.id.space", "uid.worker.lease.lost");
+						"uid.worker.id.space", "uid.worker.lease.lost", "uid.worker.store.silent",
+						"uid.worker.issue.remaining");
 			assertThat(this.registry.get("uid.ring.capacity").gauge().value()).isEqualTo(4096);
 			assertThat(this.registry.get("uid.ring.size").gauge().value()).isBetween(1.0, 4096.0);
 			// The first fill stops on a full ring and keeps the rest of the time unit for the next one.
