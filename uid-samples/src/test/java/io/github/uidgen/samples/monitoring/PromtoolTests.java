@@ -25,7 +25,7 @@ class PromtoolTests {
 	@Test
 	void theRulesAreValid() throws Exception {
 		String output = promtool("check", "rules", RULES);
-		assertThat(output).contains("SUCCESS: 8 rules found");
+		assertThat(output).contains("SUCCESS: 10 rules found");
 	}
 
 	@Test
@@ -43,7 +43,7 @@ class PromtoolTests {
 			.filter((line) -> line.startsWith("- alert: "))
 			.map((line) -> line.substring("- alert: ".length()))
 			.toList();
-		assertThat(alerts).hasSize(8);
+		assertThat(alerts).hasSize(10);
 		for (String alert : alerts) {
 			assertThat(tests).as("a unit test of %s", alert).contains("alertname: " + alert);
 			assertThat(rules).as("the runbook of %s", alert)
