@@ -20,7 +20,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * @param allowEvictingPolicy whether to claim on a Redis that may evict the registry's keys
  * @param checkInterval how often holders renew: the heartbeat, at most {@link #MAX_CHECK_INTERVAL}
  * @param probation how long a trusted claim waits before its worker ID is handed to the generator: the holders'
- * renewal interval, a second for a renewal that comes late, and a round trip (3 s with the defaults)
+ * renewal interval, a second for a renewal that comes late, and a round trip (3 s with the defaults, 1.2 s with a
+ * 100 ms heartbeat)
  */
 record RegistryNamespace(String hashTag, RegistryScripts scripts, HeldLeases leases, LeaseSettings lease,
 		Duration registryLossMargin, RegistryTrust registryTrust, boolean allowEvictingPolicy, Duration checkInterval,
@@ -32,8 +33,13 @@ record RegistryNamespace(String hashTag, RegistryScripts scripts, HeldLeases lea
 	 */
 	static final Duration MAX_CHECK_INTERVAL = Duration.ofMillis(1_500);
 
-	/** What a probation adds to the holders' renewal interval, for the renewal's round trip and scheduling delays. */
+	/**
+	 * What a probation adds to the holders' renewal interval, for the renewal's round trip and scheduling delays: half
+	 * the interval, within these bounds.
+	 */
 	static final Duration MAX_ROUND_TRIP_ALLOWANCE = Duration.ofMillis(500);
+
+	static final Duration MIN_ROUND_TRIP_ALLOWANCE = Duration.ofMillis(100);
 
 	/**
 	 * What a probation adds for a renewal that reaches Redis late although its holder runs (a GC pause, a TCP
@@ -56,8 +62,13 @@ record RegistryNamespace(String hashTag, RegistryScripts scripts, HeldLeases lea
 		Duration checkInterval = (lease.heartbeatInterval().compareTo(MAX_CHECK_INTERVAL) < 0)
 				? lease.heartbeatInterval() : MAX_CHECK_INTERVAL;
 		Duration allowance = checkInterval.dividedBy(2);
-		Duration probation = checkInterval.plus(LATE_RENEWAL_ALLOWANCE)
-			.plus((allowance.compareTo(MAX_ROUND_TRIP_ALLOWANCE) < 0) ? allowance : MAX_ROUND_TRIP_ALLOWANCE);
+		if (allowance.compareTo(MAX_ROUND_TRIP_ALLOWANCE) > 0) {
+			allowance = MAX_ROUND_TRIP_ALLOWANCE;
+		}
+		if (allowance.compareTo(MIN_ROUND_TRIP_ALLOWANCE) < 0) {
+			allowance = MIN_ROUND_TRIP_ALLOWANCE;
+		}
+		Duration probation = checkInterval.plus(LATE_RENEWAL_ALLOWANCE).plus(allowance);
 		return new RegistryNamespace(hashTag, new RegistryScripts(connectionFactory, hashTag), new HeldLeases(), lease,
 				registryLossMargin, registryTrust, allowEvictingPolicy, checkInterval, probation);
 	}
