@@ -33,11 +33,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Debian's Prometheus scrapes the packaged sample ({@code redis} profile, against a {@code redis-server} of the
- * test's own) with the alerting rules of {@code docs/operations/uid-alerts.yml}: the {@code uid_*} series come back
- * through Prometheus's HTTP API, and once the test stops that Redis, the generator refuses IDs and
- * {@code UidIssueRefused} goes pending. Prometheus runs with its own configuration, data directory and port, scrapes
- * and evaluates every second, and is stopped by its PID.
+ * Debian's Prometheus scrapes the packaged sample ({@code redis} profile at its defaults, against a
+ * {@code redis-server} of the test's own that keeps its data) with the alerting rules of
+ * {@code docs/operations/uid-alerts.yml}: the {@code uid_*} series come back through Prometheus's HTTP API. Then the
+ * test stops that Redis and walks through "A store outage, now" of docs/operations.md: the generator issues on its
+ * lease, {@code UidWorkerStoreSilent} fires while nothing is refused, {@code UidIssueAtRisk} before issue stops, then
+ * {@code UidIssueRefused} goes pending; {@code UidRingEmpty} never fires. Redis started again on its data, the sample
+ * serves again and every one of them resolves. Prometheus runs with its own configuration, data directory and port,
+ * scrapes and evaluates every second, and is stopped by its PID.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -68,7 +71,7 @@ class PrometheusScrapeEndToEndTests {
 	void startTheSampleAndPrometheus() throws IOException {
 		String runId = E2eSettings.newRunId("prometheus");
 		Path workDir = E2eSettings.newWorkDir(runId);
-		this.redis = ThrowawayRedis.start(workDir.resolve("redis"));
+		this.redis = ThrowawayRedis.start(workDir.resolve("redis"), "--appendonly", "yes");
 		this.sample = SampleProcess.launch("scraped", workDir,
 				List.of("--spring.profiles.active=redis", "--spring.data.redis.port=" + this.redis.port(),
 						"--uid.worker.redis.key-prefix=uid_" + runId, "--uid.worker.instance-id=" + runId + "-scraped"))
@@ -142,19 +145,49 @@ class PrometheusScrapeEndToEndTests {
 
 	@Test
 	@Order(2)
-	void aStoppedStoreMakesUidIssueRefusedGoPending() throws IOException {
+	void aStoreOutageWarnsWhileItIssuesOnItsLeaseThenPagesAndEverythingResolvesOnceTheStoreIsBack()
+			throws IOException {
 		this.redis.stop();
-		await().atMost(SEEN_WITHIN)
-			.pollInterval(Duration.ofMillis(500))
-			.ignoreExceptions()
-			.failFast("Prometheus exited; see " + this.prometheusLog, () -> !this.prometheus.isAlive())
-			.untilAsserted(() -> assertThat(alert("UidIssueRefused").path("state").asString()).isEqualTo("pending"));
+		awaitAlert("UidWorkerStoreSilent", "firing");
+		JsonNode silent = alert("UidWorkerStoreSilent");
+		assertThat(silent.path("labels").path("severity").asString()).isEqualTo("warning");
+		assertThat(silent.path("annotations").path("runbook").asString())
+			.isEqualTo("docs/operations.md#uidworkerstoresilent");
+		assertThat(alert("UidIssueRefused").isMissingNode()).as("nothing refused while it issues on its lease").isTrue();
+		assertThat(this.sample.client().takeBatches(1, 1_000).size()).as("served during the outage").isEqualTo(1_000);
+
+		awaitAlert("UidIssueAtRisk", "firing");
+		assertThat(alert("UidIssueAtRisk").path("labels").path("severity").asString()).isEqualTo("critical");
+
+		awaitAlert("UidIssueRefused", "pending");
 		JsonNode refused = alert("UidIssueRefused");
 		assertThat(refused.path("labels").path("job").asString()).isEqualTo(JOB);
 		assertThat(refused.path("labels").path("severity").asString()).isEqualTo("critical");
 		assertThat(refused.path("annotations").path("runbook").asString())
 			.isEqualTo("docs/operations.md#uidissuerefused");
 		assertThat(value("uid_unavailable")).isEqualTo(1);
+		assertThat(alert("UidRingEmpty").isMissingNode()).as("an empty ring in a store outage is the outage's").isTrue();
+
+		this.redis.start();
+		await().atMost(SEEN_WITHIN)
+			.pollInterval(Duration.ofMillis(500))
+			.ignoreExceptions()
+			.failFast("Prometheus exited; see " + this.prometheusLog, () -> !this.prometheus.isAlive())
+			.untilAsserted(() -> {
+				assertThat(value("uid_unavailable")).isZero();
+				assertThat(value("uid_worker_store_silent_seconds")).isZero();
+				assertThat(get("/api/v1/alerts").path("data").path("alerts")).as("every alert resolved").isEmpty();
+			});
+		assertThat(this.sample.client().takeBatches(1, 1_000).size()).as("served again").isEqualTo(1_000);
+		assertThat(value("uid_worker_lease_lost")).as("the lease came through the outage").isZero();
+	}
+
+	private void awaitAlert(String name, String state) {
+		await().atMost(SEEN_WITHIN)
+			.pollInterval(Duration.ofMillis(500))
+			.ignoreExceptions()
+			.failFast("Prometheus exited; see " + this.prometheusLog, () -> !this.prometheus.isAlive())
+			.untilAsserted(() -> assertThat(alert(name).path("state").asString()).isEqualTo(state));
 	}
 
 	/** The value of the sample's one series of a name, as Prometheus has it now. */
