@@ -336,6 +336,14 @@ public abstract class AbstractUidGenerator implements UidGenerator, AutoCloseabl
 			return this.layout;
 		}
 
+		/**
+		 * Returns the layout the generator will be built with: the one set, else the default.
+		 * @return the layout
+		 */
+		public UidLayout getLayout() {
+			return (this.layout != null) ? this.layout : UidLayout.defaults();
+		}
+
 		/** Fills in the defaults that need no argument. */
 		protected void applyDefaults() {
 			if (this.layout == null) {

@@ -31,7 +31,7 @@ class CachedUidGeneratorConfiguration {
 	@Bean(destroyMethod = "close")
 	@Lazy(false)
 	@ConditionalOnMissingBean(UidGenerator.class)
-	CachedUidGenerator uidGenerator(UidProperties properties, ObjectProvider<WorkerIdAssigner> workerIdAssigner,
+	StartingUidGenerator uidGenerator(UidProperties properties, ObjectProvider<WorkerIdAssigner> workerIdAssigner,
 			ObjectProvider<CachedUidGeneratorCustomizer> customizers) {
 		UidCachedProperties cached = properties.getCached();
 		// The layout first: the boost power is checked against it.
@@ -43,7 +43,9 @@ class CachedUidGeneratorConfiguration {
 		map("uid.cached.max-ahead", cached.getMaxAhead(), builder::maxAhead);
 		builder.rejectedTakeHandler(takeHandler(cached));
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
-		return LayoutExpiryWarning.warnIfNear(builder.build(), UidClock.SYSTEM);
+		// The worker ID is claimed beside the rest of the context's start; UidGeneratorLifecycle waits for it.
+		return new StartingUidGenerator("cached", builder.getLayout(), workerIdAssigner.getObject().name(),
+				() -> LayoutExpiryWarning.warnIfNear(builder.build(), UidClock.SYSTEM));
 	}
 
 	private static RejectedTakeHandler takeHandler(UidCachedProperties cached) {

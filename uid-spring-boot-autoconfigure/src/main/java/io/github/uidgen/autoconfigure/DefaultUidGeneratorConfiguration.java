@@ -24,7 +24,7 @@ class DefaultUidGeneratorConfiguration {
 	@Bean(destroyMethod = "close")
 	@Lazy(false)
 	@ConditionalOnMissingBean(UidGenerator.class)
-	DefaultUidGenerator uidGenerator(UidProperties properties, ObjectProvider<WorkerIdAssigner> workerIdAssigner,
+	StartingUidGenerator uidGenerator(UidProperties properties, ObjectProvider<WorkerIdAssigner> workerIdAssigner,
 			ObjectProvider<DefaultUidGeneratorCustomizer> customizers) {
 		DefaultUidGenerator.Builder builder = UidGeneratorBuilders.configure(DefaultUidGenerator.builder(),
 				properties, workerIdAssigner);
@@ -32,7 +32,9 @@ class DefaultUidGeneratorConfiguration {
 				builder::clockBackwardsTolerance);
 		builder.clockBackwardsSwitchWorker(properties.isClockBackwardsSwitchWorker());
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
-		return LayoutExpiryWarning.warnIfNear(builder.build(), UidClock.SYSTEM);
+		// The worker ID is claimed beside the rest of the context's start; UidGeneratorLifecycle waits for it.
+		return new StartingUidGenerator("default", builder.getLayout(), workerIdAssigner.getObject().name(),
+				() -> LayoutExpiryWarning.warnIfNear(builder.build(), UidClock.SYSTEM));
 	}
 
 }

@@ -74,14 +74,14 @@ abstract class AbstractJdbcWorkerIdAssignerAutoConfigurationTests {
 			.run((first) -> {
 				assertThat(first).hasSingleBean(JdbcLeaseWorkerIdAssigner.class)
 					.doesNotHaveBean(DisposableWorkerIdAssigner.class);
-				AbstractUidGenerator one = first.getBean(AbstractUidGenerator.class);
+				AbstractUidGenerator one = first.getBean(StartingUidGenerator.class).awaitStarted();
 				assertThat(one.status().worker().assigner()).isEqualTo("db");
 				assertThat(one.decode(one.getUID()).workerId()).isEqualTo(one.status().worker().id());
 				this.contextRunner
 					.withPropertyValues("uid.worker.db.lease-table=" + table, "uid.worker.instance-id=second",
 							"uid.generator=cached")
 					.run((second) -> {
-						AbstractUidGenerator two = second.getBean(AbstractUidGenerator.class);
+						AbstractUidGenerator two = second.getBean(StartingUidGenerator.class).awaitStarted();
 						assertThat(two.status().worker().id()).isNotEqualTo(one.status().worker().id());
 					});
 			});

@@ -45,7 +45,7 @@ class BaiduMigrationGuideTests {
 					.withPropertyValues("uid.worker.db.worker-node-table=" + table)
 					.run((context) -> {
 						assertThat(context).hasNotFailed();
-						CachedUidGenerator generator = context.getBean(CachedUidGenerator.class);
+						CachedUidGenerator generator = ((CachedUidGenerator) context.getBean(StartingUidGenerator.class).awaitStarted());
 						assertThat(generator.layout()).isEqualTo(
 								new UidLayout(UidTimeUnit.SECONDS, LocalDate.of(1986, 3, 17), 31, 15, 17));
 						assertThat(generator.getScheduleInterval()).isEqualTo(Duration.ofSeconds(60));

@@ -72,8 +72,8 @@ class DatacenterAutoConfigurationTests {
 			this.onRedis
 				.withPropertyValues("uid.worker.redis.namespace=west", "uid.datacenter-id=2", "uid.generator=cached")
 				.run((west) -> {
-					AbstractUidGenerator one = east.getBean(AbstractUidGenerator.class);
-					AbstractUidGenerator two = west.getBean(AbstractUidGenerator.class);
+					AbstractUidGenerator one = east.getBean(StartingUidGenerator.class).awaitStarted();
+					AbstractUidGenerator two = west.getBean(StartingUidGenerator.class).awaitStarted();
 					assertThat(one.layout().getDatacenterBits()).isEqualTo(2);
 					assertThat(one.status().worker().id()).isZero();
 					assertThat(two.status().worker().id()).isZero();
@@ -96,7 +96,7 @@ class DatacenterAutoConfigurationTests {
 		this.contextRunner
 			.withPropertyValues("uid.worker.id=7", "uid.worker.static.state-file=" + this.stateDir.resolve("w.state"))
 			.run((context) -> {
-				AbstractUidGenerator generator = context.getBean(AbstractUidGenerator.class);
+				AbstractUidGenerator generator = context.getBean(StartingUidGenerator.class).awaitStarted();
 				assertThat(generator.layout()).isEqualTo(UidLayout.defaults());
 				assertThat(generator.status().worker().datacenterId()).isNull();
 				DecodedUid decoded = generator.decode(generator.getUID());

@@ -54,8 +54,8 @@ class DatacenterMigrationGuideTests {
 				dataCenter0.run((first) -> dataCenter1.run((second) -> {
 					assertThat(first).hasNotFailed();
 					assertThat(second).hasNotFailed();
-					CachedUidGenerator zero = first.getBean(CachedUidGenerator.class);
-					CachedUidGenerator one = second.getBean(CachedUidGenerator.class);
+					CachedUidGenerator zero = ((CachedUidGenerator) first.getBean(StartingUidGenerator.class).awaitStarted());
+					CachedUidGenerator one = ((CachedUidGenerator) second.getBean(StartingUidGenerator.class).awaitStarted());
 					assertThat(zero.layout()).isEqualTo(SINGLE.withDatacenterBits(2));
 					assertThat(one.layout()).isEqualTo(zero.layout());
 					assertThat(zero.status().worker().id()).isEqualTo(3001);

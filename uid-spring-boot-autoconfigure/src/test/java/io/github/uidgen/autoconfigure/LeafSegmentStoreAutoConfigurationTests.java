@@ -99,12 +99,14 @@ class LeafSegmentStoreAutoConfigurationTests {
 		ApplicationContextRunner snowflake = this.onMariaDb.withPropertyValues("uid.generator=default",
 				"uid.worker.id=3", "uid.worker.static.state-file=" + dir.resolve("worker-3.state"));
 		snowflake.withPropertyValues("uid.segment.enabled=true").run((context) -> {
-			assertThat(context.getBean(UidGenerator.class)).isInstanceOf(DefaultUidGenerator.class);
+			assertThat(context.getBean(StartingUidGenerator.class).awaitStarted()).isInstanceOf(DefaultUidGenerator.class);
 			assertThat(context).hasSingleBean(SegmentUidGenerators.class).hasSingleBean(LeafAllocSegmentStore.class);
 			assertThat(context.getBean(SegmentUidGenerators.class).forKey("mixed").getUID()).isOne();
 		});
-		snowflake.run((context) -> assertThat(context).doesNotHaveBean(SegmentUidGenerators.class)
-			.hasSingleBean(DefaultUidGenerator.class));
+		snowflake.run((context) -> {
+			assertThat(context).doesNotHaveBean(SegmentUidGenerators.class).hasSingleBean(UidGenerator.class);
+			assertThat(context.getBean(StartingUidGenerator.class).awaitStarted()).isInstanceOf(DefaultUidGenerator.class);
+		});
 	}
 
 	@Test

@@ -77,7 +77,7 @@ class LeafZookeeperAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("uid.worker.zookeeper.leaf.name=" + leafName, "server.port=8080")
 			.run((context) -> {
 				assertThat(context).hasSingleBean(LeafNodeWorkerIdAssigner.class);
-				AbstractUidGenerator generator = context.getBean(AbstractUidGenerator.class);
+				AbstractUidGenerator generator = context.getBean(StartingUidGenerator.class).awaitStarted();
 				assertThat(generator.layout()).isEqualTo(LeafLayout.layout());
 				assertThat(generator.status().worker().id()).isEqualTo(1);
 				assertThat(generator.status().worker().assigner()).isEqualTo("zookeeper-leaf");

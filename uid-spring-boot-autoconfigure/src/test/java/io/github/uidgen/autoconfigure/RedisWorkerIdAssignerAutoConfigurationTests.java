@@ -67,12 +67,12 @@ class RedisWorkerIdAssignerAutoConfigurationTests {
 	void instancesClaimDifferentWorkerIdsThroughTheApplicationsRedis() {
 		this.contextRunner.withPropertyValues("uid.worker.instance-id=first").run((first) -> {
 			assertThat(first).hasSingleBean(RedisWorkerIdAssigner.class);
-			AbstractUidGenerator one = first.getBean(AbstractUidGenerator.class);
+			AbstractUidGenerator one = first.getBean(StartingUidGenerator.class).awaitStarted();
 			assertThat(one.status().worker().assigner()).isEqualTo("redis");
 			assertThat(one.decode(one.getUID()).workerId()).isEqualTo(one.status().worker().id());
 			this.contextRunner.withPropertyValues("uid.worker.instance-id=second", "uid.generator=cached")
 				.run((second) -> {
-					AbstractUidGenerator two = second.getBean(AbstractUidGenerator.class);
+					AbstractUidGenerator two = second.getBean(StartingUidGenerator.class).awaitStarted();
 					assertThat(two.status().worker().id()).isNotEqualTo(one.status().worker().id());
 				});
 		});
@@ -112,7 +112,7 @@ class RedisWorkerIdAssignerAutoConfigurationTests {
 		for (int i = 0; i < 2; i++) {
 			int run = i;
 			this.contextRunner.withPropertyValues("uid.worker.instance-id=restarted", "uid.worker.redis.namespace=again")
-				.run((context) -> workerIds[run] = context.getBean(AbstractUidGenerator.class).status().worker().id());
+				.run((context) -> workerIds[run] = context.getBean(StartingUidGenerator.class).awaitStarted().status().worker().id());
 		}
 		assertThat(workerIds[1]).isEqualTo(workerIds[0]);
 	}

@@ -41,7 +41,7 @@ class StatefulSetOrdinalTests {
 		this.contextRunner.withPropertyValues("uid.worker.static.ordinal-from=hostname", "HOSTNAME=ids-3", stateFile())
 			.run((context) -> {
 				assertThat(context).hasSingleBean(StaticWorkerIdAssigner.class);
-				AbstractUidGenerator generator = context.getBean(AbstractUidGenerator.class);
+				AbstractUidGenerator generator = context.getBean(StartingUidGenerator.class).awaitStarted();
 				assertThat(generator.status().worker().assigner()).isEqualTo("static");
 				assertThat(generator.status().worker().id()).isEqualTo(3);
 				assertThat(generator.decode(generator.getUID()).workerId()).isEqualTo(3);

@@ -40,7 +40,7 @@ class StaticWorkerIdAssignerAutoConfigurationTests {
 	void workerIdAloneChoosesTheStaticAssigner() {
 		this.contextRunner.withPropertyValues("uid.worker.id=5", stateFile()).run((context) -> {
 			assertThat(context).hasSingleBean(StaticWorkerIdAssigner.class).hasSingleBean(UidGenerator.class);
-			AbstractUidGenerator generator = context.getBean(AbstractUidGenerator.class);
+			AbstractUidGenerator generator = context.getBean(StartingUidGenerator.class).awaitStarted();
 			assertThat(generator.status().worker().assigner()).isEqualTo("static");
 			assertThat(generator.decode(generator.getUID()).workerId()).isEqualTo(5);
 			assertThat(this.stateDir.resolve("worker.state")).isRegularFile();
@@ -73,7 +73,7 @@ class StaticWorkerIdAssignerAutoConfigurationTests {
 			.withPropertyValues("uid.worker.id=5", "uid.worker.static.backup-ids=8,9", stateFile())
 			.run((context) -> {
 				assertThat(context.getBean(StaticWorkerIdAssigner.class).getBackupIds()).containsExactly(8L, 9L);
-				AbstractUidGenerator generator = context.getBean(AbstractUidGenerator.class);
+				AbstractUidGenerator generator = context.getBean(StartingUidGenerator.class).awaitStarted();
 				generator.getUID();
 				clock.advance(java.time.Duration.ofMinutes(-10));
 				assertThat(generator.decode(generator.getUID()).workerId()).isEqualTo(8);
@@ -110,7 +110,7 @@ class StaticWorkerIdAssignerAutoConfigurationTests {
 			.run((context) -> {
 				assertThat(context).doesNotHaveBean(StaticWorkerIdAssigner.class);
 				assertThat(context.getBean(WorkerIdAssigner.class)).isSameAs(own);
-				assertThat(context.getBean(AbstractUidGenerator.class).status().worker().id()).isEqualTo(9);
+				assertThat(context.getBean(StartingUidGenerator.class).awaitStarted().status().worker().id()).isEqualTo(9);
 			});
 	}
 

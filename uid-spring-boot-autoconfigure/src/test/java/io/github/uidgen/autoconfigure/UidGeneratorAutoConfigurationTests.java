@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -20,8 +22,10 @@ import io.github.uidgen.snowflake.DefaultUidGenerator;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerIdAssigner;
+import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.SmartLifecycle;
@@ -54,11 +58,70 @@ class UidGeneratorAutoConfigurationTests {
 		.withPropertyValues("uid.generator=cached", "uid.time-unit=seconds", "uid.seq-bits=1",
 				"uid.cached.boost-power=0", "uid.cached.max-ahead=1s", "uid.cached.schedule-interval=0s");
 
+	/**
+	 * The worker ID is claimed beside the rest of the context's start: a claim that waits until every other
+	 * singleton is created would never finish on the thread that creates them. The context becomes ready only once
+	 * the claim is done.
+	 */
+	@Test
+	void theWorkerIdIsClaimedBesideTheRestOfTheStartAndTheContextWaitsForIt() {
+		CountDownLatch singletonsCreated = new CountDownLatch(1);
+		AtomicReference<String> claimedOn = new AtomicReference<>();
+		AtomicReference<Boolean> claimSawTheOthersCreated = new AtomicReference<>();
+		FixedWorkerIdAssigner waiting = new FixedWorkerIdAssigner(8) {
+
+			@Override
+			public WorkerAssignment assign(long maxWorkerId) {
+				claimedOn.set(Thread.currentThread().getName());
+				try {
+					claimSawTheOthersCreated.set(singletonsCreated.await(30, TimeUnit.SECONDS));
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				return super.assign(maxWorkerId);
+			}
+
+		};
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(UidGeneratorAutoConfiguration.class))
+			.withBean(WorkerIdAssigner.class, () -> waiting)
+			.withBean(SmartInitializingSingleton.class, () -> singletonsCreated::countDown)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(claimedOn.get()).isEqualTo("uid-start");
+				assertThat(claimSawTheOthersCreated.get()).as("every other singleton was created during the claim")
+					.isTrue();
+				UidGenerator generator = context.getBean(UidGenerator.class);
+				assertThat(generator.status().failure()).as("started by the time the context is ready").isNull();
+				assertThat(generator.decode(generator.getUID()).workerId()).isEqualTo(8);
+			});
+	}
+
+	/** A claim that fails, however long after the bean was created, fails the start with what it threw. */
+	@Test
+	void aClaimThatFailsInTheBackgroundFailsTheStartWithItsOwnException() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(UidGeneratorAutoConfiguration.class))
+			.withBean(WorkerIdAssigner.class, () -> new FixedWorkerIdAssigner(9) {
+
+				@Override
+				public WorkerAssignment assign(long maxWorkerId) {
+					throw new WorkerStoreUnavailableException("the store is down (test)", null);
+				}
+
+			})
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).hasRootCauseInstanceOf(WorkerStoreUnavailableException.class)
+					.rootCause()
+					.hasMessage("the store is down (test)");
+			});
+	}
+
 	@Test
 	void defaultGeneratorIssuesIdsOfTheDefaultLayout() {
 		this.contextRunner.run((context) -> {
-			assertThat(context).hasSingleBean(UidGenerator.class).hasSingleBean(DefaultUidGenerator.class);
-			DefaultUidGenerator generator = context.getBean(DefaultUidGenerator.class);
+			assertThat(context).hasSingleBean(UidGenerator.class).hasSingleBean(StartingUidGenerator.class);
+			DefaultUidGenerator generator = (DefaultUidGenerator) context.getBean(StartingUidGenerator.class).awaitStarted();
 			assertThat(generator.layout()).isEqualTo(UidLayout.defaults());
 			assertThat(generator.status().worker().assigner()).isEqualTo("fixed");
 			long[] ids = new long[10_000];
@@ -168,7 +231,7 @@ class UidGeneratorAutoConfigurationTests {
 			.withConfiguration(AutoConfigurations.of(UidGeneratorAutoConfiguration.class))
 			.withBean(WorkerIdAssigner.class, () -> losingOnce);
 		runner.run((context) -> {
-			AbstractUidGenerator generator = context.getBean(AbstractUidGenerator.class);
+			AbstractUidGenerator generator = context.getBean(StartingUidGenerator.class).awaitStarted();
 			generator.getUID();
 			losingOnce.loseWorkerOne();
 			await().atMost(Duration.ofSeconds(10)).until(() -> generator.status().worker().recoveries() > 0);
@@ -178,7 +241,7 @@ class UidGeneratorAutoConfigurationTests {
 		});
 		losingOnce.reset();
 		runner.withPropertyValues("uid.worker.reclaim-lost-lease=false").run((context) -> {
-			AbstractUidGenerator generator = context.getBean(AbstractUidGenerator.class);
+			AbstractUidGenerator generator = context.getBean(StartingUidGenerator.class).awaitStarted();
 			generator.getUID();
 			losingOnce.loseWorkerOne();
 			await().atMost(Duration.ofSeconds(10)).until(() -> generator.status().failure() != null);
@@ -198,8 +261,8 @@ class UidGeneratorAutoConfigurationTests {
 			.withPropertyValues("uid.generator=cached", "uid.cached.boost-power=1", "uid.cached.padding-factor=30",
 					"uid.cached.schedule-interval=0s", "uid.cached.max-ahead=2s")
 			.run((context) -> {
-				assertThat(context).hasSingleBean(UidGenerator.class).hasSingleBean(CachedUidGenerator.class);
-				CachedUidGenerator generator = context.getBean(CachedUidGenerator.class);
+				assertThat(context).hasSingleBean(UidGenerator.class).hasSingleBean(StartingUidGenerator.class);
+				CachedUidGenerator generator = ((CachedUidGenerator) context.getBean(StartingUidGenerator.class).awaitStarted());
 				assertThat(generator.getBoostPower()).isEqualTo(1);
 				assertThat(generator.getPaddingFactor()).isEqualTo(30);
 				assertThat(generator.getScheduleInterval()).isZero();
@@ -212,10 +275,10 @@ class UidGeneratorAutoConfigurationTests {
 	@Test
 	void aBareScheduleIntervalMeansSecondsAsInBaidusGenerator() {
 		this.contextRunner.withPropertyValues("uid.generator=cached", "uid.cached.schedule-interval=60")
-			.run((context) -> assertThat(context.getBean(CachedUidGenerator.class).getScheduleInterval())
+			.run((context) -> assertThat(((CachedUidGenerator) context.getBean(StartingUidGenerator.class).awaitStarted()).getScheduleInterval())
 				.isEqualTo(Duration.ofSeconds(60)));
 		this.contextRunner.withPropertyValues("uid.generator=cached", "uid.cached.schedule-interval=250ms")
-			.run((context) -> assertThat(context.getBean(CachedUidGenerator.class).getScheduleInterval())
+			.run((context) -> assertThat(((CachedUidGenerator) context.getBean(StartingUidGenerator.class).awaitStarted()).getScheduleInterval())
 				.isEqualTo(Duration.ofMillis(250)));
 	}
 
@@ -243,7 +306,8 @@ class UidGeneratorAutoConfigurationTests {
 		AtomicInteger calls = new AtomicInteger();
 		this.contextRunner.withBean(CachedUidGeneratorCustomizer.class, () -> (builder) -> calls.incrementAndGet())
 			.run((context) -> {
-				assertThat(context).hasSingleBean(DefaultUidGenerator.class);
+				assertThat(context.getBean(StartingUidGenerator.class).awaitStarted())
+					.isInstanceOf(DefaultUidGenerator.class);
 				assertThat(calls).hasValue(0);
 			});
 	}

@@ -61,11 +61,11 @@ class ZookeeperWorkerIdAssignerAutoConfigurationTests {
 		ApplicationContextRunner runner = this.contextRunner.withPropertyValues(namespace());
 		runner.withPropertyValues("uid.worker.instance-id=first").run((first) -> {
 			assertThat(first).hasSingleBean(ZookeeperWorkerIdAssigner.class).hasSingleBean(CuratorFramework.class);
-			AbstractUidGenerator one = first.getBean(AbstractUidGenerator.class);
+			AbstractUidGenerator one = first.getBean(StartingUidGenerator.class).awaitStarted();
 			assertThat(one.status().worker().assigner()).isEqualTo("zookeeper");
 			assertThat(one.decode(one.getUID()).workerId()).isEqualTo(one.status().worker().id());
 			runner.withPropertyValues("uid.worker.instance-id=second", "uid.generator=cached").run((second) -> {
-				AbstractUidGenerator two = second.getBean(AbstractUidGenerator.class);
+				AbstractUidGenerator two = second.getBean(StartingUidGenerator.class).awaitStarted();
 				assertThat(two.status().worker().id()).isNotEqualTo(one.status().worker().id());
 			});
 		});
@@ -80,7 +80,7 @@ class ZookeeperWorkerIdAssignerAutoConfigurationTests {
 		for (int i = 0; i < 2; i++) {
 			int run = i;
 			runner.run((context) -> {
-				workerIds[run] = context.getBean(AbstractUidGenerator.class).status().worker().id();
+				workerIds[run] = context.getBean(StartingUidGenerator.class).awaitStarted().status().worker().id();
 				clients[run] = context.getBean(CuratorFramework.class);
 				assertThat(clients[run].getState()).isEqualTo(CuratorFrameworkState.STARTED);
 			});
@@ -129,7 +129,7 @@ class ZookeeperWorkerIdAssignerAutoConfigurationTests {
 				.run((context) -> {
 					assertThat(context).hasSingleBean(CuratorFramework.class);
 					assertThat(context.getBean(CuratorFramework.class)).isSameAs(own);
-					assertThat(context.getBean(AbstractUidGenerator.class).status().worker().assigner()).isEqualTo("zookeeper");
+					assertThat(context.getBean(StartingUidGenerator.class).awaitStarted().status().worker().assigner()).isEqualTo("zookeeper");
 				});
 		}
 	}

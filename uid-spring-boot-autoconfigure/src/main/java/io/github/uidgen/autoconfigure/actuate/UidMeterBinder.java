@@ -11,6 +11,7 @@ import io.github.uidgen.UidClock;
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.UidGeneratorStatus;
 import io.github.uidgen.UidLayout;
+import io.github.uidgen.autoconfigure.StartingUidGenerator;
 import io.github.uidgen.segment.SegmentUidGenerators;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -92,6 +93,10 @@ public class UidMeterBinder implements MeterBinder {
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
+		if (this.generator instanceof StartingUidGenerator starting) {
+			// Which meters there are follows from the started generator (its worker, its ring).
+			starting.awaitStarted();
+		}
 		bind(registry, this.generator);
 		bindCapacity(registry, this.generator, this.clock);
 		if (this.segmentGenerators != null) {

@@ -1,0 +1,186 @@
+package io.github.uidgen.autoconfigure;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Supplier;
+
+import io.github.uidgen.UidException;
+import io.github.uidgen.UidGenerator;
+import io.github.uidgen.UidGeneratorStatus;
+import io.github.uidgen.UidLayout;
+import io.github.uidgen.UidUnavailableException;
+import io.github.uidgen.snowflake.AbstractUidGenerator;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * The auto-configured Snowflake generator, started in the background: its worker ID is claimed, with whatever waits
+ * the store asks for (a Redis claim's probation, the clock passing a mark), on a thread of its own while the rest of
+ * the application context starts, instead of on the thread that refreshes it. {@link UidGeneratorLifecycle} waits for
+ * it before the web server starts, so a start that cannot claim fails as before, with the same exception, and no
+ * request meets a generator that is still starting.
+ *
+ * <p>A call that comes before the claim has finished (a bean that takes an ID while the context starts) waits for
+ * it. Afterwards each call is one read of a field and the generator's own {@link UidGenerator#getUID()}.
+ */
+public final class StartingUidGenerator implements UidGenerator, AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(StartingUidGenerator.class);
+
+	private final String kind;
+
+	private final UidLayout layout;
+
+	private final String assigner;
+
+	private final long startedAtMillis = System.currentTimeMillis();
+
+	private final CompletableFuture<AbstractUidGenerator> starting = new CompletableFuture<>();
+
+	private final Thread thread;
+
+	/** The generator once started; read first by every call. */
+	private volatile AbstractUidGenerator generator;
+
+	/**
+	 * Starts claiming a worker ID in the background.
+	 * @param kind {@code default} or {@code cached}, for the status meanwhile
+	 * @param layout the layout the generator will have
+	 * @param assigner the name of the worker-ID assigner, for messages
+	 * @param build builds the generator, which claims its worker ID
+	 */
+	StartingUidGenerator(String kind, UidLayout layout, String assigner, Supplier<AbstractUidGenerator> build) {
+		this.kind = kind;
+		this.layout = layout;
+		this.assigner = assigner;
+		this.thread = new Thread(() -> start(build), "uid-start");
+		this.thread.setDaemon(true);
+		this.thread.start();
+	}
+
+	private void start(Supplier<AbstractUidGenerator> build) {
+		AbstractUidGenerator built;
+		try {
+			built = build.get();
+		}
+		catch (Throwable ex) {
+			this.starting.completeExceptionally(ex);
+			return;
+		}
+		if (this.starting.isDone()) {
+			// Closed meanwhile: give the worker ID back.
+			built.close();
+			return;
+		}
+		this.generator = built;
+		this.starting.complete(built);
+		logger.info("uid " + this.kind + " generator issues as worker " + built.status().worker().id() + " ("
+				+ this.assigner + "), " + (System.currentTimeMillis() - this.startedAtMillis)
+				+ " ms after its start began, beside the rest of the application's start");
+	}
+
+	@Override
+	public long getUID() {
+		AbstractUidGenerator started = this.generator;
+		return (started != null) ? started.getUID() : awaitStarted().getUID();
+	}
+
+	/**
+	 * Waits until the generator has started.
+	 * @return the started generator
+	 * @throws RuntimeException what starting it threw, as it was thrown (so a failure analysis reads it)
+	 */
+	public AbstractUidGenerator awaitStarted() {
+		AbstractUidGenerator started = this.generator;
+		if (started != null) {
+			return started;
+		}
+		try {
+			return this.starting.get();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new UidUnavailableException("Interrupted while the uid generator was starting");
+		}
+		catch (CancellationException ex) {
+			throw closed();
+		}
+		catch (ExecutionException ex) {
+			Throwable cause = ex.getCause();
+			if (cause instanceof RuntimeException runtime) {
+				throw runtime;
+			}
+			if (cause instanceof Error error) {
+				throw error;
+			}
+			throw new UidUnavailableException("The uid generator could not start: " + cause, cause);
+		}
+	}
+
+	@Override
+	public UidLayout layout() {
+		return this.layout;
+	}
+
+	/**
+	 * Describes the generator once started; meanwhile its kind and layout, and why it does not issue yet.
+	 */
+	@Override
+	public UidGeneratorStatus status() {
+		AbstractUidGenerator started = this.generator;
+		if (started != null) {
+			return started.status();
+		}
+		UidException failure;
+		if (this.starting.isCompletedExceptionally()) {
+			try {
+				awaitStarted();
+				failure = closed();
+			}
+			catch (UidException ex) {
+				failure = ex;
+			}
+			catch (RuntimeException ex) {
+				failure = new UidUnavailableException("The uid generator could not start: " + ex.getMessage(), ex);
+			}
+		}
+		else {
+			failure = new UidUnavailableException("The uid " + this.kind + " generator is starting: claiming a worker "
+					+ "ID from the " + this.assigner + " store since " + Instant.ofEpochMilli(this.startedAtMillis)
+					+ " (" + Duration.ofMillis(System.currentTimeMillis() - this.startedAtMillis).toMillis() + " ms)");
+		}
+		return new UidGeneratorStatus(this.kind, this.layout,
+				new UidGeneratorStatus.Worker(-1, this.assigner, null, 0, false), 0, 0, Duration.ZERO, null, null,
+				failure);
+	}
+
+	/**
+	 * Stops the start if it is under way (a claim made meanwhile is given back), or closes the started generator.
+	 */
+	@Override
+	public void close() {
+		if (this.starting.cancel(false)) {
+			this.thread.interrupt();
+			return;
+		}
+		AbstractUidGenerator started = this.generator;
+		if (started != null) {
+			started.close();
+		}
+	}
+
+	private UidUnavailableException closed() {
+		return new UidUnavailableException("The uid generator was closed while it started");
+	}
+
+	@Override
+	public String toString() {
+		AbstractUidGenerator started = this.generator;
+		return (started != null) ? started.toString() : "StartingUidGenerator[" + this.kind + ", claiming from "
+				+ this.assigner + "]";
+	}
+
+}
