@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Supplier;
 
@@ -70,13 +71,12 @@ public final class StartingUidGenerator implements UidGenerator, AutoCloseable {
 			this.starting.completeExceptionally(ex);
 			return;
 		}
-		if (this.starting.isDone()) {
+		if (!this.starting.complete(built)) {
 			// Closed meanwhile: give the worker ID back.
 			built.close();
 			return;
 		}
 		this.generator = built;
-		this.starting.complete(built);
 		logger.info("uid " + this.kind + " generator issues as worker " + built.status().worker().id() + " ("
 				+ this.assigner + "), " + (System.currentTimeMillis() - this.startedAtMillis)
 				+ " ms after its start began, beside the rest of the application's start");
@@ -166,7 +166,14 @@ public final class StartingUidGenerator implements UidGenerator, AutoCloseable {
 			this.thread.interrupt();
 			return;
 		}
-		AbstractUidGenerator started = this.generator;
+		AbstractUidGenerator started;
+		try {
+			started = this.starting.getNow(null);
+		}
+		catch (CompletionException ex) {
+			// It never started: nothing to give back.
+			return;
+		}
 		if (started != null) {
 			started.close();
 		}
