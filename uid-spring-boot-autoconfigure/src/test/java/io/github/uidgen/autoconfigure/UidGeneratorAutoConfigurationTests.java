@@ -97,6 +97,40 @@ class UidGeneratorAutoConfigurationTests {
 			});
 	}
 
+	/** A start that fails elsewhere while the claim is under way stops the claim, which gives nothing away. */
+	@Test
+	void aStartThatFailsElsewhereStopsTheClaimUnderWay() throws Exception {
+		CountDownLatch claimEnded = new CountDownLatch(1);
+		AtomicReference<Boolean> interrupted = new AtomicReference<>();
+		FixedWorkerIdAssigner waiting = new FixedWorkerIdAssigner(10) {
+
+			@Override
+			public WorkerAssignment assign(long maxWorkerId) {
+				try {
+					new CountDownLatch(1).await(60, TimeUnit.SECONDS);
+					interrupted.set(false);
+				}
+				catch (InterruptedException ex) {
+					interrupted.set(true);
+					Thread.currentThread().interrupt();
+				}
+				finally {
+					claimEnded.countDown();
+				}
+				throw new WorkerStoreUnavailableException("the claim was stopped", null);
+			}
+
+		};
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(UidGeneratorAutoConfiguration.class))
+			.withBean(WorkerIdAssigner.class, () -> waiting)
+			.withBean(SmartInitializingSingleton.class, () -> () -> {
+				throw new IllegalStateException("another bean fails the start");
+			})
+			.run((context) -> assertThat(context).hasFailed());
+		assertThat(claimEnded.await(30, TimeUnit.SECONDS)).as("the claim ended").isTrue();
+		assertThat(interrupted.get()).as("stopped by the failed start, not by its own bound").isTrue();
+	}
+
 	/** A claim that fails, however long after the bean was created, fails the start with what it threw. */
 	@Test
 	void aClaimThatFailsInTheBackgroundFailsTheStartWithItsOwnException() {
