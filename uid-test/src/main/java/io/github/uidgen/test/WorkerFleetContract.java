@@ -174,6 +174,7 @@ public abstract class WorkerFleetContract {
 	public void anExpiredClaimIsClosedByTheNextClaim() throws InterruptedException {
 		WorkerIdAssigner crashed = newAssigner("gone", LEASE, KEEP_MANY);
 		long id = AbstractWorkerIdAssignerContractTests.claim(crashed, MAX_WORKER_ID);
+		long renewing = System.currentTimeMillis();
 		crashed.renew(id, MARK + 20);
 		Thread.sleep(PAST_EXPIRY.toMillis());
 		WorkerIdAssigner next = live("successor");
@@ -185,9 +186,12 @@ public abstract class WorkerFleetContract {
 		WorkerClaim expired = history.claims().get(1);
 		assertThat(expired.end()).isEqualTo(ClaimEnd.EXPIRED);
 		assertThat(expired.to()).isNotNull().isAfterOrEqualTo(expired.from());
-		assertThat(history.claims().get(0).afterMarkMillis()).isEqualTo(MARK + 20);
-		assertThat(history.issuerAt(MARK + 20)).contains(expired);
-		assertThat(history.issuerAt(MARK + 21)).contains(history.claims().get(0));
+		long startsAfter = history.claims().get(0).afterMarkMillis();
+		AbstractLeaseWorkerIdAssignerContractTests.assertStartsAfterTheExpiredLease(crashed,
+				new WorkerAssignment(id, startsAfter), MARK + 20, renewing);
+		assertThat(startsAfter).as("the claim starts where its assignment does").isEqualTo(taken.highWaterMarkMillis());
+		assertThat(history.issuerAt(startsAfter)).contains(expired);
+		assertThat(history.issuerAt(startsAfter + 1)).contains(history.claims().get(0));
 	}
 
 	/**
