@@ -12,11 +12,31 @@ import java.util.List;
 enum StartupSetup {
 
 	PLAIN("plain", "the sample without uid (uid-startup-baseline): the same dependencies less the starter, a counter "
-			+ "answers GET /uid") {
+			+ "answers GET /uid; default profile (no DataSource, no Redis)") {
 
 		@Override
 		List<String> arguments(StartupStores stores, int round) {
 			return List.of();
+		}
+
+	},
+
+	PLAIN_DB("plain, mysql profile", "the same, with the sample's mysql profile: a DataSource (Hikari connects on "
+			+ "first use, which nothing makes at start)") {
+
+		@Override
+		List<String> arguments(StartupStores stores, int round) {
+			return List.of("--spring.profiles.active=mysql", "--spring.datasource.url=" + stores.mariadbUrl());
+		}
+
+	},
+
+	PLAIN_REDIS("plain, redis profile", "the same, with the sample's redis profile: a Redis connection factory "
+			+ "(Lettuce connects on first use, which nothing makes at start)") {
+
+		@Override
+		List<String> arguments(StartupStores stores, int round) {
+			return stores.redisArguments(null, null);
 		}
 
 	},
@@ -104,7 +124,7 @@ enum StartupSetup {
 	};
 
 	/** Every setup, in the order of the tables. */
-	static final String ALL = "plain,static,db,redis,redis-new,zookeeper,segment-redis,segment-db";
+	static final String ALL = "plain,plain-db,plain-redis,static,db,redis,redis-new,zookeeper,segment-redis,segment-db";
 
 	private final String label;
 
@@ -125,7 +145,16 @@ enum StartupSetup {
 
 	/** Whether this is the application without uid. */
 	boolean isBaseline() {
-		return this == PLAIN;
+		return this == PLAIN || this == PLAIN_DB || this == PLAIN_REDIS;
+	}
+
+	/** The application without uid in this setup's profile: what the setup's start is compared with. */
+	StartupSetup baseline() {
+		return switch (this) {
+			case DB, SEGMENT_DB, PLAIN_DB -> PLAIN_DB;
+			case REDIS, REDIS_NEW, SEGMENT_REDIS, PLAIN_REDIS -> PLAIN_REDIS;
+			default -> PLAIN;
+		};
 	}
 
 	boolean needsZookeeper() {
@@ -159,10 +188,14 @@ enum StartupSetup {
 				.findFirst()
 				.orElseThrow(() -> new IllegalArgumentException("Unknown setup '" + wanted + "'; setups: " + ALL)));
 		}
-		if (!setups.contains(PLAIN)) {
-			setups.add(0, PLAIN);
+		// Every setup is compared with the application without uid in its profile, so that one runs too.
+		List<StartupSetup> withBaselines = new ArrayList<>();
+		for (StartupSetup setup : values()) {
+			if (setups.contains(setup) || setups.stream().anyMatch((wanted) -> wanted.baseline() == setup)) {
+				withBaselines.add(setup);
+			}
 		}
-		return setups;
+		return withBaselines;
 	}
 
 	private static String instanceId(int round) {

@@ -70,11 +70,20 @@ final class StartupStores implements AutoCloseable {
 		return ("uid_startup_" + this.run + "_" + what).toLowerCase(Locale.ROOT);
 	}
 
-	/** The redis profile on this run's key prefix and the given namespace. */
+	/**
+	 * The redis profile on this run's Redis, and for the sample its key prefix and a namespace.
+	 * @param namespace the worker registry's namespace; {@code null} for the application without uid
+	 * @param instanceIdArgument the instance ID argument; {@code null} for the application without uid
+	 * @return the arguments
+	 */
 	List<String> redisArguments(String namespace, String instanceIdArgument) {
-		return List.of("--spring.profiles.active=redis", "--spring.data.redis.host=" + this.redisHost,
-				"--spring.data.redis.port=" + this.redisPort, "--uid.worker.redis.key-prefix=" + redisPrefix(),
-				"--uid.worker.redis.namespace=" + namespace, instanceIdArgument);
+		List<String> arguments = new ArrayList<>(List.of("--spring.profiles.active=redis",
+				"--spring.data.redis.host=" + this.redisHost, "--spring.data.redis.port=" + this.redisPort));
+		if (namespace != null) {
+			arguments.addAll(List.of("--uid.worker.redis.key-prefix=" + redisPrefix(),
+					"--uid.worker.redis.namespace=" + namespace, instanceIdArgument));
+		}
+		return arguments;
 	}
 
 	private String redisPrefix() {

@@ -180,9 +180,10 @@ public final class StartupTime {
 	private static void print(Options options, Map<Cell, Starts> results, int javaFeature, PrintStream out) {
 		out.printf("### Time to first ID: launch to the first 200 of GET /uid, seconds (median of %d)%n%n",
 				options.rounds());
-		out.printf("JVM: %s (Java %d), options %s; sample %s, baseline %s.%n%n", options.java(), javaFeature,
-				String.join(" ", options.jvmOptions()), options.sampleJar().getFileName(),
-				options.baselineJar().getFileName());
+		out.printf("JVM: %s (Java %d), options %s; sample %s, baseline %s. \"Over plain\" is the difference of the "
+				+ "medians from the application without uid in the same profile (the default one for static and "
+				+ "zookeeper, mysql for the db setups, redis for the redis setups).%n%n", options.java(), javaFeature,
+				String.join(" ", options.jvmOptions()), options.sampleJar(), options.baselineJar().getFileName());
 		for (StartupVariant variant : options.variants()) {
 			Cell plain = new Cell(StartupSetup.PLAIN, variant);
 			if (!results.containsKey(plain)) {
@@ -199,7 +200,7 @@ public final class StartupTime {
 					continue;
 				}
 				Starts starts = entry.getValue();
-				Starts baseline = results.get(plain);
+				Starts baseline = results.getOrDefault(new Cell(entry.getKey().setup().baseline(), variant), new Starts());
 				table.row(entry.getKey().setup().label(), entry.getKey().setup().settings(),
 						seconds(starts.first), range(starts.first), over(starts.first, baseline.first),
 						seconds(starts.restart), range(starts.restart), over(starts.restart, baseline.restart));
