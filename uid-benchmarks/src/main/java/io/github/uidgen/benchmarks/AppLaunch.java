@@ -57,10 +57,12 @@ final class AppLaunch {
 	/**
 	 * What one start took.
 	 * @param firstIdMillis from launch to the first {@code 200} of {@code GET /uid}
+	 * @param cpuMillis the CPU time the process had used (all its threads, user and system) when its first ID came;
+	 * -1 where {@code /proc} cannot tell
 	 * @param milestones from launch to each milestone line that was logged, by name
 	 * @param log the instance's log
 	 */
-	record Result(double firstIdMillis, Map<String, Double> milestones, Path log) {
+	record Result(double firstIdMillis, double cpuMillis, Map<String, Double> milestones, Path log) {
 	}
 
 	/**
@@ -88,13 +90,15 @@ final class AppLaunch {
 		long launchedNanos = System.nanoTime();
 		Process process = builder.start();
 		double firstId;
+		double cpu;
 		try {
 			firstId = awaitFirstId(process, port, launchedNanos, timeout, log);
+			cpu = cpuMillis(process.pid());
 		}
 		finally {
 			stop(process);
 		}
-		return new Result(firstId, milestones(log, launchedMillis, port), log);
+		return new Result(firstId, cpu, milestones(log, launchedMillis, port), log);
 	}
 
 	private static double awaitFirstId(Process process, int port, long launchedNanos, Duration timeout, Path log)
@@ -138,6 +142,19 @@ final class AppLaunch {
 		}
 		catch (IOException ex) {
 			return false;
+		}
+	}
+
+	/** User and system CPU time of a process so far, from {@code /proc/<pid>/stat} (in ticks of 10 ms). */
+	private static double cpuMillis(long pid) {
+		try {
+			String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+			String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
+			// utime and stime are fields 14 and 15; the array starts at field 3.
+			return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * 10.0;
+		}
+		catch (IOException | RuntimeException ex) {
+			return -1;
 		}
 	}
 

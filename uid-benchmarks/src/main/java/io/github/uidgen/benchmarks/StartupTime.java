@@ -224,6 +224,7 @@ public final class StartupTime {
 		List<String> headers = new ArrayList<>(List.of("setup", "start"));
 		headers.addAll(AppLaunch.MILESTONES.keySet());
 		headers.add("first ID");
+		headers.add("CPU s to first ID");
 		MarkdownTable table = new MarkdownTable(headers.toArray(String[]::new)).leftAligned(1);
 		for (Map.Entry<Cell, Starts> entry : results.entrySet()) {
 			if (entry.getKey().variant() != variant) {
@@ -244,11 +245,14 @@ public final class StartupTime {
 					row.add(at.isEmpty() ? "" : String.format("%.2f", new Samples(at).median() / 1000));
 				}
 				row.add(seconds(starts));
+				row.add(String.format("%.2f",
+						new Samples(starts.stream().map(AppLaunch.Result::cpuMillis).toList()).median() / 1000));
 				table.row(row.toArray());
 			}
 		}
 		out.printf("When each line was logged, seconds after launch (medians; \"worker ID claimed\" is the assigner's "
-				+ "line, which the segment generator and the plain application do not write):%n%n");
+				+ "line, which the segment generator and the plain application do not write), and the CPU time the "
+				+ "process had used by its first ID (all threads, user and system; 2 cores):%n%n");
 		table.print(out);
 	}
 
