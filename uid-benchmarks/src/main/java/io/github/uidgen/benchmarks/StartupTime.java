@@ -36,13 +36,15 @@ public final class StartupTime {
 
 	public static void main(String[] args) throws Exception {
 		Arguments arguments = new Arguments(args, "setups", "variants", "rounds", "java", "jvm-options", "sample-jar",
-				"baseline-jar", "mariadb-url", "redis", "work-dir");
+				"baseline-jar", "other-sample-jar", "other-label", "mariadb-url", "redis", "work-dir");
+		String other = arguments.get("other-sample-jar", null);
 		Options options = new Options(StartupSetup.parse(arguments.get("setups", StartupSetup.ALL)),
 				StartupVariant.parse(arguments.get("variants", "jar")), arguments.getInt("rounds", 5),
 				arguments.get("java", ProcessHandle.current().info().command().orElse("java")),
 				List.of(arguments.get("jvm-options", "-Xmx512m").trim().split("\\s+")),
 				jar(arguments.get("sample-jar", null), "uid-samples"),
 				jar(arguments.get("baseline-jar", null), "uid-startup-baseline"),
+				(other != null) ? Path.of(other).toAbsolutePath() : null, arguments.get("other-label", "other"),
 				arguments.get("mariadb-url", "jdbc:mysql://127.0.0.1:3306/test"), arguments.get("redis", "127.0.0.1:6379"),
 				Path.of(arguments.get("work-dir", "uid-benchmarks/target/startup")).toAbsolutePath());
 		run(options, System.out);
@@ -57,24 +59,36 @@ public final class StartupTime {
 	 * @param jvmOptions the options every instance gets
 	 * @param sampleJar the sample's executable jar
 	 * @param baselineJar the baseline's executable jar
+	 * @param otherSampleJar another build of the sample, started beside the first in every round (a commit before a
+	 * change, say); {@code null} for none
+	 * @param otherLabel what the other build's rows are marked with
 	 * @param mariadbUrl the database of the db setups
 	 * @param redis {@code host:port} of the Redis of the redis setups
 	 * @param workDir where the instances run and their logs stay
 	 */
 	record Options(List<StartupSetup> setups, List<StartupVariant> variants, int rounds, String java,
-			List<String> jvmOptions, Path sampleJar, Path baselineJar, String mariadbUrl, String redis, Path workDir) {
+			List<String> jvmOptions, Path sampleJar, Path baselineJar, Path otherSampleJar, String otherLabel,
+			String mariadbUrl, String redis, Path workDir) {
 
-		Path jar(StartupSetup setup) {
-			return setup.isBaseline() ? this.baselineJar : this.sampleJar;
+		Path jar(StartupSetup setup, boolean other) {
+			return setup.isBaseline() ? this.baselineJar : other ? this.otherSampleJar : this.sampleJar;
 		}
 
 	}
 
-	/** One setup launched one way. */
-	private record Cell(StartupSetup setup, StartupVariant variant) {
+	/** One setup launched one way, from the sample jar or the other build of it. */
+	private record Cell(StartupSetup setup, StartupVariant variant, boolean other) {
+
+		Cell(StartupSetup setup, StartupVariant variant) {
+			this(setup, variant, false);
+		}
 
 		String path() {
-			return this.variant.option() + "/" + this.setup.option();
+			return this.variant.option() + "/" + this.setup.option() + (this.other ? "-other" : "");
+		}
+
+		String label(Options options) {
+			return this.setup.label() + (this.other ? " [" + options.otherLabel() + "]" : "");
 		}
 
 	}
@@ -108,16 +122,19 @@ public final class StartupTime {
 			List<StartupSetup> available = warmUp(options, stores, out);
 			for (StartupVariant variant : options.variants()) {
 				for (StartupSetup setup : available) {
-					Cell cell = new Cell(setup, variant);
 					if (!variant.runsOn(javaFeature) || (variant.springAot() && !setup.runsUnderSpringAot())) {
 						continue;
 					}
-					progress("preparing %s", cell.path());
-					List<String> training = new ArrayList<>(setup.arguments(stores, -1));
-					training.addAll(List.of("--server.port=0", "--management.server.port=0"));
-					commands.put(cell, variant.prepare(options.java(), options.jvmOptions(), options.jar(setup),
-							options.workDir().resolve("prepared").resolve(cell.path()), training));
-					results.put(cell, new Starts());
+					boolean withOther = options.otherSampleJar() != null && !setup.isBaseline();
+					for (boolean other : withOther ? new boolean[] { false, true } : new boolean[] { false }) {
+						Cell cell = new Cell(setup, variant, other);
+						progress("preparing %s", cell.path());
+						List<String> training = new ArrayList<>(setup.arguments(stores, -1));
+						training.addAll(List.of("--server.port=0", "--management.server.port=0"));
+						commands.put(cell, variant.prepare(options.java(), options.jvmOptions(), options.jar(setup, other),
+								options.workDir().resolve("prepared").resolve(cell.path()), training));
+						results.put(cell, new Starts());
+					}
 				}
 			}
 			List<Cell> cells = new ArrayList<>(commands.keySet());
@@ -142,7 +159,7 @@ public final class StartupTime {
 			progress("warm-up start: %s", setup.label());
 			List<String> command = new ArrayList<>(List.of(options.java()));
 			command.addAll(options.jvmOptions());
-			command.addAll(List.of("-jar", options.jar(setup).toString()));
+			command.addAll(List.of("-jar", options.jar(setup, false).toString()));
 			command.addAll(setup.arguments(stores, -1));
 			Path dir = options.workDir().resolve("warmup").resolve(setup.option());
 			try {
@@ -180,6 +197,10 @@ public final class StartupTime {
 	private static void print(Options options, Map<Cell, Starts> results, int javaFeature, PrintStream out) {
 		out.printf("### Time to first ID: launch to the first 200 of GET /uid, seconds (median of %d)%n%n",
 				options.rounds());
+		if (options.otherSampleJar() != null) {
+			out.printf("Rows marked [%s] ran %s, started in the same rounds.%n%n", options.otherLabel(),
+					options.otherSampleJar());
+		}
 		out.printf("JVM: %s (Java %d), options %s; sample %s, baseline %s. \"Over plain\" is the difference of the "
 				+ "medians from the application without uid in the same profile (the default one for static and "
 				+ "zookeeper, mysql for the db setups, redis for the redis setups).%n%n", options.java(), javaFeature,
@@ -201,12 +222,12 @@ public final class StartupTime {
 				}
 				Starts starts = entry.getValue();
 				Starts baseline = results.getOrDefault(new Cell(entry.getKey().setup().baseline(), variant), new Starts());
-				table.row(entry.getKey().setup().label(), entry.getKey().setup().settings(),
+				table.row(entry.getKey().label(options), entry.getKey().setup().settings(),
 						seconds(starts.first), range(starts.first), over(starts.first, baseline.first),
 						seconds(starts.restart), range(starts.restart), over(starts.restart, baseline.restart));
 			}
 			table.print(out);
-			printPhases(variant, results, out);
+			printPhases(options, variant, results, out);
 		}
 		if (options.variants().size() > 1) {
 			printVariants(options, results, out);
@@ -220,7 +241,8 @@ public final class StartupTime {
 	}
 
 	/** When each milestone line was logged, medians over the rounds, first start and restart. */
-	private static void printPhases(StartupVariant variant, Map<Cell, Starts> results, PrintStream out) {
+	private static void printPhases(Options options, StartupVariant variant, Map<Cell, Starts> results,
+			PrintStream out) {
 		List<String> headers = new ArrayList<>(List.of("setup", "start"));
 		headers.addAll(AppLaunch.MILESTONES.keySet());
 		headers.add("first ID");
@@ -235,7 +257,7 @@ public final class StartupTime {
 				if (starts.isEmpty()) {
 					continue;
 				}
-				List<Object> row = new ArrayList<>(List.of(entry.getKey().setup().label(),
+				List<Object> row = new ArrayList<>(List.of(entry.getKey().label(options),
 						restart ? "restart" : "first start"));
 				for (String milestone : AppLaunch.MILESTONES.keySet()) {
 					List<Double> at = starts.stream()
