@@ -48,6 +48,9 @@ public final class BenchmarkMain {
 			               MariaDB (--threads 4, --seconds 5, --repeats 3, --server-url jdbc:mysql://host:port/?…)
 			  segment-keys 10,000 segment keys on Redis: threads, RSS, heap per key, first numbers, steady rate
 			               (--keys, --threads, --seconds, --redis, --virtual)
+			  startup      time to first ID of the packaged sample, per store, beside the same application without
+			               uid, first start and restart (--setups, --variants, --rounds 5, --java, --jvm-options,
+			               --sample-jar, --baseline-jar, --mariadb-url, --redis, --work-dir); not part of all
 			  jmh          hands the remaining arguments to JMH's own command line (org.openjdk.jmh.Main)
 			JMH options: --rounds (3: each round is one fork of every generator in turn) --warmup (2)
 			  --iterations (3, of 1 s each) --log-dir (benchmark-logs)
@@ -84,6 +87,10 @@ public final class BenchmarkMain {
 			String loadBefore = loadAverage();
 			VirtualThreadRuns.main(rest);
 			printPartCpu(System.out, before, loadBefore);
+			System.exit(0);
+		}
+		if (part.equals("startup")) {
+			StartupTime.main(rest);
 			System.exit(0);
 		}
 		if (part.equals("memory")) {

@@ -283,7 +283,7 @@ abstract class ClaimStore implements AutoCloseable {
 	}
 
 	/** A ZooKeeper server in this JVM on a free loopback port, its data in a temporary folder removed on close. */
-	private static TestingServer startZooKeeper() {
+	static TestingServer startZooKeeper() {
 		int port;
 		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
 			port = socket.getLocalPort();

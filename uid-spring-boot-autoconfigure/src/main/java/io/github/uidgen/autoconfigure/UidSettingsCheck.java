@@ -28,7 +28,7 @@ final class UidSettingsCheck implements BeanFactoryPostProcessor, Ordered {
 		ClassLoader classLoader = (beanFactory.getBeanClassLoader() != null) ? beanFactory.getBeanClassLoader()
 				: ClassUtils.getDefaultClassLoader();
 		JacksonSwitchCheck.check(binder, classLoader);
-		UnknownUidProperties.load(classLoader).warn(this.environment);
+		UnknownUidProperties.warnAboutUnknown(this.environment, classLoader);
 	}
 
 	@Override

@@ -20,7 +20,6 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
-import org.springframework.boot.json.JsonParserFactory;
 import org.springframework.boot.origin.Origin;
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.PropertySource;
@@ -36,6 +35,11 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
  * {@code boost_power} are one property), list indexes are ignored, and any key under a map property is known.
  * Environment variables are left out: platforms set {@code UID_*} variables of their own (Kubernetes does for a
  * service named {@code uid}).
+ *
+ * <p>It runs at every start of every application with uid, so it stays cheap: nothing is read when no {@code uid.*}
+ * property is set, of the metadata files on the class path (half a megabyte of Spring Boot's own in a web
+ * application with the actuator) only those that name a {@code uid.*} property are read further, and those are
+ * searched for their properties' names and types rather than parsed.
  */
 final class UnknownUidProperties {
 
@@ -44,6 +48,9 @@ final class UnknownUidProperties {
 	static final String METADATA = "META-INF/spring-configuration-metadata.json";
 
 	private static final ConfigurationPropertyName UID = ConfigurationPropertyName.of(UidProperties.PREFIX);
+
+	/** How a metadata file that names a uid property is told apart without parsing it: {@code "name": "uid.…"}. */
+	private static final String UID_NAME = "\"" + UidProperties.PREFIX + ".";
 
 	/** A guess further than this many edits from the name is no help. */
 	private static final int MAX_DISTANCE = 3;
@@ -60,6 +67,20 @@ final class UnknownUidProperties {
 	}
 
 	/**
+	 * Logs a warning for every {@code uid.*} property set in the environment that no part of uid reads; reads the
+	 * configuration metadata only when some {@code uid.*} property is set.
+	 * @param environment the application's environment
+	 * @param classLoader the application's class loader
+	 * @return the unknown names, as set
+	 */
+	static List<String> warnAboutUnknown(Environment environment, ClassLoader classLoader) {
+		if (setProperties(environment).isEmpty()) {
+			return List.of();
+		}
+		return load(classLoader).warn(environment);
+	}
+
+	/**
 	 * Reads the known {@code uid.*} properties from every configuration metadata file on the class path.
 	 * @param classLoader the application's class loader
 	 * @return the known properties; none when no metadata is found, and then nothing is reported
@@ -70,14 +91,18 @@ final class UnknownUidProperties {
 		try {
 			Enumeration<URL> resources = classLoader.getResources(METADATA);
 			while (resources.hasMoreElements()) {
-				for (Map<String, Object> property : readProperties(resources.nextElement())) {
-					String name = String.valueOf(property.get("name"));
+				String json = read(resources.nextElement());
+				if (!json.contains(UID_NAME)) {
+					continue;
+				}
+				for (String[] property : properties(json)) {
+					String name = property[0];
 					if (!UID.isAncestorOf(ConfigurationPropertyName.adapt(name, '.'))) {
 						continue;
 					}
 					properties.put(canonical(name), name);
-					Object type = property.get("type");
-					if (type instanceof String text && text.startsWith("java.util.Map<")) {
+					String type = property[1];
+					if (type != null && type.startsWith("java.util.Map<")) {
 						maps.add(canonical(name));
 					}
 				}
@@ -101,6 +126,25 @@ final class UnknownUidProperties {
 			return unknown;
 		}
 		Set<String> reported = new HashSet<>();
+		for (SetProperty set : setProperties(environment)) {
+			ConfigurationPropertyName name = set.name();
+			if (isKnown(name) || !reported.add(canonical(name.toString()))) {
+				continue;
+			}
+			unknown.add(name.toString());
+			ConfigurationProperty property = set.source().getConfigurationProperty(name);
+			Origin origin = (property != null) ? property.getOrigin() : null;
+			String closest = closest(name);
+			logger.warn("Unknown uid property " + name + ((origin != null) ? " (" + origin + ")" : "")
+					+ " is ignored: no part of uid reads it"
+					+ ((closest != null) ? "; did you mean " + closest + "?" : "."));
+		}
+		return unknown;
+	}
+
+	/** Every {@code uid.*} name set in the environment, environment variables left out, with where it is set. */
+	private static List<SetProperty> setProperties(Environment environment) {
+		List<SetProperty> set = new ArrayList<>();
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
 			if (!(source instanceof IterableConfigurationPropertySource iterable)
 					|| source.getUnderlyingSource() instanceof SystemEnvironmentPropertySource
@@ -108,19 +152,15 @@ final class UnknownUidProperties {
 				continue;
 			}
 			for (ConfigurationPropertyName name : iterable) {
-				if (!UID.isAncestorOf(name) || isKnown(name) || !reported.add(canonical(name.toString()))) {
-					continue;
+				if (UID.isAncestorOf(name)) {
+					set.add(new SetProperty(name, source));
 				}
-				unknown.add(name.toString());
-				ConfigurationProperty property = source.getConfigurationProperty(name);
-				Origin origin = (property != null) ? property.getOrigin() : null;
-				String closest = closest(name);
-				logger.warn("Unknown uid property " + name + ((origin != null) ? " (" + origin + ")" : "")
-						+ " is ignored: no part of uid reads it"
-						+ ((closest != null) ? "; did you mean " + closest + "?" : "."));
 			}
 		}
-		return unknown;
+		return set;
+	}
+
+	private record SetProperty(ConfigurationPropertyName name, ConfigurationPropertySource source) {
 	}
 
 	private boolean isKnown(ConfigurationPropertyName name) {
@@ -189,13 +229,66 @@ final class UnknownUidProperties {
 				&& "systemEnvironment".equals(propertySource.getName());
 	}
 
-	@SuppressWarnings("unchecked")
-	private static List<Map<String, Object>> readProperties(URL url) throws IOException {
+	private static String read(URL url) throws IOException {
 		try (InputStream in = url.openStream()) {
-			String json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-			Object properties = JsonParserFactory.getJsonParser().parseMap(json).get("properties");
-			return (properties instanceof List<?> list) ? (List<Map<String, Object>>) list : List.of();
+			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
 		}
+	}
+
+	/**
+	 * The name and type ({@code null} when not given) of every property of a metadata file. The file is Spring Boot's
+	 * processor's output, so its keys are found by searching rather than parsing: a quote inside a JSON string is
+	 * escaped, so {@code "name"} as a key cannot be mistaken for text in a description. Parsing the JSON (uid's own
+	 * file is 40 kB) cost 70 to 100 ms at every start, in code that had not run before.
+	 */
+	static List<String[]> properties(String json) {
+		List<String[]> properties = new ArrayList<>();
+		int from = json.indexOf("\"properties\"");
+		if (from < 0) {
+			return properties;
+		}
+		// The processor writes groups, properties, hints and ignored properties, in that order.
+		int to = json.length();
+		for (String after : List.of("\"hints\"", "\"ignored\"")) {
+			int at = json.indexOf(after, from);
+			to = (at < 0) ? to : Math.min(to, at);
+		}
+		int name = valueOf(json, "\"name\"", from, to);
+		while (name >= 0) {
+			int next = valueOf(json, "\"name\"", name, to);
+			int type = valueOf(json, "\"type\"", name, (next < 0) ? to : next);
+			properties.add(new String[] { string(json, name), (type < 0) ? null : string(json, type) });
+			name = next;
+		}
+		return properties;
+	}
+
+	/** Where the string value of the next {@code key} between the two positions begins, or -1. */
+	private static int valueOf(String json, String key, int from, int to) {
+		int at = json.indexOf(key, from);
+		while (at >= 0 && at < to) {
+			int i = at + key.length();
+			while (i < to && Character.isWhitespace(json.charAt(i))) {
+				i++;
+			}
+			if (i < to && json.charAt(i) == ':') {
+				i++;
+				while (i < to && Character.isWhitespace(json.charAt(i))) {
+					i++;
+				}
+				if (i < to && json.charAt(i) == '"') {
+					return i + 1;
+				}
+			}
+			at = json.indexOf(key, at + 1);
+		}
+		return -1;
+	}
+
+	/** The JSON string that begins at a position; property names and types hold no escapes. */
+	private static String string(String json, int start) {
+		int end = json.indexOf('"', start);
+		return json.substring(start, (end < 0) ? json.length() : end);
 	}
 
 }

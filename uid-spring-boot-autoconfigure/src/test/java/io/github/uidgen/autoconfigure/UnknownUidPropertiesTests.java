@@ -1,6 +1,12 @@
 package io.github.uidgen.autoconfigure;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import io.github.uidgen.worker.WorkerIdAssigner;
@@ -9,6 +15,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.json.JsonParserFactory;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -55,6 +62,45 @@ class UnknownUidPropertiesTests {
 					"uid.worker.static.backup-ids[0]=7", "uid.cached.boost_power=1")
 			.run((context) -> assertThat(context).hasNotFailed());
 		assertThat(output).doesNotContain("uid property");
+	}
+
+	@Test
+	void theMetadataIsSearchedToTheSameNamesAndTypesAParserReads() throws IOException {
+		String json;
+		try (InputStream in = getClass().getClassLoader().getResourceAsStream(UnknownUidProperties.METADATA)) {
+			assertThat(in).as("uid's configuration metadata").isNotNull();
+			json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+		}
+		assertThat(searched(json)).isNotEmpty().isEqualTo(parsed(json));
+	}
+
+	@Test
+	void keysQuotedInsideTextAndOutsideThePropertiesAreNotTakenForProperties() {
+		String json = """
+				{"groups": [{"name": "uid.group", "type": "a.Group"}],
+				 "properties": [
+				  {"name": "uid.a", "type": "java.util.Map<java.lang.String,java.lang.String>",
+				   "description": "Says \\"name\\": \\"uid.fake\\" in its text."},
+				  {"name":"uid.b","description":"No type."},
+				  {"name" : "uid.c", "type" : "java.lang.Integer"}],
+				 "hints": [{"name": "uid.hint", "values": []}]}
+				""";
+		assertThat(searched(json)).isEqualTo(parsed(json))
+			.containsExactly(List.of("uid.a", "java.util.Map<java.lang.String,java.lang.String>"),
+					Arrays.asList("uid.b", null), List.of("uid.c", "java.lang.Integer"));
+	}
+
+	private static List<List<String>> searched(String json) {
+		return UnknownUidProperties.properties(json).stream().map(Arrays::asList).toList();
+	}
+
+	@SuppressWarnings("unchecked")
+	private static List<List<String>> parsed(String json) {
+		List<Map<String, Object>> properties = (List<Map<String, Object>>) JsonParserFactory.getJsonParser().parseMap(json)
+			.get("properties");
+		return properties.stream()
+			.map((property) -> Arrays.asList((String) property.get("name"), (String) property.get("type")))
+			.toList();
 	}
 
 }
