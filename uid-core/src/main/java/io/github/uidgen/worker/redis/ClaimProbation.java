@@ -46,9 +46,10 @@ final class ClaimProbation {
 		long workerId = claimed.workerId();
 		long markAtClaim = reply.get(2).isEmpty() ? WorkerAssignment.NO_MARK : Long.parseLong(reply.get(2));
 		long claimedAt = Long.parseLong(reply.get(4));
-		logger.info("uid worker ID {}: waiting {} ms (the claim's probation: one renewal interval of the holders and a "
-				+ "round trip) before issuing with it, so that a holder whose claim a registry written back into Redis "
-				+ "undid can object", workerId, this.registry.probation().toMillis());
+		logger.info("uid worker ID {}: waiting {} ms (the claim's probation: one renewal interval of the holders, a "
+				+ "second for a renewal that comes late, and a round trip) before issuing with it, so that a holder whose "
+				+ "claim a registry written back into Redis undid can object", workerId,
+				this.registry.probation().toMillis());
 		try {
 			Thread.sleep(this.registry.probation().toMillis());
 		}
