@@ -193,6 +193,52 @@ abstract class StoreFaultEndToEndTests {
 	}
 
 	/**
+	 * Waits until an instance's {@code /actuator/health/uid} no longer reports a silent store after the store is
+	 * back: its renewals came through again.
+	 * @param softly where the findings go
+	 * @param health the instance's health watch, running
+	 * @param backAt when the store answered again
+	 * @param deadline by when its renewals must have come through
+	 */
+	static void awaitStoreHeardAgain(SoftAssertions softly, HealthWatch health, Instant backAt, Instant deadline) {
+		softly.assertThat(health.await(backAt,
+				(answer) -> answer.isUp() && !answer.body().contains("\"storeSilentFor\""), deadline))
+			.as("/actuator/health/uid no longer reports a silent store by %s, %s after the store was back at %s; %s",
+					deadline, Duration.between(backAt, deadline), backAt, health.changes())
+			.isPresent();
+	}
+
+	/**
+	 * Checks that an instance rode through a store outage: every request its client sent from the start of the outage
+	 * on was served, some while the store was down, {@code /actuator/health/uid} never said DOWN, and it said
+	 * during the outage how long the store had been silent.
+	 * @param softly where the findings go
+	 * @param traffic the instance's client loop, stopped
+	 * @param health the instance's health watch
+	 * @param outageFrom when the store stopped answering
+	 * @param outageTo when the store answered again
+	 */
+	static void assertRodeThrough(SoftAssertions softly, TrafficLoop traffic, HealthWatch health, Instant outageFrom,
+			Instant outageTo) {
+		String name = traffic.name();
+		softly.assertThat(traffic.answers((answer) -> !answer.ok() && answer.received().isAfter(outageFrom)))
+			.as("%s refused nothing from the store's stop at %s on (back at %s)", name, outageFrom, outageTo)
+			.isEmpty();
+		softly.assertThat(traffic.answers((answer) -> answer.ok() && answer.sent().isAfter(outageFrom)
+				&& answer.received().isBefore(outageTo)))
+			.as("%s served requests while the store was down from %s to %s", name, outageFrom, outageTo)
+			.isNotEmpty();
+		softly.assertThat(health.firstAfter(outageFrom, HealthAnswer::isDown))
+			.as("%s: /actuator/health/uid never DOWN through the outage; %s", name, health.changes())
+			.isEmpty();
+		softly.assertThat(health.firstAfter(outageFrom,
+				(answer) -> answer.isUp() && answer.body().contains("\"storeSilentFor\"")))
+			.as("%s: /actuator/health/uid said how long the store had been silent during the outage; %s", name,
+					health.changes())
+			.isPresent();
+	}
+
+	/**
 	 * Waits until an instance that lost its lease serves again by itself as another worker, with health UP: the
 	 * answers to {@code GET /uid} meanwhile are refusals naming the lost lease, or IDs of the new worker.
 	 * @return the worker ID it serves as in the end
