@@ -6,6 +6,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 
 import io.github.uidgen.UidGenerator;
+import io.github.uidgen.autoconfigure.StartingUidGenerator;
 import io.github.uidgen.snowflake.CachedUidGenerator;
 import org.junit.jupiter.api.Test;
 
@@ -43,7 +44,9 @@ class SpringBoot40Tests {
 
 	@Test
 	void theGeneratorIssuesIdsOfItsWorker() {
-		assertThat(this.generator).isInstanceOf(CachedUidGenerator.class);
+		// The bean claims its worker ID beside the context's start and hands every call to the generator it built.
+		assertThat(this.generator).isInstanceOf(StartingUidGenerator.class);
+		assertThat(((StartingUidGenerator) this.generator).awaitStarted()).isInstanceOf(CachedUidGenerator.class);
 		long first = this.generator.getUID();
 		assertThat(this.generator.getUID()).isGreaterThan(first);
 		assertThat(this.generator.decode(first).workerId()).isEqualTo(6);
