@@ -64,8 +64,10 @@ final class IssuerLookup {
 		WorkerClaim oldest = history.oldest().get();
 		return IssuedBy.unknown("The store's history of worker " + workerId + " no longer reaches back so far: its "
 				+ "oldest claim kept, by " + oldest.instanceId() + " at " + oldest.from() + ", issued only after "
-				+ mark(oldest.afterMarkMillis()) + ", and this ID is of " + decoded.timestamp() + ". The store keeps "
-				+ history.claims().size() + " claims of each worker ID (uid.worker.claim-history)");
+				+ mark(oldest.afterMarkMillis()) + ", and this ID is of " + decoded.timestamp() + ". It has "
+				+ history.claims().size() + " claims of worker " + workerId + " on record: older ones were pruned "
+				+ "(uid.worker.claim-history keeps the newest, 256 by default) or lost with the store's data (a flush, "
+				+ "a restart without persistence, a restore from an older backup)");
 	}
 
 	private static String mark(long millis) {

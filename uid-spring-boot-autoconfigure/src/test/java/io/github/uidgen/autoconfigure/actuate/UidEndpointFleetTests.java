@@ -108,7 +108,8 @@ class UidEndpointFleetTests {
 			IssuedBy older = issuedBy(endpoint, generator, handOver - 3_600_000);
 			assertThat(older.instanceId()).isNull();
 			assertThat(older.note()).contains("no longer reaches back so far").contains("instance-old")
-				.contains("uid.worker.claim-history");
+				.contains("2 claims of worker " + WORKER + " on record")
+				.contains("lost with the store's data");
 		}
 	}
 
