@@ -43,7 +43,7 @@ class CachedUidGeneratorConfiguration {
 		map("uid.cached.max-ahead", cached.getMaxAhead(), builder::maxAhead);
 		builder.rejectedTakeHandler(takeHandler(cached));
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
-		// The worker ID is claimed beside the rest of the context's start; UidGeneratorLifecycle waits for it.
+		// The worker ID is claimed beside the rest of the context's start; UidGeneratorStartWait waits for it.
 		return new StartingUidGenerator("cached", builder.getLayout(), workerIdAssigner.getObject().name(),
 				() -> LayoutExpiryWarning.warnIfNear(builder.build(), UidClock.SYSTEM));
 	}

@@ -32,7 +32,7 @@ class DefaultUidGeneratorConfiguration {
 				builder::clockBackwardsTolerance);
 		builder.clockBackwardsSwitchWorker(properties.isClockBackwardsSwitchWorker());
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
-		// The worker ID is claimed beside the rest of the context's start; UidGeneratorLifecycle waits for it.
+		// The worker ID is claimed beside the rest of the context's start; UidGeneratorStartWait waits for it.
 		return new StartingUidGenerator("default", builder.getLayout(), workerIdAssigner.getObject().name(),
 				() -> LayoutExpiryWarning.warnIfNear(builder.build(), UidClock.SYSTEM));
 	}

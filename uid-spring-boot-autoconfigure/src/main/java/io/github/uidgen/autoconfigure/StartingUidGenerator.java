@@ -2,10 +2,13 @@ package io.github.uidgen.autoconfigure;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import io.github.uidgen.UidException;
@@ -20,12 +23,14 @@ import org.apache.commons.logging.LogFactory;
 /**
  * The auto-configured Snowflake generator, started in the background: its worker ID is claimed, with whatever waits
  * the store asks for (a Redis claim's probation, the clock passing a mark), on a thread of its own while the rest of
- * the application context starts, instead of on the thread that refreshes it. {@link UidGeneratorLifecycle} waits for
- * it before the web server starts, so a start that cannot claim fails as before, with the same exception, and no
- * request meets a generator that is still starting.
+ * the application context starts, instead of on the thread that refreshes it. The web server starts meanwhile;
+ * {@link UidGeneratorStartWait} waits for the claim as the last step of the context's start, so a start that cannot
+ * claim fails as before, with the same exception, and the application is ready (readiness, {@code ApplicationReadyEvent})
+ * only with a generator that issues.
  *
- * <p>A call that comes before the claim has finished (a bean that takes an ID while the context starts) waits for
- * it. Afterwards each call is one read of a field and the generator's own {@link UidGenerator#getUID()}.
+ * <p>A call that comes before the claim has finished (a bean that takes an ID while the context starts, a request
+ * that reaches the web server before the application is ready) waits for it. Afterwards each call is one read of a
+ * field and the generator's own {@link UidGenerator#getUID()}.
  */
 public final class StartingUidGenerator implements UidGenerator, AutoCloseable {
 
@@ -45,6 +50,9 @@ public final class StartingUidGenerator implements UidGenerator, AutoCloseable {
 
 	/** The generator once started; read first by every call. */
 	private volatile AbstractUidGenerator generator;
+
+	/** What runs once the generator has started, before anyone waiting for it goes on; guarded by itself. */
+	private final List<Consumer<? super AbstractUidGenerator>> whenStarted = new ArrayList<>();
 
 	/**
 	 * Starts claiming a worker ID in the background.
@@ -71,15 +79,50 @@ public final class StartingUidGenerator implements UidGenerator, AutoCloseable {
 			this.starting.completeExceptionally(ex);
 			return;
 		}
+		List<Consumer<? super AbstractUidGenerator>> actions;
+		synchronized (this.whenStarted) {
+			this.generator = built;
+			actions = List.copyOf(this.whenStarted);
+			this.whenStarted.clear();
+		}
+		actions.forEach((action) -> run(action, built));
 		if (!this.starting.complete(built)) {
 			// Closed meanwhile: give the worker ID back.
 			built.close();
 			return;
 		}
-		this.generator = built;
 		logger.info("uid " + this.kind + " generator issues as worker " + built.status().worker().id() + " ("
 				+ this.assigner + "), " + (System.currentTimeMillis() - this.startedAtMillis)
 				+ " ms after its start began, beside the rest of the application's start");
+	}
+
+	/**
+	 * Runs an action on the generator once it has started: at once if it has, else on the thread that started it,
+	 * before {@link #awaitStarted()} returns to anyone; never if the start fails. The meters bind this way, so that
+	 * binding them does not hold up the context's start.
+	 * @param action what to run
+	 */
+	public void whenStarted(Consumer<? super AbstractUidGenerator> action) {
+		AbstractUidGenerator started;
+		synchronized (this.whenStarted) {
+			started = this.generator;
+			if (started == null) {
+				if (!this.starting.isDone()) {
+					this.whenStarted.add(action);
+				}
+				return;
+			}
+		}
+		action.accept(started);
+	}
+
+	private static void run(Consumer<? super AbstractUidGenerator> action, AbstractUidGenerator started) {
+		try {
+			action.accept(started);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("An action on the started uid generator failed", ex);
+		}
 	}
 
 	@Override

@@ -35,4 +35,9 @@ public final class UidGeneratorAutoConfiguration {
 		return new UidGeneratorLifecycle(generator);
 	}
 
+	@Bean
+	UidGeneratorStartWait uidGeneratorStartWait(ObjectProvider<UidGenerator> generator) {
+		return new UidGeneratorStartWait(generator);
+	}
+
 }

@@ -13,8 +13,8 @@ import org.springframework.context.SmartLifecycle;
  * singletons, where a destroy method would come too late. The phase lies below the web server's, so requests
  * still in flight during a graceful shutdown get their IDs.
  *
- * <p>It also starts first: the auto-configured generator claims its worker ID beside the rest of the context's start
- * ({@link StartingUidGenerator}), and this lifecycle waits for the claim before the web server starts.
+ * <p>The auto-configured generator claims its worker ID beside the rest of the context's start
+ * ({@link StartingUidGenerator}); {@link UidGeneratorStartWait} waits for the claim at the end of the start.
  *
  * <p>A context stopped this way cannot be started again with the same generator; closing releases the worker ID.
  * The generator's destroy method stays in place for contexts that never started.
@@ -34,18 +34,8 @@ final class UidGeneratorLifecycle implements SmartLifecycle {
 		this.generator = generator;
 	}
 
-	/**
-	 * Waits for the generator's worker ID, claimed in the background since the generator bean was created, so that
-	 * the web server starts (and the application is ready) only with a generator that issues, and a start that
-	 * cannot claim fails with what the claim threw.
-	 */
 	@Override
 	public void start() {
-		this.generator.ifAvailable((uidGenerator) -> {
-			if (uidGenerator instanceof StartingUidGenerator starting) {
-				starting.awaitStarted();
-			}
-		});
 		this.running = true;
 	}
 

@@ -14,6 +14,7 @@ import io.github.uidgen.UidGenerator;
 import io.github.uidgen.UidLayout;
 import io.github.uidgen.UidTimeUnit;
 import io.github.uidgen.UidUnavailableException;
+import io.github.uidgen.autoconfigure.actuate.UidMeterBinder;
 import io.github.uidgen.buffer.RejectedPutHandler;
 import io.github.uidgen.buffer.RejectedTakeHandler;
 import io.github.uidgen.snowflake.AbstractUidGenerator;
@@ -23,6 +24,7 @@ import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -53,6 +55,9 @@ class UidGeneratorAutoConfigurationTests {
 	 * A tiny cached generator on a stopped clock: a ring of 2, 2 IDs per second, and one second of borrowing, so
 	 * the first fill overruns the ring and, after 4 IDs at most, the ring stays empty.
 	 */
+	/** The phase in which Spring Boot starts the web server ({@code WebServerApplicationContext}). */
+	private static final int WEB_SERVER_START_PHASE = 2147481599;
+
 	private final ApplicationContextRunner tinyRingRunner = this.contextRunner
 		.withBean(CachedUidGeneratorCustomizer.class, () -> (builder) -> builder.clock(new ManualClock(NOW)))
 		.withPropertyValues("uid.generator=cached", "uid.time-unit=seconds", "uid.seq-bits=1",
@@ -95,6 +100,91 @@ class UidGeneratorAutoConfigurationTests {
 				assertThat(generator.status().failure()).as("started by the time the context is ready").isNull();
 				assertThat(generator.decode(generator.getUID()).workerId()).isEqualTo(8);
 			});
+	}
+
+	/**
+	 * The web server (a lifecycle bean in its phase here) starts while the claim is under way, and the context's start
+	 * still ends only once the claim is done: the claim below cannot finish before the web server's phase has
+	 * started.
+	 */
+	@Test
+	void theWebServerStartsWhileTheClaimIsUnderWay() {
+		CountDownLatch webServerStarted = new CountDownLatch(1);
+		AtomicReference<Boolean> claimSawTheWebServer = new AtomicReference<>();
+		FixedWorkerIdAssigner waiting = new FixedWorkerIdAssigner(8) {
+
+			@Override
+			public WorkerAssignment assign(long maxWorkerId) {
+				try {
+					claimSawTheWebServer.set(webServerStarted.await(30, TimeUnit.SECONDS));
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				return super.assign(maxWorkerId);
+			}
+
+		};
+		SmartLifecycle webServer = new SmartLifecycle() {
+
+			private volatile boolean running;
+
+			@Override
+			public void start() {
+				this.running = true;
+				webServerStarted.countDown();
+			}
+
+			@Override
+			public void stop() {
+				this.running = false;
+			}
+
+			@Override
+			public boolean isRunning() {
+				return this.running;
+			}
+
+			@Override
+			public int getPhase() {
+				return WEB_SERVER_START_PHASE;
+			}
+
+		};
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(UidGeneratorAutoConfiguration.class))
+			.withBean(WorkerIdAssigner.class, () -> waiting)
+			.withBean("webServerStartStop", SmartLifecycle.class, () -> webServer)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(claimSawTheWebServer.get()).as("the web server's phase started during the claim").isTrue();
+				UidGenerator generator = context.getBean(UidGenerator.class);
+				assertThat(generator.status().failure()).as("started by the time the context is ready").isNull();
+				assertThat(generator.decode(generator.getUID()).workerId()).isEqualTo(8);
+			});
+	}
+
+	/** The meters of a generator still claiming are bound once it has started; binding them does not wait. */
+	@Test
+	void theMetersOfAStartingGeneratorBindOnceItHasStarted() {
+		CountDownLatch claim = new CountDownLatch(1);
+		StartingUidGenerator starting = new StartingUidGenerator("default", UidLayout.defaults(), "fixed", () -> {
+			try {
+				claim.await(30, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			return DefaultUidGenerator.builder().workerIdAssigner(new FixedWorkerIdAssigner(8)).build();
+		});
+		try (starting) {
+			SimpleMeterRegistry registry = new SimpleMeterRegistry();
+			new UidMeterBinder(starting).bindTo(registry);
+			assertThat(registry.find("uid.ids.issued").meter()).as("bound while the claim is under way").isNull();
+			claim.countDown();
+			starting.awaitStarted();
+			assertThat(registry.find("uid.ids.issued").meter()).as("bound once it has started").isNotNull();
+			assertThat(registry.find("uid.worker.id").gauge().value()).isEqualTo(8);
+		}
 	}
 
 	/** A start that fails elsewhere while the claim is under way stops the claim, which gives nothing away. */

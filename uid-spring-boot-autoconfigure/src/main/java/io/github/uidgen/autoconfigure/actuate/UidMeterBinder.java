@@ -94,11 +94,17 @@ public class UidMeterBinder implements MeterBinder {
 	@Override
 	public void bindTo(MeterRegistry registry) {
 		if (this.generator instanceof StartingUidGenerator starting) {
-			// Which meters there are follows from the started generator (its worker, its ring).
-			starting.awaitStarted();
+			// Which meters there are follows from the started generator (its worker, its ring): bound once it has
+			// started, without holding up the context's start meanwhile.
+			starting.whenStarted((started) -> {
+				bind(registry, this.generator);
+				bindCapacity(registry, this.generator, this.clock);
+			});
 		}
-		bind(registry, this.generator);
-		bindCapacity(registry, this.generator, this.clock);
+		else {
+			bind(registry, this.generator);
+			bindCapacity(registry, this.generator, this.clock);
+		}
 		if (this.segmentGenerators != null) {
 			// The UidGenerator bean is usually one of these; it has its meters already.
 			this.segmentGenerators.whenCreated((keyGenerator) -> {
