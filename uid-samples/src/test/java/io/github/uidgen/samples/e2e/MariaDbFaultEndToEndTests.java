@@ -77,6 +77,10 @@ class MariaDbFaultEndToEndTests extends StoreFaultEndToEndTests {
 		this.db.stop();
 		Instant stoppedAt = Instant.now();
 		assertThat(this.db.process().isAlive()).as("mariadbd (pid %s) exited", this.db.process().pid()).isFalse();
+		SoftAssertions softly = new SoftAssertions();
+		for (int i = 0; i < instances.size(); i++) {
+			assertHealthAnswersDuringOutage(softly, instances.get(i), health.get(i), stoppedAt, stoppedAt.plus(OUTAGE));
+		}
 		Waits.until(stoppedAt.plus(OUTAGE));
 		assertThat(this.db.process().isAlive() || this.db.answers())
 			.as("the database stayed down from %s for %s", stoppedAt, OUTAGE)
@@ -84,7 +88,6 @@ class MariaDbFaultEndToEndTests extends StoreFaultEndToEndTests {
 		this.db.start();
 		Instant startedAt = Instant.now();
 
-		SoftAssertions softly = new SoftAssertions();
 		health.forEach((watch) -> awaitStoreHeardAgain(softly, watch, startedAt, startedAt.plus(RESUMES_WITHIN)));
 		traffic.forEach((loop) -> loop.awaitServed(loop.answers(TrafficLoop.Answer::ok).size() + 3, STARTUP));
 		ServedIds served = new ServedIds();

@@ -223,11 +223,14 @@ class RedisFaultEndToEndTests extends StoreFaultEndToEndTests {
 		this.redis.stop();
 		Instant stoppedAt = Instant.now();
 		assertThat(this.redis.process().isAlive()).as("redis-server exited").isFalse();
+		SoftAssertions softly = new SoftAssertions();
+		for (int i = 0; i < holders.size(); i++) {
+			assertHealthAnswersDuringOutage(softly, holders.get(i), health.get(i), stoppedAt, stoppedAt.plus(OUTAGE));
+		}
 		Waits.until(stoppedAt.plus(OUTAGE));
 		this.redis.restartFrom(data);
 		Instant backAt = Instant.now();
 
-		SoftAssertions softly = new SoftAssertions();
 		health.forEach((watch) -> awaitStoreHeardAgain(softly, watch, backAt, backAt.plus(RESUMES_WITHIN)));
 		traffic.forEach((loop) -> loop.awaitServed(loop.answers(TrafficLoop.Answer::ok).size() + 3, STARTUP));
 		ServedIds served = new ServedIds();

@@ -59,6 +59,12 @@ abstract class StoreFaultEndToEndTests {
 	/** How soon after it can reach its store again an instance whose lease was taken has to serve again. */
 	static final Duration RECOVERS_WITHIN = Duration.ofSeconds(15);
 
+	/**
+	 * How soon {@code /actuator/health} must answer while a store is down: the sample's client timeouts (2 s) and a
+	 * second to spare.
+	 */
+	static final Duration HEALTH_ANSWERS_WITHIN = Duration.ofSeconds(3);
+
 	/** The paused holder's lease: short, so that the pause outlasts it soon. */
 	static final Duration PAUSED_LEASE = Duration.ofSeconds(4);
 
@@ -206,6 +212,40 @@ abstract class StoreFaultEndToEndTests {
 			.as("/actuator/health/uid no longer reports a silent store by %s, %s after the store was back at %s; %s",
 					deadline, Duration.between(backAt, deadline), backAt, health.changes())
 			.isPresent();
+	}
+
+	/**
+	 * While the store is down: once the instance's {@code uid} health says the store is silent, the whole
+	 * {@code /actuator/health} (whose store contributor waits on the store's client) answers within
+	 * {@link #HEALTH_ANSWERS_WITHIN}, as docs/operations.md says for the sample's timeouts, and the readiness probe
+	 * keeps the instance in the load balancer.
+	 * @param softly where the findings go
+	 * @param sample the instance
+	 * @param health its health watch
+	 * @param outageFrom when the store stopped answering
+	 * @param deadline the latest time to wait for the silent store to show
+	 */
+	static void assertHealthAnswersDuringOutage(SoftAssertions softly, SampleProcess sample, HealthWatch health,
+			Instant outageFrom, Instant deadline) {
+		boolean silent = health
+			.await(outageFrom, (answer) -> answer.isUp() && answer.body().contains("\"storeSilentFor\""), deadline)
+			.isPresent();
+		assertThat(silent).as("%s reports a silent store by %s", sample.name(), deadline).isTrue();
+		try {
+			HealthAnswer whole = sample.client().health("/actuator/health", HEALTH_ANSWERS_WITHIN);
+			softly.assertThat(whole.body())
+				.as("%s: /actuator/health answers within %s while the store is down", sample.name(),
+						HEALTH_ANSWERS_WITHIN)
+				.contains("\"uid\"");
+			HealthAnswer readiness = sample.client().health("/actuator/health/readiness", HEALTH_ANSWERS_WITHIN);
+			softly.assertThat(readiness.httpStatus())
+				.as("%s: readiness while it rides through: %s", sample.name(), readiness.body())
+				.isEqualTo(200);
+		}
+		catch (IOException ex) {
+			softly.fail(sample.name() + ": /actuator/health gave no answer within " + HEALTH_ANSWERS_WITHIN
+					+ " while the store was down: " + ex);
+		}
 	}
 
 	/**
