@@ -230,6 +230,19 @@ public class UidEndpoint implements AutoCloseable {
 	}
 
 	/**
+	 * Answers a path more than one segment below the endpoint, such as {@code /actuator/uid/parse/<ID>}, as an unknown
+	 * operation: 404 with a pointer to {@code parse?uid=} and {@code fleet}, instead of the web layer's bare 404.
+	 * @param operation the first path segment after the endpoint
+	 * @param more the segments after it
+	 * @return 404 with a message
+	 */
+	@ReadOperation
+	public WebEndpointResponse<Object> unknownPath(@Selector String operation,
+			@Selector(match = Selector.Match.ALL_REMAINING) String[] more) {
+		return this.parser.parse(operation + "/" + String.join("/", more), null, null);
+	}
+
+	/**
 	 * Lists the fleet ({@code GET /actuator/uid/fleet}), read from the stores this instance uses: every worker ID
 	 * with its holder, state, lease and mark and how much of the worker-ID space is held, or every key of the segment
 	 * store with its counter. A store that does not answer within {@link #FLEET_TIMEOUT} gives a partial answer that

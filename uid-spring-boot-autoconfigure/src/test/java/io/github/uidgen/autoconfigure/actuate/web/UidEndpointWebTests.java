@@ -103,6 +103,16 @@ class UidEndpointWebTests extends AbstractEndpointWebTests {
 	}
 
 	@Test
+	void anIdInThePathIsNotFoundWithAPointerToTheParameter() throws Exception {
+		for (String path : new String[] { "/actuator/uid/parse/250085535756849154", "/actuator/uid/parse/a/b" }) {
+			HttpResponse<String> response = get(path);
+			assertThat(response.statusCode()).as(path).isEqualTo(404);
+			assertThat(this.json.readTree(response.body()).get("message").asString()).as(path)
+				.contains("/actuator/uid/parse?uid=");
+		}
+	}
+
+	@Test
 	void healthShowsTheUidComponent() throws Exception {
 		HttpResponse<String> response = get("/actuator/health");
 		assertThat(response.statusCode()).isEqualTo(200);
