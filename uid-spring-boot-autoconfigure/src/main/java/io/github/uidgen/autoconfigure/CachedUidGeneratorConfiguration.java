@@ -45,6 +45,7 @@ class CachedUidGeneratorConfiguration {
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		// The worker ID is claimed beside the rest of the context's start; UidGeneratorStartWait waits for it.
 		return new StartingUidGenerator("cached", builder.getLayout(), workerIdAssigner.getObject().name(),
+				UidGeneratorBuilders.storeWaitAtStart(properties),
 				() -> LayoutExpiryWarning.warnIfNear(builder.build(), UidClock.SYSTEM));
 	}
 

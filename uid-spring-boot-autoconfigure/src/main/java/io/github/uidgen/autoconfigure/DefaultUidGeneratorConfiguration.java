@@ -34,6 +34,7 @@ class DefaultUidGeneratorConfiguration {
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		// The worker ID is claimed beside the rest of the context's start; UidGeneratorStartWait waits for it.
 		return new StartingUidGenerator("default", builder.getLayout(), workerIdAssigner.getObject().name(),
+				UidGeneratorBuilders.storeWaitAtStart(properties),
 				() -> LayoutExpiryWarning.warnIfNear(builder.build(), UidClock.SYSTEM));
 	}
 

@@ -17,6 +17,7 @@ import io.github.uidgen.UidGeneratorStatus;
 import io.github.uidgen.UidLayout;
 import io.github.uidgen.UidUnavailableException;
 import io.github.uidgen.snowflake.AbstractUidGenerator;
+import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -28,6 +29,11 @@ import org.apache.commons.logging.LogFactory;
  * claim fails as before, with the same exception, and the application is ready (readiness, {@code ApplicationReadyEvent})
  * only with a generator that issues.
  *
+ * <p>A store that does not answer the claim (down for a moment, or slow to take the first connection while a whole
+ * fleet starts) is tried again, with a growing pause, for up to {@code uid.worker.store-wait-at-start}; each try is
+ * logged. Nothing is lost by trying again: a claim the store made but whose answer never came is never issued on,
+ * and its lease runs out by itself.
+ *
  * <p>A call that comes before the claim has finished (a bean that takes an ID while the context starts, a request
  * that reaches the web server before the application is ready) waits for it. Afterwards each call is one read of a
  * field and the generator's own {@link UidGenerator#getUID()}.
@@ -36,11 +42,19 @@ public final class StartingUidGenerator implements UidGenerator, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(StartingUidGenerator.class);
 
+	/** The pause before the second try of a store that did not answer; it doubles up to {@link #MAX_PAUSE_MILLIS}. */
+	private static final long FIRST_PAUSE_MILLIS = 250;
+
+	private static final long MAX_PAUSE_MILLIS = 2000;
+
 	private final String kind;
 
 	private final UidLayout layout;
 
 	private final String assigner;
+
+	/** How long the start keeps trying a store that does not answer. */
+	private final Duration storeWait;
 
 	private final long startedAtMillis = System.currentTimeMillis();
 
@@ -59,12 +73,15 @@ public final class StartingUidGenerator implements UidGenerator, AutoCloseable {
 	 * @param kind {@code default} or {@code cached}, for the status meanwhile
 	 * @param layout the layout the generator will have
 	 * @param assigner the name of the worker-ID assigner, for messages
+	 * @param storeWait how long to keep trying a store that does not answer
 	 * @param build builds the generator, which claims its worker ID
 	 */
-	StartingUidGenerator(String kind, UidLayout layout, String assigner, Supplier<AbstractUidGenerator> build) {
+	StartingUidGenerator(String kind, UidLayout layout, String assigner, Duration storeWait,
+			Supplier<AbstractUidGenerator> build) {
 		this.kind = kind;
 		this.layout = layout;
 		this.assigner = assigner;
+		this.storeWait = storeWait;
 		this.thread = new Thread(() -> start(build), "uid-start");
 		this.thread.setDaemon(true);
 		this.thread.start();
@@ -73,7 +90,7 @@ public final class StartingUidGenerator implements UidGenerator, AutoCloseable {
 	private void start(Supplier<AbstractUidGenerator> build) {
 		AbstractUidGenerator built;
 		try {
-			built = build.get();
+			built = buildWhileTheStoreDoesNotAnswer(build);
 		}
 		catch (Throwable ex) {
 			this.starting.completeExceptionally(ex);
@@ -94,6 +111,44 @@ public final class StartingUidGenerator implements UidGenerator, AutoCloseable {
 		logger.info("uid " + this.kind + " generator issues as worker " + built.status().worker().id() + " ("
 				+ this.assigner + "), " + (System.currentTimeMillis() - this.startedAtMillis)
 				+ " ms after its start began, beside the rest of the application's start");
+	}
+
+	/**
+	 * Builds the generator, trying again while the store does not answer, until {@link #storeWait} after the first
+	 * try went unanswered; then, or when interrupted (the context's start failed elsewhere), throws what the last try
+	 * threw.
+	 */
+	private AbstractUidGenerator buildWhileTheStoreDoesNotAnswer(Supplier<AbstractUidGenerator> build) {
+		long giveUpAt = 0;
+		long pauseMillis = FIRST_PAUSE_MILLIS;
+		for (int attempt = 1;; attempt++) {
+			try {
+				return build.get();
+			}
+			catch (WorkerStoreUnavailableException ex) {
+				long now = System.currentTimeMillis();
+				if (attempt == 1) {
+					giveUpAt = now + this.storeWait.toMillis();
+				}
+				long left = giveUpAt - now;
+				if (left <= 0 || Thread.currentThread().isInterrupted()) {
+					throw ex;
+				}
+				long pause = Math.min(pauseMillis, left);
+				logger.warn("uid could not claim a worker ID from the " + this.assigner + " store (try " + attempt
+						+ "): " + ex.getMessage() + " Trying again in " + pause + " ms; the start fails if the store "
+						+ "does not answer within " + this.storeWait.toMillis() + " ms of the first try "
+						+ "(uid.worker.store-wait-at-start).");
+				try {
+					Thread.sleep(pause);
+				}
+				catch (InterruptedException interrupted) {
+					Thread.currentThread().interrupt();
+					throw ex;
+				}
+				pauseMillis = Math.min(pauseMillis * 2, MAX_PAUSE_MILLIS);
+			}
+		}
 	}
 
 	/**

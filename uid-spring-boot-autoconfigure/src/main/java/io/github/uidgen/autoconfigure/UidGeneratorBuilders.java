@@ -1,5 +1,7 @@
 package io.github.uidgen.autoconfigure;
 
+import java.time.Duration;
+
 import io.github.uidgen.UidClock;
 import io.github.uidgen.autoconfigure.UidWorkerProperties.Assigner;
 import io.github.uidgen.snowflake.AbstractUidGenerator;
@@ -34,6 +36,21 @@ final class UidGeneratorBuilders {
 			throw noAssigner(properties.getWorker());
 		});
 		return builder.workerIdAssigner(assigner);
+	}
+
+	/**
+	 * Returns how long the start keeps trying a store that does not answer ({@code uid.worker.store-wait-at-start}).
+	 * @throws UidPropertyException when it is negative
+	 */
+	static Duration storeWaitAtStart(UidProperties properties) {
+		Duration wait = properties.getWorker().getStoreWaitAtStart();
+		if (wait == null || wait.isNegative()) {
+			throw UidPropertyMapper.refused("uid.worker.store-wait-at-start", wait,
+					"use 0 to fail the start at the first call the store leaves unanswered, or a positive duration "
+							+ "such as 10s",
+					null);
+		}
+		return wait;
 	}
 
 	/** Explains why no assigner bean exists for the configured choice. */

@@ -53,6 +53,14 @@ public class UidWorkerProperties {
 	 */
 	private Duration maxClockSkew = Duration.ofSeconds(2);
 
+	/**
+	 * How long the start keeps trying a db, redis or zookeeper store that does not answer the claim of a worker ID
+	 * (down, restarting, or slow to accept the first connection while many instances start at once), counted from
+	 * the first try, before it fails; each try is logged. 0 fails at the first unanswered call. A store that answers with an error (all
+	 * worker IDs leased, a layout mismatch) fails the start at once, whatever this says.
+	 */
+	private Duration storeWaitAtStart = Duration.ofSeconds(10);
+
 	private final UidWorkerStaticProperties staticAssigner = new UidWorkerStaticProperties();
 
 	@NestedConfigurationProperty
@@ -86,6 +94,14 @@ public class UidWorkerProperties {
 
 	public void setMaxClockSkew(Duration maxClockSkew) {
 		this.maxClockSkew = maxClockSkew;
+	}
+
+	public Duration getStoreWaitAtStart() {
+		return this.storeWaitAtStart;
+	}
+
+	public void setStoreWaitAtStart(Duration storeWaitAtStart) {
+		this.storeWaitAtStart = storeWaitAtStart;
 	}
 
 	public Long getId() {

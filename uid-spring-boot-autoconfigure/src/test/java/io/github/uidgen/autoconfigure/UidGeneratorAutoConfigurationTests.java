@@ -22,14 +22,18 @@ import io.github.uidgen.snowflake.CachedUidGenerator;
 import io.github.uidgen.snowflake.DefaultUidGenerator;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import io.github.uidgen.worker.WorkerAssignment;
+import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -43,6 +47,7 @@ import static org.awaitility.Awaitility.await;
  * Tests for {@link UidGeneratorAutoConfiguration}, with the worker ID given by an application's own
  * {@link WorkerIdAssigner} bean (the assigners have their own tests).
  */
+@ExtendWith(OutputCaptureExtension.class)
 class UidGeneratorAutoConfigurationTests {
 
 	private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
@@ -167,7 +172,8 @@ class UidGeneratorAutoConfigurationTests {
 	@Test
 	void theMetersOfAStartingGeneratorBindOnceItHasStarted() {
 		CountDownLatch claim = new CountDownLatch(1);
-		StartingUidGenerator starting = new StartingUidGenerator("default", UidLayout.defaults(), "fixed", () -> {
+		StartingUidGenerator starting = new StartingUidGenerator("default", UidLayout.defaults(), "fixed",
+				Duration.ZERO, () -> {
 			try {
 				claim.await(30, TimeUnit.SECONDS);
 			}
@@ -224,11 +230,14 @@ class UidGeneratorAutoConfigurationTests {
 	/** A claim that fails, however long after the bean was created, fails the start with what it threw. */
 	@Test
 	void aClaimThatFailsInTheBackgroundFailsTheStartWithItsOwnException() {
+		AtomicInteger claims = new AtomicInteger();
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(UidGeneratorAutoConfiguration.class))
+			.withPropertyValues("uid.worker.store-wait-at-start=0")
 			.withBean(WorkerIdAssigner.class, () -> new FixedWorkerIdAssigner(9) {
 
 				@Override
 				public WorkerAssignment assign(long maxWorkerId) {
+					claims.incrementAndGet();
 					throw new WorkerStoreUnavailableException("the store is down (test)", null);
 				}
 
@@ -239,6 +248,92 @@ class UidGeneratorAutoConfigurationTests {
 					.rootCause()
 					.hasMessage("the store is down (test)");
 			});
+		assertThat(claims).as("no second try with uid.worker.store-wait-at-start=0").hasValue(1);
+	}
+
+	/**
+	 * A store that leaves the first claims unanswered (many instances starting at once, the store restarting) is
+	 * tried again, each try logged, and the start goes on once it answers.
+	 */
+	@Test
+	void aStoreThatDoesNotAnswerAtFirstIsTriedAgainUntilItDoes(CapturedOutput output) {
+		AtomicInteger claims = new AtomicInteger();
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(UidGeneratorAutoConfiguration.class))
+			.withBean(WorkerIdAssigner.class, () -> new FixedWorkerIdAssigner(11) {
+
+				@Override
+				public WorkerAssignment assign(long maxWorkerId) {
+					if (claims.incrementAndGet() < 3) {
+						throw new WorkerStoreUnavailableException("Cannot reach the store (test).", null);
+					}
+					return super.assign(maxWorkerId);
+				}
+
+			})
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				UidGenerator generator = context.getBean(UidGenerator.class);
+				assertThat(generator.decode(generator.getUID()).workerId()).isEqualTo(11);
+			});
+		assertThat(claims).hasValue(3);
+		assertThat(output).contains("uid could not claim a worker ID from the fixed store (try 1): Cannot reach the "
+				+ "store (test). Trying again in 250 ms")
+			.contains("(try 2): Cannot reach the store (test). Trying again in 500 ms")
+			.contains("(uid.worker.store-wait-at-start)")
+			.doesNotContain("(try 3)");
+	}
+
+	/** A store that still does not answer once the wait is over fails the start with what the last try threw. */
+	@Test
+	void aStoreThatDoesNotAnswerWithinTheWaitFailsTheStart() {
+		AtomicInteger claims = new AtomicInteger();
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(UidGeneratorAutoConfiguration.class))
+			.withPropertyValues("uid.worker.store-wait-at-start=600ms")
+			.withBean(WorkerIdAssigner.class, () -> new FixedWorkerIdAssigner(12) {
+
+				@Override
+				public WorkerAssignment assign(long maxWorkerId) {
+					throw new WorkerStoreUnavailableException("the store is down (try " + claims.incrementAndGet()
+							+ ")", null);
+				}
+
+			})
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause()
+					.isInstanceOf(WorkerStoreUnavailableException.class)
+					.hasMessage("the store is down (try " + claims.get() + ")");
+			});
+		assertThat(claims).as("tried again within 600 ms, pausing 250 ms, then up to what was left").hasValueBetween(2,
+				3);
+	}
+
+	/** Only a store that does not answer is tried again: an answer that refuses the claim fails the start at once. */
+	@Test
+	void aClaimTheStoreRefusesIsNotTriedAgain() {
+		AtomicInteger claims = new AtomicInteger();
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(UidGeneratorAutoConfiguration.class))
+			.withBean(WorkerIdAssigner.class, () -> new FixedWorkerIdAssigner(13) {
+
+				@Override
+				public WorkerAssignment assign(long maxWorkerId) {
+					claims.incrementAndGet();
+					throw new WorkerAssignmentException("refused (test)");
+				}
+
+			})
+			.run((context) -> assertThat(context).hasFailed());
+		assertThat(claims).hasValue(1);
+	}
+
+	@Test
+	void aNegativeStoreWaitAtStartIsRefusedNamingTheProperty() {
+		this.contextRunner.withPropertyValues("uid.worker.store-wait-at-start=-1s").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("uid.worker.store-wait-at-start")
+				.hasMessageContaining("use 0 to fail the start");
+		});
 	}
 
 	@Test

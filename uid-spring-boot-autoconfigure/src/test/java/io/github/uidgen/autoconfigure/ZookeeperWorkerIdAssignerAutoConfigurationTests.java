@@ -169,7 +169,7 @@ class ZookeeperWorkerIdAssignerAutoConfigurationTests {
 				.contains("Value: " + connectString);
 			assertThat(analysis.getAction()).contains("uid.worker.zookeeper.connect-string");
 		}, "uid.worker.assigner=zookeeper", "uid.worker.zookeeper.connect-string=" + connectString,
-				"uid.worker.zookeeper.connection-timeout=1s");
+				"uid.worker.zookeeper.connection-timeout=1s", "uid.worker.store-wait-at-start=0");
 	}
 
 	@Test
