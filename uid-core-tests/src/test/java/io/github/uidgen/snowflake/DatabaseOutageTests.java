@@ -17,6 +17,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.github.uidgen.UidClock;
 import io.github.uidgen.UidException;
 import io.github.uidgen.testsupport.ThrowawayMariaDb;
+import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import io.github.uidgen.worker.jdbc.JdbcLeaseWorkerIdAssigner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -122,6 +123,10 @@ class DatabaseOutageTests {
 					UidException failure = catchThrowableOfType(UidException.class,
 							() -> assigner.renew(workerId, System.currentTimeMillis()));
 					assertThat(failure).as("the renewal fails while the lock is held").isNotNull();
+					// Named as what it is (the bound and where it comes from), not as the closed connection it leaves.
+					assertThat(failure).isInstanceOf(WorkerStoreUnavailableException.class)
+						.hasMessageContaining("did not answer within 2000 ms")
+						.hasMessageContaining("uid.worker.db.heartbeat-interval");
 					assertThat(causesOf(failure)).as("cut off by the round trip's 2 s bound, not by the lock")
 						.hasAtLeastOneElementOfType(SocketTimeoutException.class)
 						.noneMatch((cause) -> String.valueOf(cause.getMessage()).contains("Lock wait timeout"));

@@ -59,7 +59,7 @@ public final class DisposableWorkerIdAssigner implements WorkerIdAssigner {
 		this.container = host.isContainer();
 		this.initializeSchema = builder.initializeSchema;
 		this.store = new JdbcStore(builder.dataSource, DEFAULT_TABLE, builder.workerNodeTable,
-				builder.initializeSchema, ROUND_TRIP_TIMEOUT);
+				builder.initializeSchema, ROUND_TRIP_TIMEOUT, "fixed for the disposable mode");
 	}
 
 	/**

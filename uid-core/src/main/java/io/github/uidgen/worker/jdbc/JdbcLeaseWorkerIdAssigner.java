@@ -93,7 +93,7 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 		this.initializeSchema = builder.initializeSchema;
 		this.claimTable = TableName.claimHistoryOf(builder.leaseTable);
 		this.store = new JdbcStore(builder.dataSource, DEFAULT_TABLE, builder.leaseTable, builder.initializeSchema,
-				lease.heartbeatInterval());
+				lease.heartbeatInterval(), "the heartbeat interval, uid.worker.db.heartbeat-interval");
 	}
 
 	/**

@@ -1,5 +1,7 @@
 package io.github.uidgen.worker.jdbc;
 
+import java.net.SocketTimeoutException;
+import java.sql.SQLTimeoutException;
 import java.time.Duration;
 import java.util.function.Function;
 
@@ -24,6 +26,7 @@ import org.springframework.jdbc.support.SQLExceptionTranslator;
 import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.TransactionException;
+import org.springframework.transaction.TransactionSystemException;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -41,6 +44,11 @@ final class JdbcStore {
 
 	private final boolean initializeSchema;
 
+	private final Duration roundTripTimeout;
+
+	/** Where the round trip's bound comes from, for messages: a setting, or the assigner's own constant. */
+	private final String roundTripTimeoutSource;
+
 	private final TransactionTemplate transactions;
 
 	private final JdbcTemplate jdbcTemplate;
@@ -56,12 +64,15 @@ final class JdbcStore {
 	 * @param table the configured name, already validated
 	 * @param initializeSchema whether to create the table at first use when missing
 	 * @param roundTripTimeout how long any one database round trip may take
+	 * @param roundTripTimeoutSource where that bound comes from, for messages
 	 */
 	JdbcStore(DataSource dataSource, String defaultTable, String table, boolean initializeSchema,
-			Duration roundTripTimeout) {
+			Duration roundTripTimeout, String roundTripTimeoutSource) {
 		this.defaultTable = defaultTable;
 		this.table = table;
 		this.initializeSchema = initializeSchema;
+		this.roundTripTimeout = roundTripTimeout;
+		this.roundTripTimeoutSource = roundTripTimeoutSource;
 		DataSource bounded = new BoundedRoundTripDataSource(dataSource, roundTripTimeout);
 		// By JDBC exception subclass and SQLState class: portable, and no metadata round trip to pick error codes.
 		SQLExceptionTranslator translator = new SQLExceptionSubclassTranslator();
@@ -185,6 +196,14 @@ final class JdbcStore {
 	 * @return the exception to throw
 	 */
 	RuntimeException translate(RuntimeException ex) {
+		Throwable timeout = roundTripTimeout(ex);
+		if (timeout != null) {
+			return new WorkerStoreUnavailableException("The database that hands out uid worker IDs did not answer "
+					+ "within " + this.roundTripTimeout.toMillis() + " ms, the bound uid sets on each of its round "
+					+ "trips (" + this.roundTripTimeoutSource + "), and the driver closed the connection ("
+					+ timeout.getMessage() + "); the call is retried. Check the database's load, locks held on "
+					+ this.table + " and the network.", ex);
+		}
 		if (isUnreachable(ex)) {
 			return unavailable(ex);
 		}
@@ -215,6 +234,26 @@ final class JdbcStore {
 	/** Runs work on the connection of a transaction of its own. */
 	private <T> T onConnection(ConnectionCallback<T> work) {
 		return this.transactions.execute((status) -> this.jdbcTemplate.execute(work));
+	}
+
+	/**
+	 * Finds the round trip's timeout among the causes, also behind a failed rollback (which then says only that the
+	 * connection is closed, and keeps the statement's failure as its application exception).
+	 * @return the timeout, or {@code null} when the failure is not one
+	 */
+	private static Throwable roundTripTimeout(Throwable ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (cause instanceof SocketTimeoutException || cause instanceof SQLTimeoutException) {
+				return cause;
+			}
+			if (cause instanceof TransactionSystemException system && system.getApplicationException() != null) {
+				Throwable behind = roundTripTimeout(system.getApplicationException());
+				if (behind != null) {
+					return behind;
+				}
+			}
+		}
+		return null;
 	}
 
 	/** The connection could not be had, broke, or the database did not answer in time. */
