@@ -51,6 +51,9 @@ public final class BenchmarkMain {
 			  startup      time to first ID of the packaged sample, per store, beside the same application without
 			               uid, first start and restart (--setups, --variants, --rounds 5, --java, --jvm-options,
 			               --sample-jar, --baseline-jar, --mariadb-url, --redis, --work-dir); not part of all
+			  fleet        N instances (--instances 1000) on one throwaway store each (--stores redis,zookeeper,db):
+			               all start at once, steady state (--steady-seconds 120), fleet read, store restarted on its
+			               data and empty (--outage-seconds 10), rolling restart, instance 1,025; not part of all
 			  jmh          hands the remaining arguments to JMH's own command line (org.openjdk.jmh.Main)
 			JMH options: --rounds (3: each round is one fork of every generator in turn) --warmup (2)
 			  --iterations (3, of 1 s each) --log-dir (benchmark-logs)
@@ -91,6 +94,10 @@ public final class BenchmarkMain {
 		}
 		if (part.equals("startup")) {
 			StartupTime.main(rest);
+			System.exit(0);
+		}
+		if (part.equals("fleet")) {
+			FleetSimulation.main(rest);
 			System.exit(0);
 		}
 		if (part.equals("memory")) {

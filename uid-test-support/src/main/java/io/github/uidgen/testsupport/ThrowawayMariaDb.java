@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -33,10 +34,14 @@ public final class ThrowawayMariaDb implements AutoCloseable {
 
 	private final int port;
 
+	/** More {@code mariadbd} options, given at every start. */
+	private final List<String> extraArgs;
+
 	private ServerProcess server;
 
-	private ThrowawayMariaDb(Path dir, int port) throws IOException {
+	private ThrowawayMariaDb(Path dir, int port, List<String> extraArgs) throws IOException {
 		this.dir = dir;
+		this.extraArgs = extraArgs;
 		this.dataDir = dir.resolve("data");
 		// The socket path must stay under the 108 characters of a Unix socket address, whatever the test's dir.
 		this.runDir = Files.createTempDirectory("uid-mdb-");
@@ -46,11 +51,13 @@ public final class ThrowawayMariaDb implements AutoCloseable {
 	/**
 	 * Creates a data directory and starts the server on it.
 	 * @param dir a directory of the test's own (it must not hold a data directory yet)
+	 * @param extraArgs more {@code mariadbd} options, for example {@code --max-connections=2000}
 	 * @return the running server, with a database {@code test}
 	 */
-	public static ThrowawayMariaDb start(Path dir) {
+	public static ThrowawayMariaDb start(Path dir, String... extraArgs) {
 		try {
-			ThrowawayMariaDb db = new ThrowawayMariaDb(dir.toAbsolutePath(), ServerProcess.freePort());
+			ThrowawayMariaDb db = new ThrowawayMariaDb(dir.toAbsolutePath(), ServerProcess.freePort(),
+					List.of(extraArgs));
 			db.install();
 			db.launch();
 			db.execute("mysql", "CREATE DATABASE IF NOT EXISTS test");
@@ -83,10 +90,11 @@ public final class ThrowawayMariaDb implements AutoCloseable {
 	}
 
 	private void launch() {
-		List<String> command = List.of("mariadbd", "--no-defaults", "--datadir=" + this.dataDir,
+		List<String> command = new ArrayList<>(List.of("mariadbd", "--no-defaults", "--datadir=" + this.dataDir,
 				"--user=" + System.getProperty("user.name"), "--port=" + this.port, "--bind-address=127.0.0.1",
 				"--socket=" + this.runDir.resolve("sock"), "--pid-file=" + this.runDir.resolve("pid"),
-				"--skip-log-bin", "--innodb-buffer-pool-size=16M", "--performance-schema=OFF");
+				"--skip-log-bin", "--innodb-buffer-pool-size=16M", "--performance-schema=OFF"));
+		command.addAll(this.extraArgs);
 		this.server = ServerProcess.launch("mariadbd:" + this.port, command, this.dir.resolve("mariadbd.log"),
 				this.port, STARTUP);
 		this.server.awaitTrue(STARTUP, this::answers, "answer a query");

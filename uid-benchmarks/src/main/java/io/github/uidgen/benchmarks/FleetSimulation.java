@@ -1,0 +1,583 @@
+package io.github.uidgen.benchmarks;
+
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.IntPredicate;
+
+import io.github.uidgen.UidException;
+import io.github.uidgen.UidGeneratorStatus;
+import io.github.uidgen.UidLayout;
+import io.github.uidgen.snowflake.DefaultUidGenerator;
+import io.github.uidgen.worker.WorkerAssignment;
+import io.github.uidgen.worker.WorkerIdAssigner;
+import io.github.uidgen.worker.fleet.FleetSnapshot;
+import io.github.uidgen.worker.fleet.WorkerFleet;
+import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
+
+/**
+ * A fleet of N instances on one worker store, each a default generator with its own assigner, client and instance ID
+ * at the starter's defaults, in one JVM against a throwaway server ({@link FleetStore}): all N start at once, run
+ * for a while, the operator reads the fleet, the store restarts on its data and then empty, every instance restarts
+ * in waves of a tenth, and instances are added until the default layout's 1,024 worker IDs are taken and one more
+ * asks. A probe thread asks every running instance for an ID every 100 ms throughout, counting refusals and keeping
+ * every ID, which are checked for duplicates at the end.
+ *
+ * <p>Figures are printed as Markdown tables, the settings first.
+ */
+public final class FleetSimulation {
+
+	private static final int WORKER_IDS = (int) (UidLayout.defaults().getMaxWorkerId() + 1);
+
+	/** How long any wait for the fleet to reach a state may last. */
+	private static final Duration BOUND = Duration.ofMinutes(3);
+
+	private final FleetStore store;
+
+	private final int size;
+
+	private final Duration steady;
+
+	private final Duration outage;
+
+	private final PrintStream out;
+
+	private final String[] instanceIds;
+
+	private final FleetStore.Client[] clients;
+
+	private final AtomicReferenceArray<DefaultUidGenerator> generators;
+
+	private final FleetProbe probe;
+
+	private final List<String> summary = new ArrayList<>();
+
+	/** The fixed wait every claim stands before it returns (Redis's probation), told apart from the store's work. */
+	private Duration claimWait = Duration.ZERO;
+
+	private FleetSimulation(FleetStore store, int size, Duration steady, Duration outage, PrintStream out) {
+		this.store = store;
+		this.size = size;
+		this.steady = steady;
+		this.outage = outage;
+		this.out = out;
+		this.instanceIds = new String[WORKER_IDS + 1];
+		for (int i = 0; i < this.instanceIds.length; i++) {
+			this.instanceIds[i] = String.format(Locale.ROOT, "fleet-%04d", i);
+		}
+		this.clients = new FleetStore.Client[WORKER_IDS + 1];
+		this.generators = new AtomicReferenceArray<>(WORKER_IDS + 1);
+		this.probe = new FleetProbe(this.generators);
+	}
+
+	public static void main(String[] args) throws Exception {
+		Arguments arguments = new Arguments(args, "stores", "instances", "steady-seconds", "outage-seconds",
+				"work-dir");
+		List<String> stores = List.of(arguments.get("stores", FleetStore.KINDS).split(","));
+		int instances = arguments.getInt("instances", 1000);
+		if (instances < 10 || instances > WORKER_IDS) {
+			throw new IllegalArgumentException("--instances must lie between 10 and " + WORKER_IDS
+					+ " (the default layout's worker IDs); got " + instances);
+		}
+		Duration steady = Duration.ofSeconds(arguments.getInt("steady-seconds", 120));
+		Duration outage = Duration.ofSeconds(arguments.getInt("outage-seconds", 10));
+		Path workDir = Path.of(arguments.get("work-dir", "target/fleet"));
+		Files.createDirectories(workDir);
+		PrintStream out = System.out;
+		out.printf("# Fleet simulation: %d instances per store, steady state %d s, store outages %d s%n%n", instances,
+				steady.toSeconds(), outage.toSeconds());
+		out.printf("JVM: %s %s, %d cores, -Xmx%d MB; generator: DefaultUidGenerator at its defaults (layout %s)%n%n",
+				System.getProperty("java.vm.name"), System.getProperty("java.version"),
+				Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20,
+				UidLayout.defaults());
+		List<String> rows = new ArrayList<>();
+		for (String kind : stores) {
+			Path dir = Files.createTempDirectory(workDir.toAbsolutePath(), kind.trim() + "-");
+			try (FleetStore store = FleetStore.start(kind.trim(), dir)) {
+				FleetSimulation simulation = new FleetSimulation(store, instances, steady, outage, out);
+				simulation.run();
+				rows.add(String.join("|", simulation.summary));
+			}
+		}
+		out.println("## All stores");
+		out.println();
+		MarkdownTable table = new MarkdownTable("store", "claim p50 / p99 / max", "first ID p50 / p99 / max",
+				"store CPU, steady", "operations/s", "memory", "fleet read", "rolling restart: refused, slowest",
+				"instance 1,025", "restart: refused, all renewing after", "restart empty: refused, all renewing after",
+				"IDs checked, duplicates")
+			.leftAligned(0);
+		for (String row : rows) {
+			table.row((Object[]) row.split("\\|", -1));
+		}
+		table.print(out);
+		System.exit(0);
+	}
+
+	private void run() throws InterruptedException {
+		this.out.printf("## %s%n%n%s%n%n", this.store.name(), this.store.describe());
+		this.store.awaitInUse(this.out);
+		this.summary.add(this.store.name());
+		this.probe.start();
+		try {
+			startAllAtOnce();
+			steadyState();
+			readTheFleet();
+			rollingRestart();
+			beyondTheLayout();
+			// The restarts come last: once Redis has lost its data, newcomers wait the registry-loss margin.
+			restart(false);
+			restart(true);
+		}
+		finally {
+			this.probe.stop();
+			closeAll();
+		}
+		long[] ids = this.probe.ids();
+		int duplicates = duplicates(ids);
+		this.out.printf("IDs taken by the probe and checked: %,d; duplicates: %d; refused in all: %,d of %,d calls%n%n",
+				ids.length, duplicates, this.probe.refused(), this.probe.calls());
+		this.summary.add(String.format(Locale.ROOT, "%,d, %d", ids.length, duplicates));
+	}
+
+	/** Every instance starts at the same moment: claim, and time to a first ID. */
+	private void startAllAtOnce() throws InterruptedException {
+		Starts starts = startConcurrently(0, this.size);
+		if (this.clients[0].assigner() instanceof RedisWorkerIdAssigner redis) {
+			this.claimWait = redis.getClaimProbation();
+		}
+		this.out.println("### All instances start at once");
+		this.out.println();
+		new MarkdownTable("", "p50", "p99", "max")
+			.leftAligned(0)
+			.row("claim (the assigner's assign(), Redis's probation included)", ms(starts.claims, 0.5),
+					ms(starts.claims, 0.99), ms(starts.claims, 1))
+			.row("claim less the probation's fixed wait of " + this.claimWait.toMillis() + " ms",
+					ms(less(starts.claims, this.claimWait), 0.5), ms(less(starts.claims, this.claimWait), 0.99),
+					ms(less(starts.claims, this.claimWait), 1))
+			.row("first ID (the generator built, mark recorded, getUID())", ms(starts.firstIds, 0.5),
+					ms(starts.firstIds, 0.99), ms(starts.firstIds, 1))
+			.print(this.out);
+		this.out.printf("%nStarted: %d of %d; failed: %d%s; distinct worker IDs held: %d%n%n", starts.started(),
+				this.size, starts.failures.size(), starts.failures.isEmpty() ? "" : " (first: " + starts.failures.get(0)
+						+ ")", distinctWorkerIds());
+		long[] work = less(starts.claims, this.claimWait);
+		this.summary.add(ms(work, 0.5) + " / " + ms(work, 0.99) + " / " + ms(work, 1)
+				+ (this.claimWait.isZero() ? "" : " + " + this.claimWait.toMillis() + " ms probation"));
+		this.summary.add(ms(starts.firstIds, 0.5) + " / " + ms(starts.firstIds, 0.99) + " / " + ms(starts.firstIds, 1));
+	}
+
+	/** The fleet holds and renews; the store's CPU, operations and memory, and this JVM's CPU, over the window. */
+	private void steadyState() {
+		FleetStore.Reading before = this.store.read();
+		long jvmBefore = processCpuNanos();
+		long startNanos = System.nanoTime();
+		FleetStore.sleep(this.steady);
+		FleetStore.Reading after = this.store.read();
+		long jvmAfter = processCpuNanos();
+		double seconds = (System.nanoTime() - startNanos) / 1e9;
+		double storeCpu = (after.cpuMillis() - before.cpuMillis()) / 10.0 / seconds;
+		double operations = (after.operations() - before.operations()) / seconds;
+		double jvmCpu = (jvmAfter - jvmBefore) / 1e7 / seconds;
+		this.out.printf("### Steady state, %d s%n%n", this.steady.toSeconds());
+		new MarkdownTable("", "value")
+			.leftAligned(0)
+			.row("store CPU (% of one core)", String.format(Locale.ROOT, "%.2f %%", storeCpu))
+			.row(this.store.operationsCounted() + " per second", String.format(Locale.ROOT, "%.0f", operations))
+			.row(this.store.memoryMeasured(), String.format(Locale.ROOT, "%.1f MB", after.memoryBytes() / 1e6))
+			.row("the simulation's JVM, every instance and the probe (% of one core)",
+					String.format(Locale.ROOT, "%.1f %%", jvmCpu))
+			.print(this.out);
+		this.out.println();
+		this.summary.add(String.format(Locale.ROOT, "%.2f %%", storeCpu));
+		this.summary.add(String.format(Locale.ROOT, "%.0f", operations));
+		this.summary.add(String.format(Locale.ROOT, "%.1f MB", after.memoryBytes() / 1e6));
+	}
+
+	/** What {@code /actuator/uid/fleet} reads: every worker ID, and one worker's claim history. */
+	private void readTheFleet() {
+		Optional<WorkerFleet> fleet = this.clients[0].assigner().fleet();
+		if (fleet.isEmpty()) {
+			this.summary.add("n/a");
+			return;
+		}
+		long[] reads = new long[5];
+		FleetSnapshot snapshot = null;
+		for (int i = 0; i < reads.length; i++) {
+			long start = System.nanoTime();
+			snapshot = fleet.get().read(WORKER_IDS);
+			reads[i] = System.nanoTime() - start;
+		}
+		long start = System.nanoTime();
+		int claims = fleet.get().history(this.generators.get(0).status().worker().id()).claims().size();
+		long history = System.nanoTime() - start;
+		Arrays.sort(reads);
+		this.out.println("### The fleet, read as /actuator/uid/fleet reads it (5 reads)");
+		this.out.println();
+		new MarkdownTable("", "value")
+			.leftAligned(0)
+			.row("read of every worker ID, median / max", ms(reads, 0.5) + " / " + ms(reads, 1))
+			.row("worker IDs held / known / listed", snapshot.held() + " / " + snapshot.known() + " / "
+					+ snapshot.workers().size())
+			.row("one worker's claim history", String.format(Locale.ROOT, "%.1f ms, %d claims", history / 1e6, claims))
+			.print(this.out);
+		this.out.println();
+		this.summary.add(ms(reads, 0.5) + ", " + snapshot.held() + " held");
+	}
+
+	/**
+	 * The store stops for the outage and starts again, on its data or empty: how many calls were refused, and how
+	 * long after the store answered again every instance's renewals reached it.
+	 */
+	private void restart(boolean empty) {
+		long refusedBefore = this.probe.refused();
+		long callsBefore = this.probe.calls();
+		boolean done;
+		if (empty) {
+			done = this.store.restartEmpty(this.outage);
+		}
+		else {
+			this.store.restart(this.outage);
+			done = true;
+		}
+		if (!done) {
+			this.summary.add("n/a");
+			return;
+		}
+		long backNanos = System.nanoTime();
+		int renewing = awaitInstances((i) -> isRenewing(this.generators.get(i)));
+		long allRenewing = System.nanoTime() - backNanos;
+		// The probe's next pass shows whether every instance serves.
+		long refused = this.probe.refused() - refusedBefore;
+		long calls = this.probe.calls() - callsBefore;
+		int held = heldInTheStore();
+		this.out.printf("### The store restarted %s after %d s down%n%n", empty ? "empty" : "on its data",
+				this.outage.toSeconds());
+		new MarkdownTable("", "value")
+			.leftAligned(0)
+			.row("calls refused while it was down and after (of all calls)", String.format(Locale.ROOT, "%,d of %,d",
+					refused, calls))
+			.row("instances renewing again", renewing + " of " + this.size)
+			.row("from the store's return until every instance renewed", String.format(Locale.ROOT, "%.1f s",
+					allRenewing / 1e9))
+			.row("worker IDs held in the store afterwards", held)
+			.row("distinct worker IDs of the running instances", distinctWorkerIds())
+			.print(this.out);
+		this.out.println();
+		this.summary.add(String.format(Locale.ROOT, "%,d, %.1f s", refused, allRenewing / 1e9));
+	}
+
+	/** Every instance restarts, a tenth at a time (a rolling deployment's surge), each on a new client. */
+	private void rollingRestart() throws InterruptedException {
+		long refusedBefore = this.probe.refused();
+		int wave = Math.max(1, this.size / 10);
+		long[] restarts = new long[this.size];
+		long startNanos = System.nanoTime();
+		List<String> failures = new ArrayList<>();
+		for (int from = 0; from < this.size; from += wave) {
+			int to = Math.min(this.size, from + wave);
+			for (int i = from; i < to; i++) {
+				DefaultUidGenerator stopped = this.generators.getAndSet(i, null);
+				stopped.close();
+				this.clients[i].close();
+			}
+			Starts starts = startConcurrently(from, to);
+			failures.addAll(starts.failures);
+			System.arraycopy(starts.firstIds, 0, restarts, from, to - from);
+		}
+		long total = System.nanoTime() - startNanos;
+		long refused = this.probe.refused() - refusedBefore;
+		this.out.printf("### Rolling restart, %d at a time, each on a new client%n%n", wave);
+		new MarkdownTable("", "value")
+			.leftAligned(0)
+			.row("start to first ID, p50 / p99 / max", ms(restarts, 0.5) + " / " + ms(restarts, 0.99) + " / "
+					+ ms(restarts, 1))
+			.row("the whole rolling restart", String.format(Locale.ROOT, "%.1f s", total / 1e9))
+			.row("calls refused (by running instances)", refused)
+			.row("restarts that failed", failures.size() + (failures.isEmpty() ? "" : " (first: " + failures.get(0)
+					+ ")"))
+			.row("distinct worker IDs of the running instances", distinctWorkerIds())
+			.print(this.out);
+		this.out.println();
+		this.summary.add(refused + ", " + ms(restarts, 1));
+	}
+
+	/** Instances are added until every worker ID is taken; then one more asks. */
+	private void beyondTheLayout() throws InterruptedException {
+		Starts fill = startConcurrently(this.size, WORKER_IDS);
+		int held = heldInTheStore();
+		String refusal;
+		long startNanos = System.nanoTime();
+		FleetStore.Client client = this.store.client(this.instanceIds[WORKER_IDS]);
+		this.clients[WORKER_IDS] = client;
+		try {
+			DefaultUidGenerator extra = DefaultUidGenerator.builder().workerIdAssigner(client.assigner()).build();
+			this.generators.set(WORKER_IDS, extra);
+			refusal = "STARTED as worker " + extra.status().worker().id() + ": a duplicate worker ID";
+		}
+		catch (RuntimeException ex) {
+			refusal = ex.getClass().getSimpleName() + ": " + ex.getMessage();
+		}
+		long refusedAfter = System.nanoTime() - startNanos;
+		this.out.printf("### Instance %,d on a layout of %,d worker IDs%n%n", WORKER_IDS + 1, WORKER_IDS);
+		this.out.printf("%d more instances started (%d failed); worker IDs held in the store: %d; distinct worker IDs "
+				+ "of the running instances: %d. Instance %,d, after %.1f s:%n%n> %s%n%n", WORKER_IDS - this.size,
+				fill.failures.size(), held, distinctWorkerIds(), WORKER_IDS + 1, refusedAfter / 1e9, refusal);
+		this.summary.add(refusal.replaceAll(":.*", "") + String.format(Locale.ROOT, " after %.1f s",
+				refusedAfter / 1e9));
+		// Back to the fleet of N for what follows.
+		for (int i = this.size; i <= WORKER_IDS; i++) {
+			DefaultUidGenerator generator = this.generators.getAndSet(i, null);
+			if (generator != null) {
+				generator.close();
+			}
+			if (this.clients[i] != null) {
+				this.clients[i].close();
+				this.clients[i] = null;
+			}
+		}
+	}
+
+	/** Nanosecond figures less a fixed wait; zeros (nothing measured) stay zero. */
+	private static long[] less(long[] nanos, Duration wait) {
+		return Arrays.stream(nanos).map((value) -> (value > 0) ? Math.max(1, value - wait.toNanos()) : 0).toArray();
+	}
+
+	/** The instances that started, the claims timed, the first IDs timed (nanoseconds), the failures. */
+	private record Starts(long[] claims, long[] firstIds, List<String> failures) {
+
+		int started() {
+			return (int) Arrays.stream(this.firstIds).filter((nanos) -> nanos > 0).count();
+		}
+
+	}
+
+	/**
+	 * Starts instances {@code from} (inclusive) to {@code to} (exclusive) on threads of their own, each with a new
+	 * client, all released at one moment once every client is made.
+	 */
+	private Starts startConcurrently(int from, int to) throws InterruptedException {
+		int count = to - from;
+		long[] claims = new long[count];
+		long[] firstIds = new long[count];
+		List<String> failures = new ArrayList<>();
+		CountDownLatch ready = new CountDownLatch(count);
+		CountDownLatch go = new CountDownLatch(1);
+		long[] goNanos = new long[1];
+		List<Thread> threads = new ArrayList<>();
+		for (int i = from; i < to; i++) {
+			int index = i;
+			Thread thread = new Thread(() -> {
+				FleetStore.Client client = this.store.client(this.instanceIds[index]);
+				this.clients[index] = client;
+				TimedClaims timed = new TimedClaims(client.assigner());
+				ready.countDown();
+				try {
+					go.await();
+					DefaultUidGenerator generator = DefaultUidGenerator.builder().workerIdAssigner(timed).build();
+					generator.getUID();
+					firstIds[index - from] = System.nanoTime() - goNanos[0];
+					claims[index - from] = timed.firstClaimNanos;
+					this.generators.set(index, generator);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				catch (RuntimeException ex) {
+					synchronized (failures) {
+						failures.add(ex.getClass().getSimpleName() + ": " + ex.getMessage());
+					}
+				}
+			}, "fleet-start-" + index);
+			thread.setDaemon(true);
+			threads.add(thread);
+			thread.start();
+		}
+		if (!ready.await(BOUND.toSeconds(), TimeUnit.SECONDS)) {
+			throw new IllegalStateException("The clients of " + count + " instances were not made within " + BOUND);
+		}
+		goNanos[0] = System.nanoTime();
+		go.countDown();
+		for (Thread thread : threads) {
+			thread.join(BOUND.toMillis());
+		}
+		return new Starts(claims, firstIds, failures);
+	}
+
+	/** Times the first claim of the assigner it wraps; passes every call on. */
+	private static final class TimedClaims implements WorkerIdAssigner {
+
+		private final WorkerIdAssigner assigner;
+
+		private volatile long firstClaimNanos;
+
+		TimedClaims(WorkerIdAssigner assigner) {
+			this.assigner = assigner;
+		}
+
+		@Override
+		public void recordLayout(UidLayout layout) {
+			this.assigner.recordLayout(layout);
+		}
+
+		@Override
+		public WorkerAssignment assign(long maxWorkerId) {
+			long start = System.nanoTime();
+			WorkerAssignment assignment = this.assigner.assign(maxWorkerId);
+			timed(start);
+			return assignment;
+		}
+
+		@Override
+		public WorkerAssignment assign(long maxWorkerId, Duration maxMarkLead) {
+			long start = System.nanoTime();
+			WorkerAssignment assignment = this.assigner.assign(maxWorkerId, maxMarkLead);
+			timed(start);
+			return assignment;
+		}
+
+		private void timed(long start) {
+			if (this.firstClaimNanos == 0) {
+				this.firstClaimNanos = System.nanoTime() - start;
+			}
+		}
+
+		@Override
+		public Optional<WorkerAssignment> assignBehind(long maxWorkerId, long latestMarkMillis) {
+			return this.assigner.assignBehind(maxWorkerId, latestMarkMillis);
+		}
+
+		@Override
+		public void renew(long workerId, long highWaterMarkMillis) {
+			this.assigner.renew(workerId, highWaterMarkMillis);
+		}
+
+		@Override
+		public void release(long workerId, long highWaterMarkMillis) {
+			this.assigner.release(workerId, highWaterMarkMillis);
+		}
+
+		@Override
+		public Duration renewInterval() {
+			return this.assigner.renewInterval();
+		}
+
+		@Override
+		public Duration leaseHold() {
+			return this.assigner.leaseHold();
+		}
+
+		@Override
+		public Optional<WorkerFleet> fleet() {
+			return this.assigner.fleet();
+		}
+
+		@Override
+		public String name() {
+			return this.assigner.name();
+		}
+
+	}
+
+	/** Whether a generator's store answers its renewals and it may issue. */
+	private static boolean isRenewing(DefaultUidGenerator generator) {
+		if (generator == null) {
+			return false;
+		}
+		UidGeneratorStatus status = generator.status();
+		return status.failure() == null && status.worker() != null && status.worker().storeSilent() != null
+				&& status.worker().storeSilent().isZero();
+	}
+
+	/** Waits, within {@link #BOUND}, until every instance of the fleet passes; returns how many do. */
+	private int awaitInstances(IntPredicate passes) {
+		long deadline = System.nanoTime() + BOUND.toNanos();
+		int passing = 0;
+		while (System.nanoTime() < deadline) {
+			passing = 0;
+			for (int i = 0; i < this.size; i++) {
+				if (passes.test(i)) {
+					passing++;
+				}
+			}
+			if (passing == this.size) {
+				return passing;
+			}
+			FleetStore.sleep(Duration.ofMillis(100));
+		}
+		return passing;
+	}
+
+	private int heldInTheStore() {
+		try {
+			return this.clients[0].assigner().fleet().map((fleet) -> (int) fleet.read(WORKER_IDS).held()).orElse(-1);
+		}
+		catch (UidException ex) {
+			return -1;
+		}
+	}
+
+	private int distinctWorkerIds() {
+		Set<Long> ids = new HashSet<>();
+		int running = 0;
+		for (int i = 0; i < this.generators.length(); i++) {
+			DefaultUidGenerator generator = this.generators.get(i);
+			if (generator != null) {
+				running++;
+				ids.add(generator.status().worker().id());
+			}
+		}
+		return (ids.size() == running) ? running : -(running - ids.size());
+	}
+
+	private void closeAll() {
+		for (int i = 0; i < this.generators.length(); i++) {
+			DefaultUidGenerator generator = this.generators.getAndSet(i, null);
+			if (generator != null) {
+				generator.close();
+			}
+			if (this.clients[i] != null) {
+				this.clients[i].close();
+			}
+		}
+	}
+
+	private static int duplicates(long[] ids) {
+		long[] sorted = ids.clone();
+		Arrays.sort(sorted);
+		int duplicates = 0;
+		for (int i = 1; i < sorted.length; i++) {
+			if (sorted[i] == sorted[i - 1]) {
+				duplicates++;
+			}
+		}
+		return duplicates;
+	}
+
+	private static long processCpuNanos() {
+		return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+			.getProcessCpuTime();
+	}
+
+	/** A quantile of nanosecond figures, in milliseconds; the zeros (nothing measured) left out. */
+	private static String ms(long[] nanos, double quantile) {
+		long[] measured = Arrays.stream(nanos).filter((value) -> value > 0).sorted().toArray();
+		if (measured.length == 0) {
+			return "–";
+		}
+		int index = Math.max(0, (int) Math.ceil(quantile * measured.length) - 1);
+		return String.format(Locale.ROOT, "%,.0f ms", measured[index] / 1e6);
+	}
+
+}

@@ -1,0 +1,515 @@
+package io.github.uidgen.benchmarks;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.github.uidgen.testsupport.ThrowawayMariaDb;
+import io.github.uidgen.testsupport.ThrowawayRedis;
+import io.github.uidgen.testsupport.ThrowawayZooKeeper;
+import io.github.uidgen.worker.WorkerIdAssigner;
+import io.github.uidgen.worker.jdbc.JdbcLeaseWorkerIdAssigner;
+import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
+import io.github.uidgen.worker.zookeeper.ZookeeperWorkerIdAssigner;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * A worker store of the fleet simulation's own: a throwaway server on a spare loopback port that it can restart with
+ * its data or empty, a client per simulated instance made the way the starter makes it at its defaults, and a
+ * reading of the server's CPU time, operations and memory.
+ *
+ * <p>What one JVM must share, and a fleet would not, is said by {@link #describe()}.
+ */
+abstract class FleetStore implements AutoCloseable {
+
+	static final String KINDS = "redis,zookeeper,db";
+
+	/** What the server has used and holds, read at one moment. */
+	record Reading(long cpuMillis, long operations, long memoryBytes) {
+	}
+
+	/** One instance's assigner and the client under it, which {@link #close()} closes. */
+	record Client(WorkerIdAssigner assigner, Runnable closer) implements AutoCloseable {
+
+		@Override
+		public void close() {
+			this.closer.run();
+		}
+
+	}
+
+	/**
+	 * Starts a store by its name.
+	 * @param kind one of {@link #KINDS}
+	 * @param dir a directory of its own for the server's data and log
+	 * @return the running store
+	 */
+	static FleetStore start(String kind, Path dir) {
+		return switch (kind) {
+			case "redis" -> new Redis(dir);
+			case "zookeeper" -> new ZooKeeper();
+			case "db" -> new Db(dir);
+			default -> throw new IllegalArgumentException("Unknown store '" + kind + "'; use one of " + KINDS);
+		};
+	}
+
+	/** Its name in tables. */
+	abstract String name();
+
+	/** The server, how each instance reaches it, and what the instances share that a fleet would not. */
+	abstract String describe();
+
+	/** What {@link Reading#operations()} counts. */
+	abstract String operationsCounted();
+
+	/** What {@link Reading#memoryBytes()} measures. */
+	abstract String memoryMeasured();
+
+	/**
+	 * Creates the assigner of one instance, on a client of its own, at the starter's defaults.
+	 * @param instanceId the instance's identity
+	 * @return the assigner and its client
+	 */
+	abstract Client client(String instanceId);
+
+	/**
+	 * Waits until the new server is like one a fleet already uses, saying why it waits.
+	 * @param out where to say it
+	 */
+	void awaitInUse(PrintStream out) {
+	}
+
+	/** Reads the server's CPU time, operations and memory now. */
+	abstract Reading read();
+
+	/**
+	 * Stops the server, keeps it down for the outage, and starts it again on its data.
+	 * @param outage how long it stays down
+	 */
+	abstract void restart(Duration outage);
+
+	/**
+	 * Stops the server, keeps it down for the outage, and starts it again without its data.
+	 * @param outage how long it stays down
+	 * @return {@code false} when the store has no such restart here
+	 */
+	abstract boolean restartEmpty(Duration outage);
+
+	/** Stops every client and the server. */
+	@Override
+	public abstract void close();
+
+	static void sleep(Duration duration) {
+		try {
+			Thread.sleep(duration.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/** CPU time of a process of this machine, from {@code /proc/<pid>/stat} (user and system, clock ticks of 10 ms). */
+	static long processCpuMillis(long pid) {
+		try {
+			String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+			String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+			// After the name: state is field 3 of the whole line, utime 14 and stime 15.
+			return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * 10;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/**
+	 * Redis as {@code redis-server} with an append-only file, one Lettuce connection factory per instance, all on
+	 * one {@link ClientResources} (event loops and timers), with the starter's 500 ms cap on the reconnection delay.
+	 */
+	private static final class Redis extends FleetStore {
+
+		private final Path dir;
+
+		private final ThrowawayRedis server;
+
+		private final ClientResources resources;
+
+		Redis(Path dir) {
+			this.dir = dir;
+			this.server = ThrowawayRedis.start(dir, "--appendonly", "yes", "--maxclients", "10000");
+			this.resources = ClientResources.builder()
+				.reconnectDelay(Delay.exponential(Duration.ofMillis(10), Duration.ofMillis(500), 2,
+						TimeUnit.MILLISECONDS))
+				.build();
+		}
+
+		@Override
+		String name() {
+			return "redis";
+		}
+
+		@Override
+		String describe() {
+			return "redis-server " + info("server").getOrDefault("redis_version", "?") + " (append-only file, "
+					+ "everysec) on 127.0.0.1; each instance its own Lettuce connection factory and connection, all "
+					+ "sharing one ClientResources (Netty event loops), reconnection delay capped at 500 ms as the "
+					+ "starter does; RedisWorkerIdAssigner at its defaults (lease 30 s, renewals every 1.5 s, claim "
+					+ "history 256)";
+		}
+
+		@Override
+		String operationsCounted() {
+			return "script calls (EVALSHA and EVAL: claims, renewals, releases, fleet reads)";
+		}
+
+		@Override
+		String memoryMeasured() {
+			return "used_memory of INFO memory";
+		}
+
+		@Override
+		Client client(String instanceId) {
+			LettuceConnectionFactory factory = new LettuceConnectionFactory(
+					new RedisStandaloneConfiguration("127.0.0.1", this.server.port()),
+					LettuceClientConfiguration.builder().clientResources(this.resources).build());
+			factory.afterPropertiesSet();
+			factory.start();
+			return new Client(RedisWorkerIdAssigner.builder(factory).instanceId(instanceId).build(), factory::destroy);
+		}
+
+		/**
+		 * Waits until the server has run for longer than the registry-loss margin (30 s): before that, a namespace's
+		 * first claims wait the margin, as on any Redis that has just started.
+		 */
+		@Override
+		void awaitInUse(PrintStream out) {
+			out.println("(Waiting until the new Redis has run for longer than the registry-loss margin, 30 s, as a "
+					+ "Redis in use has: before that a namespace's first claims wait the margin.)");
+			out.println();
+			for (int i = 0; i < 60; i++) {
+				long uptime = Long.parseLong(info("server").getOrDefault("uptime_in_seconds", "0"));
+				if (uptime > 31) {
+					return;
+				}
+				sleep(Duration.ofSeconds(1));
+			}
+		}
+
+		@Override
+		Reading read() {
+			Map<String, String> cpu = info("cpu");
+			long cpuMillis = Math.round((Double.parseDouble(cpu.get("used_cpu_sys"))
+					+ Double.parseDouble(cpu.get("used_cpu_user"))) * 1000);
+			long scripts = 0;
+			for (Map.Entry<String, String> stat : info("commandstats").entrySet()) {
+				if (stat.getKey().equals("cmdstat_evalsha") || stat.getKey().equals("cmdstat_eval")) {
+					String calls = stat.getValue().replaceAll("^calls=(\\d+),.*", "$1");
+					scripts += Long.parseLong(calls);
+				}
+			}
+			long memory = Long.parseLong(info("memory").get("used_memory"));
+			return new Reading(cpuMillis, scripts, memory);
+		}
+
+		Map<String, String> info(String section) {
+			Map<String, String> values = new HashMap<>();
+			for (String line : this.server.cli("INFO", section).split("\r?\n")) {
+				int colon = line.indexOf(':');
+				if (colon > 0) {
+					values.put(line.substring(0, colon), line.substring(colon + 1).trim());
+				}
+			}
+			return values;
+		}
+
+		@Override
+		void restart(Duration outage) {
+			this.server.stop();
+			sleep(outage);
+			this.server.start();
+		}
+
+		@Override
+		boolean restartEmpty(Duration outage) {
+			this.server.stop();
+			deleteTree(this.dir.resolve("appendonlydir"));
+			try {
+				Files.deleteIfExists(this.dir.resolve("dump.rdb"));
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+			sleep(outage);
+			this.server.start();
+			return true;
+		}
+
+		@Override
+		public void close() {
+			this.resources.shutdown();
+			this.server.close();
+		}
+
+	}
+
+	/**
+	 * ZooKeeper as Curator's {@code TestingServer} in this JVM (the real server code; its CPU is the time of its own
+	 * threads), one Curator client and session per instance, at the starter's defaults.
+	 */
+	private static final class ZooKeeper extends FleetStore {
+
+		/** The names the server's threads start with; the clients' are {@code …-SendThread}, {@code …-EventThread}. */
+		private static final List<String> SERVER_THREADS = List.of("NIOServerCxnFactory", "NIOWorkerThread",
+				"SyncThread", "ProcessThread", "CommitProcessor", "CommitProcWorkThread", "SessionTracker",
+				"RequestThrottler", "ConnnectionExpirer");
+
+		private final ThrowawayZooKeeper server;
+
+		/** CPU time of server threads that have ended, so that a restart's new threads add to it. */
+		private final Map<Long, Long> cpuByThread = new HashMap<>();
+
+		ZooKeeper() {
+			System.setProperty("zookeeper.4lw.commands.whitelist", "mntr");
+			this.server = ThrowawayZooKeeper.start();
+		}
+
+		@Override
+		String name() {
+			return "zookeeper";
+		}
+
+		@Override
+		String describe() {
+			return "ZooKeeper " + org.apache.zookeeper.Version.getFullVersion().replaceAll("[-,].*", "")
+					+ " (Curator's TestingServer, tick 2 s) in the simulation's JVM, so its CPU is that of its own "
+					+ "threads; each instance its own CuratorFramework and session (session timeout 30 s, connection "
+					+ "timeout 10 s, as the starter builds it); ZookeeperWorkerIdAssigner at its defaults (lease "
+					+ "30 s, claim history 256)";
+		}
+
+		@Override
+		String operationsCounted() {
+			return "packets received (mntr zk_packets_received: requests and session pings)";
+		}
+
+		@Override
+		String memoryMeasured() {
+			return "znode data (mntr zk_approximate_data_size)";
+		}
+
+		@Override
+		Client client(String instanceId) {
+			CuratorFramework client = CuratorFrameworkFactory.builder()
+				.connectString(this.server.connectString())
+				.sessionTimeoutMs(30_000)
+				.connectionTimeoutMs(10_000)
+				.retryPolicy(new ExponentialBackoffRetry(200, 3))
+				.build();
+			client.start();
+			return new Client(ZookeeperWorkerIdAssigner.builder(client).instanceId(instanceId).build(), client::close);
+		}
+
+		@Override
+		Reading read() {
+			Map<String, String> mntr = mntr();
+			return new Reading(serverCpuMillis(), Long.parseLong(mntr.getOrDefault("zk_packets_received", "0")),
+					Long.parseLong(mntr.getOrDefault("zk_approximate_data_size", "0")));
+		}
+
+		private synchronized long serverCpuMillis() {
+			ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+			for (Thread thread : Thread.getAllStackTraces().keySet()) {
+				if (SERVER_THREADS.stream().anyMatch(thread.getName()::startsWith)) {
+					long nanos = threads.getThreadCpuTime(thread.getId());
+					if (nanos > 0) {
+						this.cpuByThread.put(thread.getId(), nanos);
+					}
+				}
+			}
+			return this.cpuByThread.values().stream().mapToLong(Long::longValue).sum() / 1_000_000;
+		}
+
+		/** ZooKeeper's {@code mntr} four-letter command. */
+		private Map<String, String> mntr() {
+			Map<String, String> values = new HashMap<>();
+			try (Socket socket = new Socket()) {
+				socket.connect(new InetSocketAddress("127.0.0.1", this.server.port()), 5_000);
+				socket.setSoTimeout(5_000);
+				OutputStream out = socket.getOutputStream();
+				out.write("mntr".getBytes(StandardCharsets.US_ASCII));
+				out.flush();
+				BufferedReader in = new BufferedReader(
+						new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
+				for (String line = in.readLine(); line != null; line = in.readLine()) {
+					String[] pair = line.split("\t", 2);
+					if (pair.length == 2) {
+						values.put(pair[0], pair[1].trim());
+					}
+				}
+			}
+			catch (IOException ex) {
+				// Down (a restart under way): no reading.
+			}
+			return values;
+		}
+
+		@Override
+		void restart(Duration outage) {
+			this.server.stop();
+			sleep(outage);
+			this.server.restart();
+		}
+
+		@Override
+		boolean restartEmpty(Duration outage) {
+			// A ZooKeeper ensemble that loses its data loses its sessions with it: not an outage a fleet rides.
+			return false;
+		}
+
+		@Override
+		public void close() {
+			this.server.close();
+		}
+
+	}
+
+	/**
+	 * MariaDB as a {@code mariadbd} of its own (a fresh data directory, {@code --max-connections=2000}), one HikariCP
+	 * pool per instance (at most 2 connections, none kept idle); the lease table and its claim history created by
+	 * the first claim.
+	 */
+	private static final class Db extends FleetStore {
+
+		private final ThrowawayMariaDb server;
+
+		/** The data directory before any table existed, for the restart without data. */
+		private final Path empty;
+
+		Db(Path dir) {
+			this.server = ThrowawayMariaDb.start(dir, "--max-connections=2000");
+			this.empty = this.server.coldBackup("empty");
+		}
+
+		@Override
+		String name() {
+			return "db (MariaDB)";
+		}
+
+		@Override
+		String describe() {
+			return "mariadbd " + query("SELECT VERSION()").replaceAll("-.*", "") + " (InnoDB, buffer pool 16 MB) on "
+					+ "127.0.0.1; each instance its own HikariCP pool (at most 2 connections, none idle) where an "
+					+ "application would have its usual pool; JdbcLeaseWorkerIdAssigner at its defaults (lease 30 s, "
+					+ "heartbeat 10 s, claim history 256)";
+		}
+
+		@Override
+		String operationsCounted() {
+			return "statements (Questions of SHOW GLOBAL STATUS)";
+		}
+
+		@Override
+		String memoryMeasured() {
+			return "the lease table and its claim history, data and indexes (information_schema)";
+		}
+
+		@Override
+		Client client(String instanceId) {
+			HikariDataSource pool = new HikariDataSource();
+			pool.setJdbcUrl(this.server.jdbcUrl());
+			pool.setUsername("root");
+			pool.setPassword("");
+			pool.setMaximumPoolSize(2);
+			pool.setMinimumIdle(0);
+			pool.setInitializationFailTimeout(-1);
+			pool.setPoolName("fleet-" + instanceId);
+			return new Client(
+					JdbcLeaseWorkerIdAssigner.builder(pool).instanceId(instanceId).initializeSchema(true).build(),
+					pool::close);
+		}
+
+		@Override
+		Reading read() {
+			long cpu = processCpuMillis(this.server.process().pid());
+			long questions = Long.parseLong(query("SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS "
+					+ "WHERE VARIABLE_NAME = 'QUESTIONS'"));
+			String size = query("SELECT COALESCE(SUM(DATA_LENGTH + INDEX_LENGTH), 0) FROM information_schema.TABLES "
+					+ "WHERE TABLE_SCHEMA = 'test' AND TABLE_NAME LIKE 'UID_WORKER_LEASE%'");
+			return new Reading(cpu, questions, Long.parseLong(size));
+		}
+
+		private String query(String sql) {
+			try (Connection connection = DriverManager.getConnection(this.server.jdbcUrl(), "root", "");
+					ResultSet result = connection.createStatement().executeQuery(sql)) {
+				return result.next() ? result.getString(1) : "";
+			}
+			catch (SQLException ex) {
+				throw new IllegalStateException(sql, ex);
+			}
+		}
+
+		@Override
+		void restart(Duration outage) {
+			this.server.stop();
+			sleep(outage);
+			this.server.start();
+		}
+
+		@Override
+		boolean restartEmpty(Duration outage) {
+			this.server.restore(this.empty);
+			return true;
+		}
+
+		@Override
+		public void close() {
+			this.server.close();
+		}
+
+	}
+
+	static void deleteTree(Path root) {
+		if (!Files.exists(root)) {
+			return;
+		}
+		try (Stream<Path> paths = Files.walk(root)) {
+			for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+				Files.delete(path);
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+}
