@@ -26,9 +26,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.github.uidgen.testsupport.ServerProcess;
 import io.github.uidgen.testsupport.ThrowawayMariaDb;
 import io.github.uidgen.testsupport.ThrowawayRedis;
-import io.github.uidgen.testsupport.ThrowawayZooKeeper;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.jdbc.JdbcLeaseWorkerIdAssigner;
 import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
@@ -38,6 +38,8 @@ import io.lettuce.core.resource.Delay;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingServer;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -293,14 +295,25 @@ abstract class FleetStore implements AutoCloseable {
 				"SyncThread", "ProcessThread", "CommitProcessor", "CommitProcWorkThread", "SessionTracker",
 				"RequestThrottler", "ConnnectionExpirer");
 
-		private final ThrowawayZooKeeper server;
+		private final TestingServer server;
 
 		/** CPU time of server threads that have ended, so that a restart's new threads add to it. */
 		private final Map<Long, Long> cpuByThread = new HashMap<>();
 
 		ZooKeeper() {
 			System.setProperty("zookeeper.4lw.commands.whitelist", "mntr");
-			this.server = ThrowawayZooKeeper.start();
+			// Every instance connects from 127.0.0.1, where a fleet's come from hosts of their own: no limit per
+			// address (60 by default).
+			Map<String, Object> properties = Map.of("clientPortAddress", "127.0.0.1", "maxSessionTimeout", "60000",
+					"admin.enableServer", "false", "maxClientCnxns", "0");
+			InstanceSpec spec = new InstanceSpec(null, ServerProcess.freePort(), -1, -1, true, -1, 2_000, -1,
+					properties, "127.0.0.1");
+			try {
+				this.server = new TestingServer(spec, true);
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException("Cannot start a ZooKeeper server on port " + spec.getPort(), ex);
+			}
 		}
 
 		@Override
@@ -311,8 +324,8 @@ abstract class FleetStore implements AutoCloseable {
 		@Override
 		String describe() {
 			return "ZooKeeper " + org.apache.zookeeper.Version.getFullVersion().replaceAll("[-,].*", "")
-					+ " (Curator's TestingServer, tick 2 s) in the simulation's JVM, so its CPU is that of its own "
-					+ "threads; each instance its own CuratorFramework and session (session timeout 30 s, connection "
+					+ " (Curator's TestingServer, tick 2 s, no limit of connections per address) in the simulation's "
+					+ "JVM, so its CPU is that of its own threads; each instance its own CuratorFramework and session (session timeout 30 s, connection "
 					+ "timeout 10 s, as the starter builds it); ZookeeperWorkerIdAssigner at its defaults (lease "
 					+ "30 s, claim history 256)";
 		}
@@ -330,7 +343,7 @@ abstract class FleetStore implements AutoCloseable {
 		@Override
 		Client client(String instanceId) {
 			CuratorFramework client = CuratorFrameworkFactory.builder()
-				.connectString(this.server.connectString())
+				.connectString(this.server.getConnectString())
 				.sessionTimeoutMs(30_000)
 				.connectionTimeoutMs(10_000)
 				.retryPolicy(new ExponentialBackoffRetry(200, 3))
@@ -363,7 +376,7 @@ abstract class FleetStore implements AutoCloseable {
 		private Map<String, String> mntr() {
 			Map<String, String> values = new HashMap<>();
 			try (Socket socket = new Socket()) {
-				socket.connect(new InetSocketAddress("127.0.0.1", this.server.port()), 5_000);
+				socket.connect(new InetSocketAddress("127.0.0.1", this.server.getPort()), 5_000);
 				socket.setSoTimeout(5_000);
 				OutputStream out = socket.getOutputStream();
 				out.write("mntr".getBytes(StandardCharsets.US_ASCII));
@@ -385,9 +398,14 @@ abstract class FleetStore implements AutoCloseable {
 
 		@Override
 		void restart(Duration outage) {
-			this.server.stop();
-			sleep(outage);
-			this.server.restart();
+			try {
+				this.server.stop();
+				sleep(outage);
+				this.server.restart();
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException("Cannot restart ZooKeeper", ex);
+			}
 		}
 
 		@Override
@@ -398,7 +416,12 @@ abstract class FleetStore implements AutoCloseable {
 
 		@Override
 		public void close() {
-			this.server.close();
+			try {
+				this.server.close();
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
 		}
 
 	}

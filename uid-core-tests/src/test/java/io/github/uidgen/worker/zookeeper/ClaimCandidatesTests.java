@@ -1,6 +1,7 @@
 package io.github.uidgen.worker.zookeeper;
 
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -52,6 +53,50 @@ class ClaimCandidatesTests {
 		List<Candidate> preferred = this.candidates.preferred(new Snapshot(NOW, List.of(), Set.of()), 1_023,
 				Duration.ofSeconds(20));
 		assertThat(preferred).hasSize(ClaimCandidates.PER_ROUND);
+	}
+
+	@Test
+	void theFirstRoundTriesTheLowestWorkerIdsInOrder() {
+		for (int attempt = 0; attempt < 20; attempt++) {
+			List<Candidate> preferred = this.candidates.preferred(new Snapshot(NOW, List.of(), Set.of()), 1_023,
+					Duration.ofSeconds(20), 1);
+			assertThat(preferred).extracting(Candidate::workerId).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L);
+		}
+	}
+
+	/** A claim that lost a round to others of the same moment spreads out: the window doubles with every round. */
+	@Test
+	void laterRoundsPickAtRandomAmongAWindowThatDoublesLowestFirst() {
+		assertThat(ClaimCandidates.window(1)).isEqualTo(8);
+		assertThat(ClaimCandidates.window(4)).isEqualTo(64);
+		Set<Long> seen = new HashSet<>();
+		for (int attempt = 0; attempt < 50; attempt++) {
+			List<Candidate> preferred = this.candidates.preferred(new Snapshot(NOW, List.of(), Set.of()), 1_023,
+					Duration.ofSeconds(20), 4);
+			List<Long> ids = preferred.stream().map(Candidate::workerId).toList();
+			assertThat(ids).hasSize(ClaimCandidates.PER_ROUND).isSorted().doesNotHaveDuplicates()
+				.allMatch((id) -> id < 64);
+			seen.addAll(ids);
+		}
+		// 50 picks of 8 among 64 leave a given ID out with odds of (56/64)^50, about 1 in 800: at least 32 are seen
+		// unless the pick is not random at all.
+		assertThat(seen).hasSizeGreaterThan(32);
+	}
+
+	/** Own and far-ahead worker IDs keep their places in later rounds too. */
+	@Test
+	void laterRoundsKeepTheOwnWorkerIdFirstAndFarAheadOnesLast() {
+		List<Candidate> preferred = this.candidates.preferred(this.snapshot, 5, Duration.ofSeconds(20), 3);
+		assertThat(preferred).extracting(Candidate::workerId).containsExactly(2L, 1L, 4L, 5L, 3L);
+	}
+
+	/** A snapshot that read only the unleased znodes still knows which worker IDs exist: none is taken as new. */
+	@Test
+	void workerIdsWhoseZnodesWereNotReadAreNotTakenForNeverUsed() {
+		Snapshot unleased = new Snapshot(NOW, List.of(node(1, "other", "", 50_000, false)), Set.of(0L, 2L),
+				Set.of(0L, 1L, 2L));
+		List<Candidate> preferred = this.candidates.preferred(unleased, 5, Duration.ofSeconds(20));
+		assertThat(preferred).extracting(Candidate::workerId).containsExactly(1L, 3L, 4L, 5L);
 	}
 
 	private static WorkerNode node(long workerId, String instanceId, String token, long markMillis,

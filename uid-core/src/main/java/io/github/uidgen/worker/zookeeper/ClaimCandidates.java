@@ -2,7 +2,10 @@ package io.github.uidgen.worker.zookeeper;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.zookeeper.WorkerRegistry.Snapshot;
@@ -24,10 +27,20 @@ final class ClaimCandidates {
 	}
 
 	/**
-	 * Orders the worker IDs worth trying: this instance's previous one, the lowest free ones, the lowest never used;
-	 * then, only if none of those can be had, free ones whose mark lies beyond the lead.
+	 * Orders the worker IDs worth trying in a claim's first round: this instance's previous one, the lowest free
+	 * ones, the lowest never used; then, only if none of those can be had, free ones whose mark lies beyond the lead.
 	 */
 	List<Candidate> preferred(Snapshot snapshot, long maxWorkerId, Duration maxMarkLead) {
+		return preferred(snapshot, maxWorkerId, maxMarkLead, 1);
+	}
+
+	/**
+	 * Orders the worker IDs worth trying in a round of a claim, as {@link #preferred(Snapshot, long, Duration)} does;
+	 * from the second round on, the free and the never-used ones are a random pick, tried lowest first, among the
+	 * lowest {@link #window(int)}: a claim that lost a race lost it to other claimants of the same moment, who would
+	 * all try the same few lowest worker IDs again (a fleet of 1,000 starting at once needed hundreds of rounds).
+	 */
+	List<Candidate> preferred(Snapshot snapshot, long maxWorkerId, Duration maxMarkLead, int round) {
 		long now = snapshot.storeMillis();
 		long markLimit = (now > Long.MAX_VALUE - maxMarkLead.toMillis()) ? Long.MAX_VALUE
 				: now + maxMarkLead.toMillis();
@@ -42,19 +55,54 @@ final class ClaimCandidates {
 				}
 			}
 		}
-		List<Candidate> fine = new ArrayList<>();
+		int window = window(round);
+		List<Candidate> freeFine = new ArrayList<>();
 		List<Candidate> ahead = new ArrayList<>();
+		for (WorkerNode node : free) {
+			if (node != own && freeFine.size() < window) {
+				if (!isAhead(node, markLimit, now)) {
+					freeFine.add(new Candidate(node));
+				}
+				else if (ahead.size() < PER_ROUND) {
+					ahead.add(new Candidate(node));
+				}
+			}
+		}
+		List<Candidate> fine = new ArrayList<>();
 		if (own != null) {
 			(isAhead(own, markLimit, now) ? ahead : fine).add(new Candidate(own));
 		}
-		for (WorkerNode node : free) {
-			if (node != own && fine.size() < PER_ROUND) {
-				(isAhead(node, markLimit, now) ? ahead : fine).add(new Candidate(node));
-			}
-		}
-		addNeverUsed(snapshot, maxWorkerId, fine);
+		fine.addAll(pick(freeFine, PER_ROUND - fine.size(), round));
+		List<Candidate> neverUsed = new ArrayList<>();
+		addNeverUsed(snapshot, maxWorkerId, neverUsed, window);
+		fine.addAll(pick(neverUsed, PER_ROUND - fine.size(), round));
 		fine.addAll(ahead);
 		return fine;
+	}
+
+	/** How many of the lowest worker IDs a round picks among: a round's worth, doubling with every round lost. */
+	static int window(int round) {
+		return PER_ROUND << Math.min(Math.max(round, 1) - 1, 16);
+	}
+
+	/**
+	 * Up to {@code count} of the candidates, lowest first: the lowest in a first round, a random pick after.
+	 */
+	private static List<Candidate> pick(List<Candidate> candidates, int count, int round) {
+		if (count <= 0) {
+			return List.of();
+		}
+		if (candidates.size() <= count) {
+			return candidates;
+		}
+		if (round <= 1) {
+			return candidates.subList(0, count);
+		}
+		List<Candidate> shuffled = new ArrayList<>(candidates);
+		Collections.shuffle(shuffled, ThreadLocalRandom.current());
+		List<Candidate> picked = new ArrayList<>(shuffled.subList(0, count));
+		picked.sort(Comparator.comparingLong(Candidate::workerId));
+		return picked;
 	}
 
 	/** The lowest free worker IDs whose mark is no later than the bound, then the lowest never used. */
@@ -66,18 +114,14 @@ final class ClaimCandidates {
 				candidates.add(new Candidate(node));
 			}
 		}
-		addNeverUsed(snapshot, maxWorkerId, candidates);
+		addNeverUsed(snapshot, maxWorkerId, candidates, PER_ROUND);
 		return candidates;
 	}
 
-	/** Adds the lowest worker IDs without a znode, up to a round's worth of candidates. */
-	private static void addNeverUsed(Snapshot snapshot, long maxWorkerId, List<Candidate> candidates) {
-		int next = 0;
-		for (long id = 0; id <= maxWorkerId && candidates.size() < PER_ROUND; id++) {
-			while (next < snapshot.nodes().size() && snapshot.nodes().get(next).workerId() < id) {
-				next++;
-			}
-			if (next >= snapshot.nodes().size() || snapshot.nodes().get(next).workerId() != id) {
+	/** Adds the lowest worker IDs without a znode, until there are {@code limit} candidates. */
+	private static void addNeverUsed(Snapshot snapshot, long maxWorkerId, List<Candidate> candidates, int limit) {
+		for (long id = 0; id <= maxWorkerId && candidates.size() < limit; id++) {
+			if (!snapshot.existing().contains(id)) {
 				candidates.add(new Candidate(id, null, snapshot.leaseNodes().contains(id)));
 			}
 		}

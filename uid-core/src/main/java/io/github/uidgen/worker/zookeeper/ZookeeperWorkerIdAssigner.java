@@ -139,9 +139,25 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 	public WorkerAssignment assign(long maxWorkerId, Duration maxMarkLead) {
 		Objects.requireNonNull(maxMarkLead, "maxMarkLead");
 		this.registry.awaitConnected(this.connectionTimeout);
+		// The ensemble's time, read once by a write: later rounds count on from it by this host's monotonic clock,
+		// which can only make them think it earlier than it is (the write's mtime precedes its answer). Writing the
+		// clock znode every round made a fleet's simultaneous start one long queue of writes.
+		long clockMillis = this.registry.storeMillis();
+		long clockReadNanos = System.nanoTime();
 		for (int round = 1; round <= MAX_CLAIM_ROUNDS; round++) {
-			Snapshot snapshot = this.registry.snapshot(maxWorkerId);
-			List<Candidate> candidates = this.candidates.preferred(snapshot, maxWorkerId, maxMarkLead);
+			long storeMillis = clockMillis + (System.nanoTime() - clockReadNanos) / 1_000_000;
+			// The first round reads every worker znode, so an expired lease is found and preferred to a new worker ID;
+			// a round after a lost race reads only those without a lease znode, which is what the others who won it
+			// just took: a fleet starting at once would otherwise read the whole registry again and again.
+			Snapshot read = (round == 1) ? this.registry.snapshot(maxWorkerId, storeMillis)
+					: this.registry.unleasedSnapshot(maxWorkerId, storeMillis);
+			List<Candidate> candidates = this.candidates.preferred(read, maxWorkerId, maxMarkLead, round);
+			// Nothing unleased: read them all, as a lease may have run out under a live session.
+			Snapshot snapshot = (candidates.isEmpty() && round > 1) ? this.registry.snapshot(maxWorkerId, storeMillis)
+					: read;
+			if (snapshot != read) {
+				candidates = this.candidates.preferred(snapshot, maxWorkerId, maxMarkLead, round);
+			}
 			if (candidates.isEmpty()) {
 				List<WorkerNode> live = snapshot.nodes()
 					.stream()
