@@ -2,8 +2,8 @@ package io.github.uidgen.text;
 
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
-import java.util.Arrays;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -70,7 +70,10 @@ public final class OpaqueUidFormat implements UidFormat {
 
 	private final RadixUidFormat body;
 
-	/** Decrypts where a text's key version is none of the service's, so that its refusal takes a reading's time. */
+	/**
+	 * Decrypts, and its result is thrown away, where a text's key version is none of the service's: so that the
+	 * refusal takes a reading's time.
+	 */
 	private final Key decoy;
 
 	private final long maxUid;
@@ -97,7 +100,7 @@ public final class OpaqueUidFormat implements UidFormat {
 			}
 		}
 		this.current = first;
-		// A random key of the current key's length: the same AES rounds, and it reads no text of any key.
+		// A random key of the current key's length, for the same AES rounds; no caller ever sees what it decrypts.
 		byte[] decoyKey = new byte[specs.get(0).key.getEncoded().length];
 		DECOY_RANDOM.nextBytes(decoyKey);
 		this.decoy = new Key("", new Ff1(new SecretKeySpec(decoyKey, "AES"), bits, tweakBytes));
@@ -210,8 +213,9 @@ public final class OpaqueUidFormat implements UidFormat {
 	 * Reads a text back into its ID. Every text that does not decode is refused with the same words, {@code it is not
 	 * a valid ID of this service}, whatever is wrong with it (its length, its key version, a character, a value
 	 * beyond the bits), and after the same work: the digits of a text of any length are read at the form's width and
-	 * decrypted, under a key that reads nothing when the version is none of this service's. The caller learns neither
-	 * which key versions exist nor how large the layout is; the reason is logged at DEBUG, without the text.
+	 * decrypted, under a random key whose result is thrown away when the version is none of this service's. The
+	 * caller learns neither which key versions exist nor how large the layout is; the reason is logged at DEBUG,
+	 * without the text.
 	 */
 	@Override
 	public long parse(CharSequence text) {
