@@ -118,13 +118,15 @@ class BadUidTextTests {
 			.key("", OpaqueUidFormat.decodeKey("AAECAwQFBgcICQoLDA0ODw=="))
 			.build();
 		assertThat(opaque.width()).isEqualTo(9);
-		assertRefused(opaque, "", "opaque", "empty");
-		assertRefused(opaque, "0123456789ab", "opaque", "12 characters long; opaque IDs have 9");
-		assertRefused(opaque, "01234567_", "opaque", "'_' at position 9");
+		// Whatever is wrong, the same words: they tell neither the width nor the key versions nor the largest ID
+		// (OpaqueTextRefusalTests tries every kind).
+		assertRefused(opaque, "", "opaque", "it is not a valid ID of this service");
+		assertRefused(opaque, "0123456789ab", "opaque", "it is not a valid ID of this service");
+		assertRefused(opaque, "01234567_", "opaque", "it is not a valid ID of this service");
 		assertRefused(opaque, "a012345678", "opaque", "it is not a valid ID of this service");
-		assertRefused(opaque, "zzzzzzzzz", "opaque", "beyond the largest ID of this layout");
+		assertRefused(opaque, "zzzzzzzzz", "opaque", "it is not a valid ID of this service");
 		assertThatExceptionOfType(UidTextException.class).isThrownBy(() -> opaque.parse("é"))
-			.withMessage("'é' is not an opaque ID: it is 1 character long; opaque IDs have 9");
+			.withMessage("'é' is not an opaque ID: it is not a valid ID of this service");
 	}
 
 	@Test

@@ -1,7 +1,9 @@
 package io.github.uidgen.text;
 
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -34,8 +36,24 @@ public final class OpaqueUidFormat implements UidFormat {
 
 	private static final String NAME = "opaque";
 
-	/** What a text of no key of this service is told, whatever the reason: the versions in use are not its business. */
-	private static final String NOT_OURS = "it is not a valid ID of this service";
+	private static final SecureRandom DECOY_RANDOM = new SecureRandom();
+
+	/**
+	 * What a text that does not decode is told, whatever the reason: which key versions exist and how large the layout
+	 * is are not its business.
+	 */
+	static final String NOT_OURS = "it is not a valid ID of this service";
+
+	/** Digit value of each ASCII character in radix 62 ({@code 0-9A-Za-z}), -1 for any other. */
+	private static final byte[] DIGITS = new byte[128];
+
+	static {
+		Arrays.fill(DIGITS, (byte) -1);
+		String alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+		for (int i = 0; i < alphabet.length(); i++) {
+			DIGITS[alphabet.charAt(i)] = (byte) i;
+		}
+	}
 
 	private final int bits;
 
@@ -51,6 +69,12 @@ public final class OpaqueUidFormat implements UidFormat {
 	private final Map<String, Key> keys;
 
 	private final RadixUidFormat body;
+
+	/**
+	 * Decrypts, and its result is thrown away, where a text's key version is none of the service's: so that the
+	 * refusal takes a reading's time.
+	 */
+	private final Key decoy;
 
 	private final long maxUid;
 
@@ -76,6 +100,10 @@ public final class OpaqueUidFormat implements UidFormat {
 			}
 		}
 		this.current = first;
+		// A random key of the current key's length, for the same AES rounds; no caller ever sees what it decrypts.
+		byte[] decoyKey = new byte[specs.get(0).key.getEncoded().length];
+		DECOY_RANDOM.nextBytes(decoyKey);
+		this.decoy = new Key("", new Ff1(new SecretKeySpec(decoyKey, "AES"), bits, tweakBytes));
 	}
 
 	/**
@@ -181,39 +209,61 @@ public final class OpaqueUidFormat implements UidFormat {
 		return this.current.version.isEmpty() ? text : this.current.version + text;
 	}
 
+	/**
+	 * Reads a text back into its ID. Every text that does not decode is refused with the same words, {@code it is not
+	 * a valid ID of this service}, whatever is wrong with it (its length, its key version, a character, a value
+	 * beyond the bits), and after the same work: the digits of a text of any length are read at the form's width and
+	 * decrypted, under a random key whose result is thrown away when the version is none of this service's. The
+	 * caller learns neither which key versions exist nor how large the layout is; the reason is logged at DEBUG,
+	 * without the text.
+	 */
 	@Override
 	public long parse(CharSequence text) {
 		int length = text.length();
 		int width = this.body.width();
-		if (length == 0) {
-			throw new UidTextException(NAME, text, "the text is empty");
-		}
-		String version;
-		if (length == width) {
-			version = "";
-		}
-		else if (length == width + 1) {
-			version = String.valueOf(text.charAt(0));
-		}
-		else {
-			throw new UidTextException(NAME, text, UidTextException.length(length) + "; opaque IDs have " + width
-					+ ((this.keys.size() > 1 || !this.current.version.isEmpty()) ? " plus a key version" : ""));
-		}
+		int start = (length == width + 1) ? 1 : 0;
+		String version = (start == 1) ? String.valueOf(text.charAt(0)) : "";
 		Key key = this.keys.get(version);
-		if (key == null) {
-			// The caller learns only that the text is not ours; which versions are, the log may say.
-			logger.debug("An opaque text of {} characters has the key version '{}', none of the versions {}",
-					length, version, this.keys.keySet());
-			throw new UidTextException(NAME, text, NOT_OURS);
+		// Read exactly width digits whatever the length, a character outside the alphabet as 0, so that every
+		// refusal does the same work as a reading.
+		long value = 0;
+		int badAt = 0;
+		boolean beyond = false;
+		for (int i = 0; i < width; i++) {
+			int at = start + i;
+			char c = (at < length) ? text.charAt(at) : '0';
+			int digit = (c < 128) ? DIGITS[c] : -1;
+			if (digit < 0 && badAt == 0) {
+				badAt = at + 1;
+			}
+			digit = Math.max(digit, 0);
+			beyond |= value > (this.maxUid - digit) / 62;
+			value = value * 62 + digit;
 		}
-		long value;
-		try {
-			value = this.body.parse(text.subSequence(version.length(), length));
+		long uid = ((key != null) ? key : this.decoy).cipher.decrypt(value & this.maxUid);
+		if (key != null && badAt == 0 && !beyond && (length == width || length == width + 1)) {
+			return uid;
 		}
-		catch (UidTextException ex) {
-			throw new UidTextException(NAME, text, ex.getReason());
+		if (logger.isDebugEnabled()) {
+			logger.debug("An opaque text of {} characters was refused: {}", length,
+					refusal(length, width, key == null, version, badAt, beyond));
 		}
-		return key.cipher.decrypt(value);
+		throw new UidTextException(NAME, text, NOT_OURS);
+	}
+
+	/** Why a text was refused, for the log: no character of the text but a key version that is not the service's. */
+	private String refusal(int length, int width, boolean unknownVersion, String version, int badAt,
+			boolean beyond) {
+		if (length != width && length != width + 1) {
+			return "texts have " + width + " characters, " + (width + 1) + " with a key version";
+		}
+		if (unknownVersion) {
+			return "the key version '" + version + "' is none of the versions " + this.keys.keySet();
+		}
+		if (badAt > 0) {
+			return "the character at position " + badAt + " is not one of 0-9, A-Z, a-z";
+		}
+		return "its digits are beyond the largest value of " + this.bits + " bits";
 	}
 
 	private record Key(String version, Ff1 cipher) {

@@ -18,7 +18,8 @@ public interface UidFormat {
 	 * Reads an ID back from text of this form.
 	 * @param text the text
 	 * @return the ID
-	 * @throws UidTextException saying which form and what is wrong when the text is not of this form
+	 * @throws UidTextException saying which form and what is wrong when the text is not of this form (a keyed form
+	 * says only that the text is not a valid ID of this service, whatever is wrong)
 	 */
 	long parse(CharSequence text);
 

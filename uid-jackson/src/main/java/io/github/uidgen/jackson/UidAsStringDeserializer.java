@@ -106,7 +106,7 @@ public final class UidAsStringDeserializer extends StdDeserializer<Object> {
 					return form.parse(text);
 				}
 				catch (UidTextException ex) {
-					return (Long) context.handleWeirdStringValue(type, text, "not a " + form.name() + " ID: "
+					return (Long) context.handleWeirdStringValue(type, text, "not " + article(form.name()) + " " + form.name() + " ID: "
 							+ ex.getReason());
 				}
 			}
@@ -156,6 +156,11 @@ public final class UidAsStringDeserializer extends StdDeserializer<Object> {
 			return java.util.Arrays.copyOf(ids, size);
 		}
 
+	}
+
+	/** "an opaque ID", "a radix62 ID", as UidTextException writes them. */
+	static String article(String form) {
+		return (!form.isEmpty() && "aeiou".indexOf(form.charAt(0)) >= 0) ? "an" : "a";
 	}
 
 }

@@ -1,6 +1,8 @@
 package io.github.uidgen.jackson;
 
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 import io.github.uidgen.UidLayout;
 import io.github.uidgen.jackson.UidAsString.Form;
@@ -13,6 +15,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
  * {@code @UidAsString} with a form: written and read in that form, with its prefix; non-decimal forms refuse JSON
@@ -40,6 +43,9 @@ class UidTextModuleTests {
 
 	record Invoice(@UidAsString(value = Form.OPAQUE, tweak = "invoices") long number,
 			@UidAsString(value = Form.OPAQUE, prefix = "ORD_", tweak = "orders") long order) {
+	}
+
+	record Secret(@UidAsString(Form.OPAQUE) long id) {
 	}
 
 	record Misplaced(@UidAsString(value = Form.RADIX62, tweak = "orders") long id) {
@@ -77,6 +83,25 @@ class UidTextModuleTests {
 		assertThat(json).isEqualTo("{\"id\":\"" + radix62 + "\",\"number\":\"ORD_" + opaque + "\",\"issued\":\""
 				+ readable + "\",\"lines\":[\"250085535756849152\",\"250085535756849153\"]}");
 		assertThat(this.mapper.readValue(json, Order.class)).isEqualTo(order);
+	}
+
+	@Test
+	void everyOpaqueTextThatDoesNotDecodeIsRefusedWithTheSameWords() {
+		String valid = this.formats.form(UidFormats.OPAQUE).format(ID);
+		// A key version the service does not have, a wrong length, a character outside the alphabet, digits beyond
+		// the layout's 63 bits, nothing at all.
+		List<String> texts = List.of("x" + valid, valid.substring(1), "abc", valid.substring(0, 10) + "!",
+				"zzzzzzzzzzz", "AzL8n0Y58m8", "");
+		Set<String> answers = new LinkedHashSet<>();
+		for (String text : texts) {
+			InvalidFormatException refused = catchThrowableOfType(InvalidFormatException.class,
+					() -> this.mapper.readValue("{\"id\":\"" + text + "\"}", Secret.class));
+			assertThat(refused).as(text).isNotNull();
+			assertThat(refused.getOriginalMessage()).as(text)
+				.endsWith("not an opaque ID: it is not a valid ID of this service");
+			answers.add(refused.getOriginalMessage().replace("\"" + text + "\"", "\"<text>\""));
+		}
+		assertThat(answers).hasSize(1);
 	}
 
 	@Test

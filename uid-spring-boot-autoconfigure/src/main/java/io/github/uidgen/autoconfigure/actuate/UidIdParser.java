@@ -83,6 +83,10 @@ final class UidIdParser {
 			return decoded(preferred.parse(text), preferred.name());
 		}
 		catch (UidTextException ex) {
+			if (preferred.isKeyed()) {
+				// The keyed form's refusal says nothing of the layout; the decimal one must not say its range either.
+				return parseDecimal(text, ex.getMessage() + "; nor is it a decimal ID of this service", false);
+			}
 			return parseDecimal(text, ex.getMessage());
 		}
 	}
@@ -100,11 +104,19 @@ final class UidIdParser {
 
 	/** Today's decimal reading; {@code notPreferred} says why the default form did not read the text first. */
 	private WebEndpointResponse<Object> parseDecimal(String text, @Nullable String notPreferred) {
+		return parseDecimal(text, notPreferred, true);
+	}
+
+	/** Reads decimal; {@code notPreferred} is the whole answer to a text that is not decimal unless {@code explained}. */
+	private WebEndpointResponse<Object> parseDecimal(String text, @Nullable String notPreferred, boolean explained) {
 		long value;
 		try {
 			value = Long.parseLong(text);
 		}
 		catch (NumberFormatException ex) {
+			if (!explained) {
+				return badRequest(notPreferred);
+			}
 			String decimal = isInteger(text) ? "uid " + echo(text) + " is out of range: IDs of this generator lie "
 					+ "between 0 and " + maxUid() : "uid '" + echo(text) + "' is not a decimal number";
 			return badRequest((notPreferred != null) ? notPreferred + "; nor is it decimal: " + decimal : decimal);

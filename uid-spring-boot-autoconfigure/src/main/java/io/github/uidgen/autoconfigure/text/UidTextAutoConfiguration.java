@@ -18,6 +18,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.format.FormatterRegistry;
 import org.springframework.web.reactive.config.WebFluxConfigurer;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
@@ -44,9 +46,11 @@ public final class UidTextAutoConfiguration {
 	@ConditionalOnClass(SanitizingFunction.class)
 	static class ActuatorConfiguration {
 
+		// First, so that no function before it hands on a value that holds a key (the first change wins).
 		@Bean
-		OpaqueKeySanitizer uidOpaqueKeySanitizer() {
-			return new OpaqueKeySanitizer();
+		@Order(Ordered.HIGHEST_PRECEDENCE)
+		OpaqueKeySanitizer uidOpaqueKeySanitizer(UidTextProperties properties) {
+			return OpaqueKeySanitizer.of(properties.getOpaque());
 		}
 
 	}

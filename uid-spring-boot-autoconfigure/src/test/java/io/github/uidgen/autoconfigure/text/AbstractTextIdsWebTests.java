@@ -6,6 +6,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.text.UidFormats;
@@ -57,9 +60,28 @@ abstract class AbstractTextIdsWebTests {
 	}
 
 	@Test
+	void everyOpaqueTextThatDoesNotDecodeAnswers400WithTheSameWords() throws Exception {
+		String valid = this.formats.form(UidFormats.OPAQUE).format(this.generator.getUID());
+		// A key version the service does not have, wrong lengths, a character outside the alphabet, digits beyond
+		// the layout's 63 bits (its largest ID is AzL8n0Y58m7 in radix 62).
+		List<String> texts = List.of("x" + valid, "0" + valid, valid.substring(1), "abc", valid + valid,
+				valid.substring(0, 10) + "-", "zzzzzzzzzzz", "AzL8n0Y58m8");
+		Set<String> answers = new LinkedHashSet<>();
+		for (String text : texts) {
+			HttpResponse<String> response = get("/secret/" + text);
+			assertThat(response.statusCode()).as(text).isEqualTo(400);
+			assertThat(response.body()).as(text)
+				.contains("\"detail\":\"Parameter 'id': '" + text + "' is not an opaque ID: it is not a valid ID of "
+						+ "this service\"");
+			answers.add(response.body().replace(text, "<text>"));
+		}
+		assertThat(answers).hasSize(1);
+	}
+
+	@Test
 	void aPlainNumberIsNotTakenWhereAnotherFormIsAsked() throws Exception {
 		long id = this.generator.getUID();
-		assertBadRequest("/orders/ORD_" + id, "\"parameter\":\"number\"", "opaque IDs have 11");
+		assertBadRequest("/orders/ORD_" + id, "\"parameter\":\"number\"", "it is not a valid ID of this service");
 		assertBadRequest("/secret/" + id, "\"parameter\":\"id\"", "is not an opaque ID");
 		assertBadRequest("/secret/12", "is not an opaque ID");
 		assertBadRequest("/secret/-7", "is not an opaque ID");

@@ -3,6 +3,9 @@ package io.github.uidgen.autoconfigure.text;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -50,6 +53,22 @@ class TextIdsWebTests extends AbstractTextIdsWebTests {
 		HttpResponse<String> shortText = get("/orders?id=abc");
 		assertThat(shortText.statusCode()).isEqualTo(400);
 		assertThat(shortText.body()).contains("every ID of this form has 11");
+	}
+
+	@Test
+	void theEndpointRefusesEveryOpaqueTextThatDoesNotDecodeWithTheSameWords() throws Exception {
+		String valid = this.formats.form(UidFormats.OPAQUE).format(this.generator.getUID());
+		List<String> texts = List.of("x" + valid, "0" + valid, valid.substring(1), "abc", valid + valid,
+				valid.substring(0, 10) + "-", "zzzzzzzzzzz", "AzL8n0Y58m8");
+		Set<String> answers = new LinkedHashSet<>();
+		for (String text : texts) {
+			HttpResponse<String> response = get("/actuator/uid/parse?form=opaque&uid=" + text);
+			assertThat(response.statusCode()).as(text).isEqualTo(400);
+			assertThat(response.body()).as(text)
+				.contains("'" + text + "' is not an opaque ID: it is not a valid ID of this service");
+			answers.add(response.body().replace(text, "<text>"));
+		}
+		assertThat(answers).hasSize(1);
 	}
 
 	@Test
