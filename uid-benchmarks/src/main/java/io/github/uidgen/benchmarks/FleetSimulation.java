@@ -219,8 +219,9 @@ public final class FleetSimulation {
 			snapshot = fleet.get().read(WORKER_IDS);
 			reads[i] = System.nanoTime() - start;
 		}
+		long workerId = firstRunning().status().worker().id();
 		long start = System.nanoTime();
-		int claims = fleet.get().history(this.generators.get(0).status().worker().id()).claims().size();
+		int claims = fleet.get().history(workerId).claims().size();
 		long history = System.nanoTime() - start;
 		Arrays.sort(reads);
 		this.out.println("### The fleet, read as /actuator/uid/fleet reads it (5 reads)");
@@ -289,7 +290,9 @@ public final class FleetSimulation {
 			int to = Math.min(this.size, from + wave);
 			for (int i = from; i < to; i++) {
 				DefaultUidGenerator stopped = this.generators.getAndSet(i, null);
-				stopped.close();
+				if (stopped != null) {
+					stopped.close();
+				}
 				this.clients[i].close();
 			}
 			Starts starts = startConcurrently(from, to);
@@ -506,17 +509,31 @@ public final class FleetSimulation {
 		int passing = 0;
 		while (System.nanoTime() < deadline) {
 			passing = 0;
+			int running = 0;
 			for (int i = 0; i < this.size; i++) {
-				if (passes.test(i)) {
-					passing++;
+				if (this.generators.get(i) != null) {
+					running++;
+					if (passes.test(i)) {
+						passing++;
+					}
 				}
 			}
-			if (passing == this.size) {
+			if (passing == running) {
 				return passing;
 			}
 			FleetStore.sleep(Duration.ofMillis(100));
 		}
 		return passing;
+	}
+
+	private DefaultUidGenerator firstRunning() {
+		for (int i = 0; i < this.generators.length(); i++) {
+			DefaultUidGenerator generator = this.generators.get(i);
+			if (generator != null) {
+				return generator;
+			}
+		}
+		throw new IllegalStateException("No instance of the fleet runs");
 	}
 
 	private int heldInTheStore() {

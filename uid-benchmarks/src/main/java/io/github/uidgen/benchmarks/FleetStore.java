@@ -435,12 +435,8 @@ abstract class FleetStore implements AutoCloseable {
 
 		private final ThrowawayMariaDb server;
 
-		/** The data directory before any table existed, for the restart without data. */
-		private final Path empty;
-
 		Db(Path dir) {
 			this.server = ThrowawayMariaDb.start(dir, "--max-connections=2000");
-			this.empty = this.server.coldBackup("empty");
 		}
 
 		@Override
@@ -510,8 +506,9 @@ abstract class FleetStore implements AutoCloseable {
 
 		@Override
 		boolean restartEmpty(Duration outage) {
-			this.server.restore(this.empty);
-			return true;
+			// A database that comes back without its lease table is not detected (worker-ids.md, "Guarantees and their
+			// limits": fence the table); measuring it would describe a case uid does not claim to handle.
+			return false;
 		}
 
 		@Override
