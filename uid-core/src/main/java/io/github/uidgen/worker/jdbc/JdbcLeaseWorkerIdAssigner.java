@@ -154,9 +154,8 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 	@Override
 	public WorkerAssignment assign(long maxWorkerId, Duration maxMarkLead) {
 		LeaseTable table = leaseTable();
-		WorkerAssignment assignment = claim(table, (jdbc, token, leaseMicros, round) -> table.tryClaim(jdbc,
-				maxWorkerId, this.lease.instanceId(), token, this.hostName, this.lease.port(), leaseMicros,
-				maxMarkLead.toMillis(), round));
+		WorkerAssignment assignment = claim(table, (jdbc, token, leaseMicros) -> table.tryClaim(jdbc, maxWorkerId,
+				this.lease.instanceId(), token, this.hostName, this.lease.port(), leaseMicros, maxMarkLead.toMillis()));
 		if (assignment == null) {
 			throw full(table, maxWorkerId);
 		}
@@ -168,7 +167,7 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 	@Override
 	public Optional<WorkerAssignment> assignBehind(long maxWorkerId, long latestMarkMillis) {
 		LeaseTable table = leaseTable();
-		WorkerAssignment assignment = claim(table, (jdbc, token, leaseMicros, round) -> table.tryClaimBehind(jdbc,
+		WorkerAssignment assignment = claim(table, (jdbc, token, leaseMicros) -> table.tryClaimBehind(jdbc,
 				maxWorkerId, this.lease.instanceId(), token, this.hostName, this.lease.port(), leaseMicros,
 				latestMarkMillis));
 		if (assignment != null) {
@@ -179,11 +178,11 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 		return Optional.ofNullable(assignment);
 	}
 
-	/** One attempt at a claim, in a transaction, with the token it leases under, in a round counted from 1. */
+	/** One attempt at a claim, in a transaction, with the token it leases under. */
 	@FunctionalInterface
 	private interface ClaimAttempt {
 
-		LeaseTable.Claim tryOnce(JdbcClient jdbc, String token, long leaseMicros, int round);
+		LeaseTable.Claim tryOnce(JdbcClient jdbc, String token, long leaseMicros);
 
 	}
 
@@ -198,10 +197,9 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 		for (int round = 1; round <= MAX_CLAIM_ATTEMPTS; round++) {
 			String token = LeaseTokens.newToken();
 			LeaseTable.Claim claim;
-			int attemptRound = round;
 			try {
 				claim = this.store.inTransaction((jdbc) -> {
-					LeaseTable.Claim made = attempt.tryOnce(jdbc, token, leaseMicros, attemptRound);
+					LeaseTable.Claim made = attempt.tryOnce(jdbc, token, leaseMicros);
 					if (made.taken() && claims != null) {
 						claims.recordClaim(jdbc, made, this.lease.instanceId(), this.hostName,
 								this.lease.claimHistory());

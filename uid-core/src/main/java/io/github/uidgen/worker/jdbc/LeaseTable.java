@@ -1,16 +1,10 @@
 package io.github.uidgen.worker.jdbc;
 
 import java.sql.Types;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.fleet.ClaimEnd;
-import io.github.uidgen.worker.support.ClaimBackOff;
 
 import org.springframework.jdbc.core.SqlParameterValue;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -100,8 +94,6 @@ final class LeaseTable {
 
 	private final String layoutSql;
 
-	private final String usedBelowSql;
-
 	private final String insertLayoutSql;
 
 	LeaseTable(SqlDialect dialect, String table) {
@@ -131,7 +123,6 @@ final class LeaseTable {
 		this.lowestUnusedSql = "SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM " + table + " WHERE worker_id = 0) THEN 0 "
 				+ "ELSE (SELECT MIN(a.worker_id) + 1 FROM " + table + " a WHERE NOT EXISTS (SELECT 1 FROM " + table
 				+ " b WHERE b.worker_id = a.worker_id + 1)) END";
-		this.usedBelowSql = "SELECT worker_id FROM " + table + " WHERE worker_id >= 0 AND worker_id < ?";
 		this.insertSql = "INSERT INTO " + table + " (worker_id, instance_id, lease_token, host_name, port, "
 				+ "lease_expires_at, high_water_mark, created, modified) VALUES (?, ?, ?, ?, ?, "
 				+ dialect.nowPlusMicros() + ", NULL, " + now + ", " + now + ")";
@@ -169,17 +160,16 @@ final class LeaseTable {
 	 * first, and {@link org.springframework.dao.ConcurrencyFailureException} on a deadlock: try again
 	 */
 	Claim tryClaim(JdbcClient jdbc, long maxWorkerId, String instanceId, String token, String hostName, String port,
-			long leaseMicros, long maxMarkLeadMillis, int round) {
+			long leaseMicros, long maxMarkLeadMillis) {
 		List<Long> sane = jdbc.sql(this.freeWithSaneMarkSql)
 			.params(maxWorkerId, maxMarkLeadMillis, instanceId)
 			.query(Long.class)
 			.list();
-		Claim claim = takeFirstFree(jdbc, spread(sane, round), instanceId, token, hostName, port, leaseMicros);
+		Claim claim = takeFirstFree(jdbc, sane, instanceId, token, hostName, port, leaseMicros);
 		if (claim != null) {
 			return claim;
 		}
-		long unused = (round > 1) ? randomUnused(jdbc, maxWorkerId, round)
-				: jdbc.sql(this.lowestUnusedSql).query(Long.class).single();
+		long unused = jdbc.sql(this.lowestUnusedSql).query(Long.class).single();
 		if (unused <= maxWorkerId) {
 			jdbc.sql(this.insertSql).params(unused, instanceId, token, hostName, text(port), leaseMicros).update();
 			return Claim.firstUse(unused);
@@ -221,39 +211,6 @@ final class LeaseTable {
 			return Claim.firstUse(unused);
 		}
 		return Claim.FULL;
-	}
-
-	/**
-	 * Orders free candidates for a round: as found in the first round (this instance's own, then the lowest); after
-	 * a lost race, shuffled, so that claimants of the same moment lock different rows.
-	 */
-	private static List<Long> spread(List<Long> candidates, int round) {
-		if (round <= 1 || candidates.size() < 2) {
-			return candidates;
-		}
-		List<Long> shuffled = new ArrayList<>(candidates);
-		Collections.shuffle(shuffled, ThreadLocalRandom.current());
-		return shuffled;
-	}
-
-	/**
-	 * Picks a worker ID never used at random among the lowest {@link ClaimBackOff#window(int)}, for a round after a
-	 * lost race: claimants of the same moment then insert different keys instead of waiting on each other's lock on
-	 * the lowest; the lowest unused one when the window holds none.
-	 */
-	private long randomUnused(JdbcClient jdbc, long maxWorkerId, int round) {
-		long window = Math.min(maxWorkerId + 1, ClaimBackOff.window(round));
-		Set<Long> used = new HashSet<>(jdbc.sql(this.usedBelowSql).param(window).query(Long.class).list());
-		List<Long> unused = new ArrayList<>();
-		for (long id = 0; id < window; id++) {
-			if (!used.contains(id)) {
-				unused.add(id);
-			}
-		}
-		if (unused.isEmpty()) {
-			return jdbc.sql(this.lowestUnusedSql).query(Long.class).single();
-		}
-		return unused.get(ThreadLocalRandom.current().nextInt(unused.size()));
 	}
 
 	/**
