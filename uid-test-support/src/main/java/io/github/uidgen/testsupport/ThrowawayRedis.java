@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -26,6 +27,9 @@ public final class ThrowawayRedis implements AutoCloseable {
 	private static final Duration STARTUP = Duration.ofSeconds(20);
 
 	private static final String DUMP = "dump.rdb";
+
+	/** Where Redis 7 keeps its append-only files, under {@code --dir}. */
+	private static final String APPEND_ONLY_DIR = "appendonlydir";
 
 	private final Path dir;
 
@@ -243,9 +247,18 @@ public final class ThrowawayRedis implements AutoCloseable {
 		}
 	}
 
+	/** Deletes the snapshot and, for a server started with {@code --appendonly yes}, its append-only files. */
 	private void deleteDump() {
 		try {
 			Files.deleteIfExists(this.dir.resolve(DUMP));
+			Path appendOnly = this.dir.resolve(APPEND_ONLY_DIR);
+			if (Files.isDirectory(appendOnly)) {
+				try (Stream<Path> files = Files.list(appendOnly)) {
+					for (Path file : files.toList()) {
+						Files.delete(file);
+					}
+				}
+			}
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
