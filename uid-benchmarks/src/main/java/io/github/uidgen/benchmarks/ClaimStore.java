@@ -282,7 +282,11 @@ abstract class ClaimStore implements AutoCloseable {
 		};
 	}
 
-	/** A ZooKeeper server in this JVM on a free loopback port, its data in a temporary folder removed on close. */
+	/**
+	 * A ZooKeeper server in this JVM on a free loopback port, its data in a temporary folder removed on close. It
+	 * takes any number of connections from one address (60 by default): every benchmark client comes from 127.0.0.1,
+	 * where a fleet's come from hosts of their own.
+	 */
 	static TestingServer startZooKeeper() {
 		int port;
 		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -292,7 +296,7 @@ abstract class ClaimStore implements AutoCloseable {
 			throw new UncheckedIOException(ex);
 		}
 		Map<String, Object> properties = Map.of("clientPortAddress", "127.0.0.1", "admin.enableServer", "false",
-				"maxSessionTimeout", "60000");
+				"maxSessionTimeout", "60000", "maxClientCnxns", "0");
 		InstanceSpec spec = new InstanceSpec(null, port, -1, -1, true, -1, 2_000, -1, properties, "127.0.0.1");
 		try {
 			return new TestingServer(spec, true);

@@ -21,6 +21,7 @@ import io.github.uidgen.UidException;
 import io.github.uidgen.UidGeneratorStatus;
 import io.github.uidgen.UidLayout;
 import io.github.uidgen.snowflake.DefaultUidGenerator;
+import io.github.uidgen.testsupport.Duplicates;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.fleet.FleetSnapshot;
@@ -145,7 +146,7 @@ public final class FleetSimulation {
 			closeAll();
 		}
 		long[] ids = this.probe.ids();
-		int duplicates = duplicates(ids);
+		long duplicates = Duplicates.count(ids);
 		this.out.printf("IDs taken by the probe and checked: %,d; duplicates: %d; refused in all: %,d of %,d calls%n%n",
 				ids.length, duplicates, this.probe.refused(), this.probe.calls());
 		this.summary.add(String.format(Locale.ROOT, "%,d, %d", ids.length, duplicates));
@@ -570,17 +571,6 @@ public final class FleetSimulation {
 		}
 	}
 
-	private static int duplicates(long[] ids) {
-		long[] sorted = ids.clone();
-		Arrays.sort(sorted);
-		int duplicates = 0;
-		for (int i = 1; i < sorted.length; i++) {
-			if (sorted[i] == sorted[i - 1]) {
-				duplicates++;
-			}
-		}
-		return duplicates;
-	}
 
 	private static long processCpuNanos() {
 		return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())

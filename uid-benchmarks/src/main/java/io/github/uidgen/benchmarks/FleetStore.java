@@ -18,15 +18,12 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.github.uidgen.testsupport.ServerProcess;
 import io.github.uidgen.testsupport.ThrowawayMariaDb;
 import io.github.uidgen.testsupport.ThrowawayRedis;
 import io.github.uidgen.worker.WorkerIdAssigner;
@@ -38,7 +35,6 @@ import io.lettuce.core.resource.Delay;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
-import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -160,14 +156,11 @@ abstract class FleetStore implements AutoCloseable {
 	 */
 	private static final class Redis extends FleetStore {
 
-		private final Path dir;
-
 		private final ThrowawayRedis server;
 
 		private final ClientResources resources;
 
 		Redis(Path dir) {
-			this.dir = dir;
 			this.server = ThrowawayRedis.start(dir, "--appendonly", "yes", "--maxclients", "10000");
 			this.resources = ClientResources.builder()
 				.reconnectDelay(Delay.exponential(Duration.ofMillis(10), Duration.ofMillis(500), 2,
@@ -264,15 +257,8 @@ abstract class FleetStore implements AutoCloseable {
 		@Override
 		boolean restartEmpty(Duration outage) {
 			this.server.stop();
-			deleteTree(this.dir.resolve("appendonlydir"));
-			try {
-				Files.deleteIfExists(this.dir.resolve("dump.rdb"));
-			}
-			catch (IOException ex) {
-				throw new UncheckedIOException(ex);
-			}
 			sleep(outage);
-			this.server.start();
+			this.server.restartEmpty();
 			return true;
 		}
 
@@ -302,18 +288,7 @@ abstract class FleetStore implements AutoCloseable {
 
 		ZooKeeper() {
 			System.setProperty("zookeeper.4lw.commands.whitelist", "mntr");
-			// Every instance connects from 127.0.0.1, where a fleet's come from hosts of their own: no limit per
-			// address (60 by default).
-			Map<String, Object> properties = Map.of("clientPortAddress", "127.0.0.1", "maxSessionTimeout", "60000",
-					"admin.enableServer", "false", "maxClientCnxns", "0");
-			InstanceSpec spec = new InstanceSpec(null, ServerProcess.freePort(), -1, -1, true, -1, 2_000, -1,
-					properties, "127.0.0.1");
-			try {
-				this.server = new TestingServer(spec, true);
-			}
-			catch (Exception ex) {
-				throw new IllegalStateException("Cannot start a ZooKeeper server on port " + spec.getPort(), ex);
-			}
+			this.server = ClaimStore.startZooKeeper();
 		}
 
 		@Override
@@ -516,20 +491,6 @@ abstract class FleetStore implements AutoCloseable {
 			this.server.close();
 		}
 
-	}
-
-	static void deleteTree(Path root) {
-		if (!Files.exists(root)) {
-			return;
-		}
-		try (Stream<Path> paths = Files.walk(root)) {
-			for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-				Files.delete(path);
-			}
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
 	}
 
 }
