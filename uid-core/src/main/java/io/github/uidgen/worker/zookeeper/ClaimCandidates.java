@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 import io.github.uidgen.worker.WorkerAssignment;
-import io.github.uidgen.worker.support.ClaimBackOff;
 import io.github.uidgen.worker.zookeeper.WorkerRegistry.Snapshot;
 import io.github.uidgen.worker.zookeeper.WorkerRegistry.WorkerNode;
 
@@ -83,7 +82,7 @@ final class ClaimCandidates {
 
 	/** How many of the lowest worker IDs a round picks among: a round's worth, doubling with every round lost. */
 	static int window(int round) {
-		return Math.max(PER_ROUND, ClaimBackOff.window(round));
+		return PER_ROUND << Math.min(Math.max(round, 1) - 1, 16);
 	}
 
 	/**
