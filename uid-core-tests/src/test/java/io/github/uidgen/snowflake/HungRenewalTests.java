@@ -58,6 +58,9 @@ class HungRenewalTests {
 			assertThat(cachedGenerator.status().worker().markFailures()).as("the hung call counted once").isEqualTo(1);
 			assertThat(defaultGenerator.status().failure()).isNull();
 			assertThat(cachedGenerator.status().failure()).isNull();
+			assertThat(defaultGenerator.status().worker().storeSilent()).as("the store answers the later renewals")
+				.isZero();
+			assertThat(cachedGenerator.status().worker().storeSilent()).isZero();
 
 			// The hung call comes back with success, late: nothing newer is overwritten, nothing counted again.
 			Instant markBefore = defaultGenerator.status().worker().highWaterMark();

@@ -124,6 +124,9 @@ final class HighWaterMarkKeeper {
 	/** {@link System#nanoTime()} of the last successful renewal. */
 	private volatile long lastRenewNanos;
 
+	/** {@link System#nanoTime()} when the latest renewal that came back successful was sent. */
+	private volatile long lastRenewSentNanos = System.nanoTime() - 1;
+
 	/**
 	 * Records the first reservation on the calling thread (so start-up fails fast when the store is down), then
 	 * starts the keeper thread.
@@ -215,7 +218,8 @@ final class HighWaterMarkKeeper {
 	 */
 	long storeSilentMillis() {
 		UidException current = this.recorder.failure();
-		if ((current == null && !this.recorder.isCallOutstandingLongerThan(this.renewIntervalNanos))
+		if ((current == null
+				&& !this.recorder.isCallOutstandingLongerThan(this.renewIntervalNanos, this.lastRenewSentNanos))
 				|| current instanceof WorkerLeaseLostException) {
 			return 0;
 		}
@@ -249,7 +253,8 @@ final class HighWaterMarkKeeper {
 		if (stalled != null) {
 			return stalled;
 		}
-		boolean silent = current != null || this.recorder.isCallOutstandingLongerThan(this.spanNanos);
+		boolean silent = current != null
+				|| this.recorder.isCallOutstandingLongerThan(this.spanNanos, this.lastRenewSentNanos);
 		if (!silent || !isIssueRunningOut()) {
 			return null;
 		}
@@ -442,6 +447,9 @@ final class HighWaterMarkKeeper {
 					return;
 				}
 				this.lastRenewNanos = System.nanoTime();
+				if (call.startedNanos - this.lastRenewSentNanos > 0) {
+					this.lastRenewSentNanos = call.startedNanos;
+				}
 				this.recorder.recorded();
 				long reserved = Math.max(this.reservedUntil, call.mark);
 				this.reservedUntil = reserved;

@@ -176,10 +176,20 @@ final class MarkRecorder {
 		return this.failure;
 	}
 
-	/** Whether a store call has been outstanding for longer than the given time. */
-	boolean isCallOutstandingLongerThan(long nanos) {
-		long oldest = oldestOutstandingNanos();
-		return oldest >= 0 && oldest > nanos;
+	/**
+	 * Whether a store call sent after a given time has been outstanding for longer than another: calls sent before a
+	 * renewal that came back do not say that the store is silent now.
+	 * @param nanos how long
+	 * @param sentAfterNanos {@link System#nanoTime()} the call was sent after
+	 */
+	boolean isCallOutstandingLongerThan(long nanos, long sentAfterNanos) {
+		long now = System.nanoTime();
+		for (Call call : this.outstanding) {
+			if (call.startedNanos - sentAfterNanos > 0 && now - call.startedNanos > nanos) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/** How long the oldest call outstanding has been, or -1 when none is. */
