@@ -560,6 +560,8 @@ final class HighWaterMarkKeeper {
 	private void releaseRetired() {
 		long mark = retiredMark();
 		stopReserving();
+		// No renewal is sent from now on; one still outstanding ends by the client's timeout.
+		this.recorder.stop(0);
 		if (isRevoked()) {
 			return;
 		}
