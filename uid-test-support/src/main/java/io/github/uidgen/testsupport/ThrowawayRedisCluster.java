@@ -6,7 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -30,8 +32,8 @@ public final class ThrowawayRedisCluster implements AutoCloseable {
 
 	private final List<Path> dirs = new ArrayList<>();
 
-	/** Replicas added by {@link #addReplica(int)}, by port. */
-	private final java.util.Map<Integer, ServerProcess> replicas = new java.util.LinkedHashMap<>();
+	/** Replicas added by {@link #addReplica(int, Path)}, by port. */
+	private final Map<Integer, ServerProcess> replicas = new LinkedHashMap<>();
 
 	private ThrowawayRedisCluster(List<Integer> ports, List<ServerProcess> nodes) {
 		this.ports = ports;
