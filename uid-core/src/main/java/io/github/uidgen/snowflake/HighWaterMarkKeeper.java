@@ -124,9 +124,6 @@ final class HighWaterMarkKeeper {
 	/** {@link System#nanoTime()} of the last successful renewal. */
 	private volatile long lastRenewNanos;
 
-	/** {@link System#nanoTime()} when the latest renewal that came back successful was sent. */
-	private volatile long lastRenewSentNanos = System.nanoTime() - 1;
-
 	/**
 	 * Records the first reservation on the calling thread (so start-up fails fast when the store is down), then
 	 * starts the keeper thread.
@@ -219,7 +216,7 @@ final class HighWaterMarkKeeper {
 	long storeSilentMillis() {
 		UidException current = this.recorder.failure();
 		if ((current == null
-				&& !this.recorder.isCallOutstandingLongerThan(this.renewIntervalNanos, this.lastRenewSentNanos))
+				&& !this.recorder.isCallOutstandingLongerThan(this.renewIntervalNanos, this.lastRenewNanos))
 				|| current instanceof WorkerLeaseLostException) {
 			return 0;
 		}
@@ -254,7 +251,7 @@ final class HighWaterMarkKeeper {
 			return stalled;
 		}
 		boolean silent = current != null
-				|| this.recorder.isCallOutstandingLongerThan(this.spanNanos, this.lastRenewSentNanos);
+				|| this.recorder.isCallOutstandingLongerThan(this.spanNanos, this.lastRenewNanos);
 		if (!silent || !isIssueRunningOut()) {
 			return null;
 		}
@@ -447,9 +444,6 @@ final class HighWaterMarkKeeper {
 					return;
 				}
 				this.lastRenewNanos = System.nanoTime();
-				if (call.startedNanos - this.lastRenewSentNanos > 0) {
-					this.lastRenewSentNanos = call.startedNanos;
-				}
 				this.recorder.recorded();
 				long reserved = Math.max(this.reservedUntil, call.mark);
 				this.reservedUntil = reserved;

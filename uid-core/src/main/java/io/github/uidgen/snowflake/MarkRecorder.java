@@ -177,8 +177,9 @@ final class MarkRecorder {
 	}
 
 	/**
-	 * Whether a store call sent after a given time has been outstanding for longer than another: calls sent before a
-	 * renewal that came back do not say that the store is silent now.
+	 * Whether a store call sent after a given time has been outstanding for longer than another: calls sent before the
+	 * last renewal came back from the store do not say that it is silent now (it answered since; they wait in the
+	 * client, a pool's queue, a connection to a node that died).
 	 * @param nanos how long
 	 * @param sentAfterNanos {@link System#nanoTime()} the call was sent after
 	 */
