@@ -302,7 +302,10 @@ class CachedUidGeneratorTests {
 			.build()) {
 			long[][] ids = Concurrently.take(generator::getUID, 2, 50_000);
 			assertThat(UidSets.countDuplicates(ids)).isZero();
-			assertThat(rejections.get()).isGreaterThan(100);
+			// The handler was called again after the call that threw: the filler kept filling. How often it found the
+			// ring full in the test's few dozen milliseconds depends on the machine (70 to over 100 times seen:
+			// fewer on a loaded machine, where each renewal the filler waits for is a hand-off to a renewal thread).
+			assertThat(rejections.get()).isGreaterThan(3);
 			assertThat(generator.status().ring().fillErrors()).isEqualTo(1);
 		}
 	}

@@ -3,6 +3,7 @@ package io.github.uidgen.snowflake;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.github.uidgen.UidClock;
@@ -108,7 +109,9 @@ class ZookeeperSessionLossTests {
 	/**
 	 * The network fails between ZooKeeper and the holder just after the server applied a renewal (and the retries
 	 * Curator makes of it): the holder sees ConnectionLoss, and its next renewal, carrying a newer mark, finds the
-	 * version moved on by its own write. The token and the session are still this instance's, so it carries on.
+	 * version moved on by its own write. The token and the session are still this instance's, so it carries on. A
+	 * renewal the keeper stopped waiting for goes on beside the next one, so two of them may be in flight on one
+	 * connection: the proxy then loses the second's reply with the first's, and records only the first.
 	 */
 	@Test
 	void aRenewalAppliedByTheServerWhoseReplyWasLostKeepsTheLeaseAndTheGeneratorIssuing() throws Exception {
@@ -126,12 +129,16 @@ class ZookeeperSessionLossTests {
 				// rest on the version, and the holder hears of none of them.
 				proxy.loseRepliesTo(ZooDefs.OpCode.multi, 4);
 				long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-				while (proxy.lostReplyErrors().size() < 4 && System.nanoTime() < deadline) {
+				while ((proxy.repliesLeftToLose() > 0 || proxy.lostReplyErrors().size() < 2)
+						&& System.nanoTime() < deadline) {
 					issued.takeFor(generator, Duration.ofMillis(20));
 				}
-				assertThat(proxy.lostReplyErrors()).as("replies lost: the first applied, the retries refused")
-					.containsExactly(KeeperException.Code.OK.intValue(), KeeperException.Code.BADVERSION.intValue(),
-							KeeperException.Code.BADVERSION.intValue(), KeeperException.Code.BADVERSION.intValue());
+				List<Integer> lost = proxy.lostReplyErrors();
+				assertThat(lost).as("replies lost: the first applied, the retries refused")
+					.hasSizeBetween(2, 4)
+					.startsWith(KeeperException.Code.OK.intValue());
+				assertThat(lost.subList(1, lost.size())).as("the retries refused on the version")
+					.containsOnly(KeeperException.Code.BADVERSION.intValue());
 				String markWhenLost = field(client, workerId, "mark");
 
 				// Renewals go on every 100 ms with newer marks while IDs are issued.

@@ -2,6 +2,7 @@ package io.github.uidgen.snowflake;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -31,9 +32,14 @@ import org.slf4j.LoggerFactory;
  * renewal records a mark past every unit issued meanwhile.
  *
  * <p>Whatever a renewal throws, {@link Error}s included, is recorded as the failure and retried, so the thread never
- * dies silently. A store call that does not come back counts as failed renewals while it is outstanding. Neither
- * is reported as a failure of issue until issue is about to stop: {@link #failure()} then says since when the mark
- * has not been recorded and for how long a call has been outstanding.
+ * dies silently. Each renewal is a call on a thread of its own ({@link MarkRecorder}), waited for within the renewal
+ * interval (at least {@link #MIN_CALL_WAIT_NANOS}); one that does not come back by then counts once as a failed
+ * renewal and is left to the client's own timeout, and the next renewal goes out beside it, so one call the client
+ * holds (a command queued for a Redis Cluster master that died) does not hold the renewals that could reach the
+ * store again. What a call brings back late is taken as far as it is still news: a lease and a mark only ever grow,
+ * a lost lease stops issue, a failure is not counted again. Neither a failure nor a call outstanding is reported as a
+ * failure of issue until issue is about to stop: {@link #failure()} then says since when the mark has not been
+ * recorded and for how long a call has been outstanding.
  */
 final class HighWaterMarkKeeper {
 
@@ -42,6 +48,18 @@ final class HighWaterMarkKeeper {
 	private static final long REVOKED = Long.MIN_VALUE;
 
 	private static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+	/** The least time a renewal call is waited for before the next one goes out beside it. */
+	static final long MIN_CALL_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	/**
+	 * How long the first call, made at start on the caller's thread, is waited for: a store that answers slowly at
+	 * start (a pool opening its first connection on a loaded machine) should not fail the start.
+	 */
+	private static final long FIRST_CALL_WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
+
+	/** How long {@link #halt()} waits for the keeper thread and the calls outstanding. */
+	private static final long HALT_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
 
 	private final MarkRecorder recorder;
 
@@ -56,6 +74,15 @@ final class HighWaterMarkKeeper {
 	private final long spanNanos;
 
 	private final long renewIntervalNanos;
+
+	/** How long a renewal call is waited for before it counts as failed and the next goes out beside it. */
+	private final long callWaitNanos;
+
+	/** Guards what renewals coming back, on their own threads, change. */
+	private final Object settling = new Object();
+
+	/** Set, under {@link #settling}, by the first renewal that found the lease lost. */
+	private boolean revoking;
 
 	/** How long after a successful renewal was sent issue may go on on the lease alone; 0 for not at all. */
 	private final long issueOnLeaseMillis;
@@ -112,16 +139,19 @@ final class HighWaterMarkKeeper {
 		long halfSpanNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(1, span.toMillis() / 2));
 		this.renewIntervalNanos = (renew.isZero() || renew.isNegative()) ? halfSpanNanos
 				: Math.min(renew.toNanos(), halfSpanNanos);
-		this.recorder = new MarkRecorder(assigner, workerId, layout, clock, this.renewIntervalNanos);
+		this.callWaitNanos = Math.max(this.renewIntervalNanos, MIN_CALL_WAIT_NANOS);
+		this.recorder = new MarkRecorder(assigner, workerId, layout, clock);
 		this.issueOnLeaseMillis = issueOnLease.toMillis();
 		this.awaitTimeoutNanos = awaitTimeout.toNanos();
 		this.onRevoked = onRevoked;
 		this.reservedUntil = firstUnit - 1;
 		this.refreshAt = firstUnit - 1;
 		this.wanted.set(firstUnit);
-		extend();
+		extend(Math.max(this.callWaitNanos, FIRST_CALL_WAIT_NANOS));
 		UidException initialFailure = this.recorder.failure();
 		if (initialFailure != null) {
+			this.closed = true;
+			this.recorder.stop(0);
 			throw initialFailure;
 		}
 		this.thread = new Thread(this::run, "uid-mark-keeper-worker-" + workerId);
@@ -185,7 +215,8 @@ final class HighWaterMarkKeeper {
 	 */
 	long storeSilentMillis() {
 		UidException current = this.recorder.failure();
-		if ((current == null && !this.recorder.isCallOutstandingLongerThan(this.renewIntervalNanos))
+		if ((current == null
+				&& !this.recorder.isCallOutstandingLongerThan(this.renewIntervalNanos, this.lastRenewNanos))
 				|| current instanceof WorkerLeaseLostException) {
 			return 0;
 		}
@@ -219,7 +250,8 @@ final class HighWaterMarkKeeper {
 		if (stalled != null) {
 			return stalled;
 		}
-		boolean silent = current != null || this.recorder.isCallOutstandingLongerThan(this.spanNanos);
+		boolean silent = current != null
+				|| this.recorder.isCallOutstandingLongerThan(this.spanNanos, this.lastRenewNanos);
 		if (!silent || !isIssueRunningOut()) {
 			return null;
 		}
@@ -337,7 +369,7 @@ final class HighWaterMarkKeeper {
 				boolean due = System.nanoTime() - this.lastRenewNanos >= this.renewIntervalNanos;
 				if (due || this.requested) {
 					this.requested = false;
-					extend();
+					extend(this.callWaitNanos);
 					if (this.recorder.failure() != null && !this.closed && !isRevoked()) {
 						LockSupport.parkNanos(this, RETRY_NANOS);
 					}
@@ -356,9 +388,11 @@ final class HighWaterMarkKeeper {
 
 	/**
 	 * Records a mark a span past the unit wanted (or the clock, when that is later), and with it the lease: the time
-	 * read before the call is sent is the earliest the store can have renewed it.
+	 * read before the call is sent is the earliest the store can have renewed it. The call is waited for within the
+	 * given time; one that has not come back by then counts once as a failed renewal, and what it brings back later is
+	 * settled when it does.
 	 */
-	private void extend() {
+	private void extend(long waitNanos) {
 		long sentMillis = this.clock.currentTimeMillis();
 		long nowUnit = this.layout.toUnit(sentMillis);
 		long base = Math.max(this.wanted.get(), nowUnit);
@@ -366,40 +400,98 @@ final class HighWaterMarkKeeper {
 		// it issued on the lease before it retired.
 		long mark = this.retired ? retiredMark()
 				: Math.max(this.reservedUntil, Math.min(base + this.spanUnits, this.layout.getMaxTime()));
+		MarkRecorder.Call call;
 		try {
-			this.recorder.renew(mark);
+			call = this.recorder.send(mark, sentMillis, this::settle);
 		}
-		catch (WorkerLeaseLostException ex) {
-			if (this.retired) {
-				// Nothing is issued on it any more, and whoever took it starts after its mark.
-				logger.warn("uid worker {}, kept until the clock passes its mark, lost its lease: {}", this.workerId,
-						ex.getMessage());
-				this.recorder.leaseLost(ex);
+		catch (RejectedExecutionException ex) {
+			if (this.closed) {
 				return;
 			}
-			logger.error("uid worker {} stops issuing IDs: {}", this.workerId, ex.getMessage());
-			stopIssuing();
-			// The generator stops first (the cached one seals its ring), so that whoever sees the failure also sees
-			// issue stopped.
-			this.onRevoked.accept(ex);
-			this.recorder.leaseLost(ex);
+			// As many calls as the recorder allows are outstanding: wait for one of them before sending another.
+			this.recorder.recordFailure(new UidUnavailableException(MarkRecorder.MAX_OUTSTANDING + " renewals of worker "
+					+ this.workerId + " are outstanding in the " + this.recorder.assignerName() + " store's client; "
+					+ "no more is sent until one comes back", ex));
+			LockSupport.parkNanos(this, waitNanos);
 			return;
 		}
-		catch (Throwable ex) {
-			this.recorder.recordFailure(ex);
+		if (call.await(waitNanos)) {
 			return;
 		}
-		this.lastRenewNanos = System.nanoTime();
-		if (this.closed) {
+		synchronized (this.settling) {
+			if (!call.settled) {
+				call.abandoned = true;
+				this.recorder.recordFailure(new UidUnavailableException("The " + this.recorder.assignerName()
+						+ " store did not answer a renewal of worker " + this.workerId + " within "
+						+ TimeUnit.NANOSECONDS.toMillis(waitNanos) + " ms; the call is left to the client's own timeout "
+						+ "and renewals go on beside it"));
+			}
+		}
+	}
+
+	/**
+	 * Takes what came of a renewal, on the thread that made it, in time or late: a renewal that reached the store
+	 * extends the reservation and the lease, never shortening them (a later one may have come back first); a lost
+	 * lease stops issue, once; a failure counts, unless the call was already counted as one when it was not waited
+	 * for any longer.
+	 */
+	private void settle(MarkRecorder.Call call, Throwable outcome) {
+		WorkerLeaseLostException lost = null;
+		synchronized (this.settling) {
+			call.settled = true;
+			if (outcome == null) {
+				if (this.revoking || this.closed) {
+					return;
+				}
+				this.lastRenewNanos = System.nanoTime();
+				this.recorder.recorded();
+				long reserved = Math.max(this.reservedUntil, call.mark);
+				this.reservedUntil = reserved;
+				this.refreshAt = reserved - this.spanUnits / 2;
+				if (this.issueOnLeaseMillis > 0) {
+					long lease = Math.min(this.layout.toUnit(call.sentMillis + this.issueOnLeaseMillis),
+							this.layout.getMaxTime());
+					this.leaseUntil = Math.max(this.leaseUntil, lease);
+				}
+				this.recorder.clearFailure();
+				this.issueStalled = null;
+				return;
+			}
+			if (outcome instanceof WorkerLeaseLostException ex) {
+				if (this.revoking || (this.closed && !this.retired)) {
+					return;
+				}
+				this.revoking = true;
+				lost = ex;
+				if (!this.retired) {
+					stopIssuing();
+				}
+			}
+			else if (call.abandoned) {
+				// Counted when the keeper stopped waiting for it; the client's own timeout ended it.
+				logger.debug("uid worker {}: a renewal that was not waited for failed late: {}", this.workerId,
+						outcome.toString());
+				return;
+			}
+			else {
+				this.recorder.recordFailure(outcome);
+				return;
+			}
+		}
+		if (this.retired) {
+			// Nothing is issued on it any more, and whoever took it starts after its mark.
+			logger.warn("uid worker {}, kept until the clock passes its mark, lost its lease: {}", this.workerId,
+					lost.getMessage());
+			this.recorder.leaseLost(lost);
+			LockSupport.unpark(this.thread);
 			return;
 		}
-		this.reservedUntil = mark;
-		this.refreshAt = mark - this.spanUnits / 2;
-		if (this.issueOnLeaseMillis > 0) {
-			this.leaseUntil = Math.min(this.layout.toUnit(sentMillis + this.issueOnLeaseMillis), this.layout.getMaxTime());
-		}
-		this.recorder.clearFailure();
-		this.issueStalled = null;
+		logger.error("uid worker {} stops issuing IDs: {}", this.workerId, lost.getMessage());
+		// The generator stops first (the cached one seals its ring), so that whoever sees the failure also sees
+		// issue stopped.
+		this.onRevoked.accept(lost);
+		this.recorder.leaseLost(lost);
+		LockSupport.unpark(this.thread);
 	}
 
 	/** The mark a retired worker keeps: past everything it may have issued, on its reservation or its lease. */
@@ -409,6 +501,12 @@ final class HighWaterMarkKeeper {
 
 	/** Nothing may be issued from now on; what was reserved and leased is kept for the final marks. */
 	private void stopIssuing() {
+		synchronized (this.settling) {
+			stopIssuingSettled();
+		}
+	}
+
+	private void stopIssuingSettled() {
 		if (this.reservedUntil != REVOKED) {
 			this.lastReserved = this.reservedUntil;
 			this.lastLeaseUntil = this.leaseUntil;
@@ -456,6 +554,8 @@ final class HighWaterMarkKeeper {
 	private void releaseRetired() {
 		long mark = retiredMark();
 		stopReserving();
+		// No renewal is sent from now on; one still outstanding ends by the client's timeout.
+		this.recorder.stop(0);
 		if (isRevoked()) {
 			return;
 		}
@@ -497,14 +597,16 @@ final class HighWaterMarkKeeper {
 	 * {@link #close(long)}, and on its own what a killed process does (for crash tests).
 	 */
 	void halt() {
+		long deadline = System.nanoTime() + HALT_WAIT_NANOS;
 		stopReserving();
 		LockSupport.unpark(this.thread);
 		try {
-			this.thread.join(TimeUnit.SECONDS.toMillis(5));
+			this.thread.join(TimeUnit.NANOSECONDS.toMillis(HALT_WAIT_NANOS));
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
+		this.recorder.stop(deadline - System.nanoTime());
 	}
 
 	private UidUnavailableException closedException() {

@@ -1,7 +1,15 @@
 package io.github.uidgen.snowflake;
 
 import java.time.Instant;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.uidgen.UidClock;
 import io.github.uidgen.UidException;
@@ -14,13 +22,22 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes one worker's high-water mark to its assigner's store, and remembers how the writes went: when the last one
- * succeeded, whether one is outstanding and since when, how many failed, and why the last one did. The
- * {@link HighWaterMarkKeeper} decides when to write and what the outcome means for issue; this class only talks to
- * the store, so that health and error messages can say what the store did.
+ * succeeded, which calls are outstanding and since when, how many failed, and why the last one did. The
+ * {@link HighWaterMarkKeeper} decides when to write, how long to wait for a call, and what the outcome means for
+ * issue; this class only talks to the store, so that health and error messages can say what the store did.
+ *
+ * <p>Each renewal runs on a thread of its own (daemon threads, reused while idle, at most {@link #MAX_OUTSTANDING} at
+ * once), so that a call the store's client holds (Lettuce waits 60 s by default for a command sent to a Redis Cluster
+ * master that died) holds no renewal after it: the keeper waits for a call only so long, and renews again beside it.
+ * A call left behind ends by the client's own timeout; whatever it brings back is handed to the keeper, which lets
+ * nothing older overwrite what is newer.
  */
 final class MarkRecorder {
 
 	private static final Logger logger = LoggerFactory.getLogger(HighWaterMarkKeeper.class);
+
+	/** Renewal calls that may be outstanding at once; one more is not sent until one of them has come back. */
+	static final int MAX_OUTSTANDING = 64;
 
 	private final WorkerIdAssigner assigner;
 
@@ -30,49 +47,74 @@ final class MarkRecorder {
 
 	private final UidClock clock;
 
+	private final ThreadPoolExecutor callers;
+
+	private final Set<Call> outstanding = ConcurrentHashMap.newKeySet();
+
 	/** Why the last renewal failed, or the lease lost; {@code null} after a successful one. */
 	private volatile UidException failure;
 
 	/** Wall-clock time of the last successful renewal, for messages. */
 	private volatile long lastRecordedMillis;
 
-	/** Renewals that failed and were retried; written by the keeper thread only. */
-	private volatile long failedRenewals;
+	/** Renewals that failed, or did not answer in time, each counted once. */
+	private final AtomicLong failedRenewals = new AtomicLong();
 
-	private volatile boolean calling;
-
-	private volatile long callStartedNanos;
-
-	/** A call outstanding for this long counts as one failed renewal, and one more for each such interval after. */
-	private final long hungCallNanos;
-
-	MarkRecorder(WorkerIdAssigner assigner, long workerId, UidLayout layout, UidClock clock, long hungCallNanos) {
+	MarkRecorder(WorkerIdAssigner assigner, long workerId, UidLayout layout, UidClock clock) {
 		this.assigner = assigner;
 		this.workerId = workerId;
 		this.layout = layout;
 		this.clock = clock;
-		this.hungCallNanos = Math.max(1, hungCallNanos);
+		AtomicInteger threads = new AtomicInteger();
+		this.callers = new ThreadPoolExecutor(0, MAX_OUTSTANDING, 10, TimeUnit.SECONDS, new SynchronousQueue<>(),
+				(task) -> {
+					// Not named "...-worker-N" as the generator's own threads are: these may outlive it by a call.
+					Thread thread = new Thread(task, "uid-mark-renewal-" + workerId + "-" + threads.incrementAndGet());
+					thread.setDaemon(true);
+					return thread;
+				});
 	}
 
 	/**
-	 * Records a mark, keeping track of the call while it is outstanding.
+	 * Sends a renewal recording a mark on a thread of its own; what comes of it is handed to the settler on that
+	 * thread, however late.
 	 * @param mark the highest unit the worker may issue in
-	 * @throws WorkerLeaseLostException when the lease is gone; anything else the store throws comes through too
+	 * @param sentMillis the clock just before the call is sent: the earliest the store can have renewed the lease
+	 * @param settler takes the outcome
+	 * @return the call, to wait for
+	 * @throws RejectedExecutionException when {@link #MAX_OUTSTANDING} calls are outstanding, or the recorder stopped
 	 */
-	void renew(long mark) {
-		long started = System.nanoTime();
-		this.callStartedNanos = started;
-		this.calling = true;
+	Call send(long mark, long sentMillis, Settler settler) {
+		Call call = new Call(mark, sentMillis, settler);
+		this.outstanding.add(call);
 		try {
-			this.assigner.renew(this.workerId, this.layout.startMillis(mark));
+			this.callers.execute(call);
 		}
-		finally {
-			// A store that takes renewals in but does not answer (a client queueing commands while it reconnects)
-			// fails nothing for a long time: each interval such a call was outstanding counts as a failed renewal.
-			this.failedRenewals += (System.nanoTime() - started) / this.hungCallNanos;
-			this.calling = false;
+		catch (RejectedExecutionException ex) {
+			this.outstanding.remove(call);
+			throw ex;
 		}
+		return call;
+	}
+
+	/** Notes a renewal that reached the store, for messages. */
+	void recorded() {
 		this.lastRecordedMillis = this.clock.currentTimeMillis();
+	}
+
+	/**
+	 * Sends nothing more, and waits, within a bound, for the calls outstanding to come back (a killed process sends
+	 * nothing after it died, so a crash test waits for what is on its way before it lets the lease run out).
+	 * @param nanos the bound
+	 */
+	void stop(long nanos) {
+		this.callers.shutdown();
+		try {
+			this.callers.awaitTermination(Math.max(0, nanos), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	/**
@@ -91,10 +133,17 @@ final class MarkRecorder {
 		}
 	}
 
-	/** Counts a failed renewal, logs the first of a series, and keeps it as the failure. */
+	/**
+	 * Counts a failed renewal, logs the first of a series, and keeps it as the failure; a lost lease stays the
+	 * failure for good.
+	 */
 	void recordFailure(Throwable ex) {
-		this.failedRenewals++;
-		if (this.failure == null) {
+		this.failedRenewals.incrementAndGet();
+		UidException previous = this.failure;
+		if (previous instanceof WorkerLeaseLostException) {
+			return;
+		}
+		if (previous == null) {
 			if (ex instanceof Error) {
 				logger.error("uid worker {} could not record its high-water mark, retrying", this.workerId, ex);
 			}
@@ -112,9 +161,11 @@ final class MarkRecorder {
 		this.failure = ex;
 	}
 
-	/** Forgets the last failure after a renewal that counts. */
+	/** Forgets the last failure after a renewal that counts; a lost lease stays. */
 	void clearFailure() {
-		this.failure = null;
+		if (!(this.failure instanceof WorkerLeaseLostException)) {
+			this.failure = null;
+		}
 	}
 
 	/**
@@ -125,22 +176,40 @@ final class MarkRecorder {
 		return this.failure;
 	}
 
-	/** Whether a store call has been outstanding for longer than the given time. */
-	boolean isCallOutstandingLongerThan(long nanos) {
-		return this.calling && System.nanoTime() - this.callStartedNanos > nanos;
+	/**
+	 * Whether a store call sent after a given time has been outstanding for longer than another: calls sent before the
+	 * last renewal came back from the store do not say that it is silent now (it answered since; they wait in the
+	 * client, a pool's queue, a connection to a node that died).
+	 * @param nanos how long
+	 * @param sentAfterNanos {@link System#nanoTime()} the call was sent after
+	 */
+	boolean isCallOutstandingLongerThan(long nanos, long sentAfterNanos) {
+		long now = System.nanoTime();
+		for (Call call : this.outstanding) {
+			if (call.startedNanos - sentAfterNanos > 0 && now - call.startedNanos > nanos) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/** How long the oldest call outstanding has been, or -1 when none is. */
+	private long oldestOutstandingNanos() {
+		long now = System.nanoTime();
+		long oldest = -1;
+		for (Call call : this.outstanding) {
+			oldest = Math.max(oldest, now - call.startedNanos);
+		}
+		return oldest;
 	}
 
 	/**
-	 * Returns how many renewals failed, counting a call outstanding for a whole renewal interval as one more for each
-	 * such interval, so that a store that does not answer shows in the count while it does not.
+	 * Returns how many renewals failed, each counted once: one that threw, or one that did not answer within the time
+	 * the keeper waits for it (and is not counted again when it comes back late).
 	 * @return the count
 	 */
 	long failedRenewals() {
-		long failed = this.failedRenewals;
-		if (this.calling) {
-			failed += (System.nanoTime() - this.callStartedNanos) / this.hungCallNanos;
-		}
-		return failed;
+		return this.failedRenewals.get();
 	}
 
 	/** The assigner's name, for messages. */
@@ -156,18 +225,97 @@ final class MarkRecorder {
 			.append(" (")
 			.append(now - this.lastRecordedMillis)
 			.append(" ms ago)");
-		if (this.calling) {
+		long oldest = oldestOutstandingNanos();
+		if (oldest >= 0) {
+			int others = this.outstanding.size() - 1;
 			status.append(", a call to the ")
 				.append(this.assigner.name())
 				.append(" assigner's store has been outstanding for ")
-				.append(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.callStartedNanos))
+				.append(TimeUnit.NANOSECONDS.toMillis(oldest))
 				.append(" ms");
+			if (others > 0) {
+				status.append(" (and ").append(others).append(" more since)");
+			}
 		}
 		UidException current = this.failure;
 		if (current != null) {
 			status.append(", last failure: ").append(current.getMessage());
 		}
 		return status.toString();
+	}
+
+	/** Takes what came of a renewal, on the thread that made the call. */
+	interface Settler {
+
+		/**
+		 * @param call the call
+		 * @param outcome what it threw, or {@code null} when the store took the mark
+		 */
+		void settle(Call call, Throwable outcome);
+
+	}
+
+	/** One renewal, made on a thread of its own. */
+	final class Call implements Runnable {
+
+		final long mark;
+
+		final long sentMillis;
+
+		final long startedNanos = System.nanoTime();
+
+		private final Settler settler;
+
+		private final CountDownLatch done = new CountDownLatch(1);
+
+		/** Set by the keeper, under its lock, when it stopped waiting for the call before it was settled. */
+		boolean abandoned;
+
+		/** Set by the settler, under the keeper's lock. */
+		boolean settled;
+
+		private Call(long mark, long sentMillis, Settler settler) {
+			this.mark = mark;
+			this.sentMillis = sentMillis;
+			this.settler = settler;
+		}
+
+		@Override
+		public void run() {
+			Throwable outcome = null;
+			try {
+				MarkRecorder.this.assigner.renew(MarkRecorder.this.workerId, MarkRecorder.this.layout.startMillis(this.mark));
+			}
+			catch (Throwable ex) {
+				outcome = ex;
+			}
+			try {
+				this.settler.settle(this, outcome);
+			}
+			catch (Throwable ex) {
+				logger.error("uid worker {} could not take the outcome of a renewal", MarkRecorder.this.workerId, ex);
+			}
+			finally {
+				MarkRecorder.this.outstanding.remove(this);
+				this.done.countDown();
+			}
+		}
+
+		/**
+		 * Waits for the call to have been settled.
+		 * @param nanos how long at most
+		 * @return whether it was
+		 */
+		boolean await(long nanos) {
+			try {
+				return this.done.await(nanos, TimeUnit.NANOSECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return this.done.getCount() == 0;
+			}
+		}
+
 	}
 
 }

@@ -6,6 +6,8 @@ import java.util.concurrent.TimeUnit;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
 import io.github.uidgen.worker.redis.RegistryTrust;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.resource.Delay;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -15,7 +17,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -88,6 +93,46 @@ public final class RedisWorkerIdAssignerAutoConfiguration {
 				if (max != null && !max.isZero()) {
 					Duration lower = (max.toMillis() < 10) ? max : Duration.ofMillis(10);
 					builder.reconnectDelay(Delay.exponential(lower, max, 2, TimeUnit.MILLISECONDS));
+				}
+			};
+		}
+
+	}
+
+	/**
+	 * Sets how the application's Lettuce Cluster client refreshes its topology, so that renewals follow a replica that
+	 * took over the slots of a master that died well within the ride-through: Lettuce's adaptive triggers (a MOVED or
+	 * ASK redirection, reconnection attempts that keep failing, an unknown node, an uncovered slot) refresh it at most
+	 * once a second, and a periodic refresh every 10 s catches what no trigger reports. Spring Boot sets no trigger
+	 * and no period of its own (Lettuce 7.5 turns the triggers on, at most once every 5 s, and the periodic refresh
+	 * off; older Lettuce versions turn both off, and the client then keeps sending to the dead master). Applies to the
+	 * Lettuce client Spring Boot builds for a Cluster, and only when the application set no
+	 * {@code spring.data.redis.lettuce.cluster.refresh.*} property: whoever set one chose how the topology is
+	 * refreshed.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "io.lettuce.core.cluster.ClusterClientOptions")
+	static class ClusterTopologyRefreshConfiguration {
+
+		/** The shortest time between two refreshes that adaptive triggers start. */
+		static final Duration ADAPTIVE_REFRESH_LIMIT = Duration.ofSeconds(1);
+
+		/** How often the topology is refreshed whatever happens. */
+		static final Duration PERIODIC_REFRESH = Duration.ofSeconds(10);
+
+		@Bean
+		LettuceClientOptionsBuilderCustomizer uidClusterTopologyRefresh(Environment environment) {
+			boolean configured = Binder.get(environment)
+				.bind("spring.data.redis.lettuce.cluster.refresh", Bindable.mapOf(String.class, Object.class))
+				.map((refresh) -> !refresh.isEmpty())
+				.orElse(false);
+			return (builder) -> {
+				if (!configured && builder instanceof ClusterClientOptions.Builder cluster) {
+					cluster.topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+						.enableAllAdaptiveRefreshTriggers()
+						.adaptiveRefreshTriggersTimeout(ADAPTIVE_REFRESH_LIMIT)
+						.enablePeriodicRefresh(PERIODIC_REFRESH)
+						.build());
 				}
 			};
 		}

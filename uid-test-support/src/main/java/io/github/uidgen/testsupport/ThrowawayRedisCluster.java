@@ -6,7 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -29,6 +31,9 @@ public final class ThrowawayRedisCluster implements AutoCloseable {
 	private final List<List<String>> commands = new ArrayList<>();
 
 	private final List<Path> dirs = new ArrayList<>();
+
+	/** Replicas added by {@link #addReplica(int, Path)}, by port. */
+	private final Map<Integer, ServerProcess> replicas = new LinkedHashMap<>();
 
 	private ThrowawayRedisCluster(List<Integer> ports, List<ServerProcess> nodes) {
 		this.ports = ports;
@@ -238,8 +243,70 @@ public final class ThrowawayRedisCluster implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Adds a replica of a master ({@code redis-cli --cluster add-node --cluster-slave}) that never fails over by itself
+	 * ({@code cluster-replica-no-failover yes}), so that a test decides when it takes over ({@link #takeOver(int)}),
+	 * and waits until it is in sync with its master.
+	 * @param masterPort the master's port
+	 * @param dir a directory of the test's own for the replica's data and log
+	 * @return the replica's port
+	 */
+	public int addReplica(int masterPort, Path dir) {
+		int port = ServerProcess.freePort();
+		Path nodeDir = dir.toAbsolutePath().resolve("replica-" + port);
+		try {
+			Files.createDirectories(nodeDir);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		List<String> command = List.of("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
+				"--cluster-enabled", "yes", "--cluster-port", Integer.toString(ServerProcess.freePort()),
+				"--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "2000", "--cluster-replica-no-failover",
+				"yes", "--dir", nodeDir.toString(), "--save", "", "--appendonly", "no", "--daemonize", "no",
+				"--protected-mode", "no");
+		ServerProcess replica = ServerProcess.launch("redis-cluster-replica:" + port, command,
+				nodeDir.resolve("redis.log"), port, STARTUP);
+		this.replicas.put(port, replica);
+		String added = RedisCli.runWithoutServer(STARTUP, "--cluster", "add-node", "127.0.0.1:" + port,
+				"127.0.0.1:" + masterPort, "--cluster-slave", "--cluster-master-id", nodeId(masterPort));
+		if (!added.contains("[OK]")) {
+			throw new IllegalStateException("redis-cli --cluster add-node failed:\n" + added);
+		}
+		replica.awaitTrue(STARTUP, () -> {
+			String replication = cli(port, "INFO", "replication");
+			return replication.contains("role:slave") && replication.contains("master_port:" + masterPort)
+					&& replication.contains("master_link_status:up");
+		}, "follow 127.0.0.1:" + masterPort + " in sync");
+		return port;
+	}
+
+	/**
+	 * Has a replica take its master's slots without the master's agreement ({@code CLUSTER FAILOVER TAKEOVER}), as
+	 * an operator does once the master is gone, and waits until it serves them and reports the cluster OK.
+	 * @param replicaPort the replica's port
+	 */
+	public void takeOver(int replicaPort) {
+		requireOk(cli(replicaPort, "CLUSTER", "FAILOVER", "TAKEOVER"), "CLUSTER FAILOVER TAKEOVER");
+		this.replicas.get(replicaPort).awaitTrue(STARTUP, () -> {
+			String info = cli(replicaPort, "CLUSTER", "INFO");
+			return cli(replicaPort, "INFO", "replication").contains("role:master")
+					&& info.contains("cluster_state:ok");
+		}, "serve its former master's slots");
+	}
+
+	/**
+	 * Returns a replica added by {@link #addReplica(int, Path)}.
+	 * @param port its port
+	 * @return its process
+	 */
+	public ServerProcess replica(int port) {
+		return this.replicas.get(port);
+	}
+
 	@Override
 	public void close() {
+		this.replicas.values().forEach((replica) -> replica.stop(Duration.ofSeconds(10)));
 		this.nodes.forEach((node) -> node.stop(Duration.ofSeconds(10)));
 	}
 

@@ -30,6 +30,9 @@ public final class ThrowawayRedisSentinel implements AutoCloseable {
 
 	private final Path dir;
 
+	/** How long the sentinel waits before it finds a master that does not answer down. */
+	private final Duration downAfter;
+
 	/** Data servers by port: the master and the replica, whichever is which now. */
 	private final Map<Integer, ServerProcess> servers = new LinkedHashMap<>();
 
@@ -37,8 +40,9 @@ public final class ThrowawayRedisSentinel implements AutoCloseable {
 
 	private ServerProcess sentinel;
 
-	private ThrowawayRedisSentinel(Path dir) {
+	private ThrowawayRedisSentinel(Path dir, Duration downAfter) {
 		this.dir = dir.toAbsolutePath();
+		this.downAfter = downAfter;
 	}
 
 	/**
@@ -60,7 +64,20 @@ public final class ThrowawayRedisSentinel implements AutoCloseable {
 	 * @return the running set
 	 */
 	public static ThrowawayRedisSentinel start(Path dir, String... masterArgs) {
-		ThrowawayRedisSentinel set = new ThrowawayRedisSentinel(dir);
+		return start(dir, Duration.ofSeconds(1), masterArgs);
+	}
+
+	/**
+	 * Starts a master, a replica and a sentinel as {@link #start(Path, String...)} does, the sentinel finding a
+	 * master down only once it has not answered for the given time ({@code down-after-milliseconds}; Sentinel's own
+	 * default is 30 s).
+	 * @param dir a directory of the test's own for data, configuration and logs
+	 * @param downAfter the sentinel's {@code down-after-milliseconds}
+	 * @param masterArgs arguments for the first master only
+	 * @return the running set
+	 */
+	public static ThrowawayRedisSentinel start(Path dir, Duration downAfter, String... masterArgs) {
+		ThrowawayRedisSentinel set = new ThrowawayRedisSentinel(dir, downAfter);
 		try {
 			int masterPort = set.startServer(masterArgs);
 			int replicaPort = set.startServer("--replicaof", "127.0.0.1", Integer.toString(masterPort));
@@ -98,7 +115,7 @@ public final class ThrowawayRedisSentinel implements AutoCloseable {
 		// One sentinel, quorum 1: it decides alone. The sentinel rewrites this file as the set changes.
 		String text = String.join("\n", "port " + this.sentinelPort, "bind 127.0.0.1", "protected-mode no",
 				"daemonize no", "dir " + sentinelDir, "sentinel monitor " + MASTER_NAME + " 127.0.0.1 " + masterPort + " 1",
-				"sentinel down-after-milliseconds " + MASTER_NAME + " 1000",
+				"sentinel down-after-milliseconds " + MASTER_NAME + " " + this.downAfter.toMillis(),
 				"sentinel failover-timeout " + MASTER_NAME + " 10000",
 				"sentinel parallel-syncs " + MASTER_NAME + " 1", "");
 		try {
@@ -260,7 +277,7 @@ public final class ThrowawayRedisSentinel implements AutoCloseable {
 
 	/**
 	 * Kills the master with SIGKILL, as a crash would, and waits until the sentinel has found it down and promoted
-	 * the replica (its down-after time is 1 s).
+	 * the replica (after its down-after time, 1 s unless started with another).
 	 * @return the new master's port
 	 */
 	public int killMaster() {
@@ -271,7 +288,7 @@ public final class ThrowawayRedisSentinel implements AutoCloseable {
 
 	private int awaitNewMaster(int oldMaster) {
 		int[] promoted = { -1 };
-		this.sentinel.awaitTrue(FAILOVER, () -> {
+		this.sentinel.awaitTrue(FAILOVER.plus(this.downAfter), () -> {
 			int now = masterPort();
 			if (now == oldMaster || now < 0 || !this.servers.containsKey(now)) {
 				return false;

@@ -41,15 +41,19 @@ final class HeldLeases {
 	}
 
 	/**
-	 * Records a successful renewal, unless the lease was released or replaced meanwhile.
+	 * Records a successful renewal, unless the lease was released or replaced meanwhile: the entry is replaced only if
+	 * it is still the very one the renewal started from. Renewals may be outstanding side by side (one the client
+	 * holds while the next goes out), so one that comes back late must not overwrite what a later one recorded, nor a
+	 * newer claim.
 	 * @param workerId the worker ID
-	 * @param renewed the lease as renewed
+	 * @param renewed the lease as it was when the renewal started
 	 * @param markMillis the mark it recorded
 	 * @param expiresAt the new expiry, Redis clock
 	 * @param server the {@code run_id} of the Redis process that renewed it
 	 */
 	void renewed(long workerId, Held renewed, long markMillis, long expiresAt, String server) {
-		this.leases.replace(workerId, renewed, new Held(renewed.token(), markMillis, expiresAt, server));
+		this.leases.computeIfPresent(workerId, (id, current) -> (current == renewed)
+				? new Held(renewed.token(), markMillis, expiresAt, server) : current);
 	}
 
 	/**
@@ -60,7 +64,8 @@ final class HeldLeases {
 	 * @param server the {@code run_id} of the Redis process that confirmed it
 	 */
 	void probed(long workerId, Held probed, long expiresAt, String server) {
-		this.leases.replace(workerId, probed, new Held(probed.token(), probed.recordedMark(), expiresAt, server));
+		this.leases.computeIfPresent(workerId, (id, current) -> (current == probed)
+				? new Held(probed.token(), probed.recordedMark(), expiresAt, server) : current);
 	}
 
 	/**
@@ -69,7 +74,7 @@ final class HeldLeases {
 	 * @param lost the lease as it was when the renewal failed
 	 */
 	void lost(long workerId, Held lost) {
-		this.leases.remove(workerId, lost);
+		this.leases.computeIfPresent(workerId, (id, current) -> (current == lost) ? null : current);
 	}
 
 	/**
