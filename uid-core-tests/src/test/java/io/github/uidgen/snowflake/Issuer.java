@@ -3,20 +3,25 @@ package io.github.uidgen.snowflake;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import io.github.uidgen.UidException;
 import io.github.uidgen.UidGenerator;
 
 /**
- * One thread taking IDs from one generator as fast as it can, keeping every ID, until stopped. It either stops at the
- * first refusal, or keeps asking through refusals (an outage the generator should recover from), counting them and
- * noting when the first and the last came.
+ * One thread taking IDs from one generator, keeping every ID, until stopped: as fast as it can, or paced (a few IDs
+ * about every millisecond, as an application's traffic comes). It either stops at the first refusal, or keeps asking
+ * through refusals (an outage the generator should recover from), counting them and noting when the first and the
+ * last came.
  */
 final class Issuer {
 
 	private final UidGenerator generator;
 
 	private final boolean throughRefusals;
+
+	/** IDs taken before a pause of about a millisecond; 0 for no pause. */
+	private final int perTick;
 
 	private final Thread thread;
 
@@ -36,29 +41,42 @@ final class Issuer {
 
 	private volatile long lastRefusalMillis;
 
-	private Issuer(UidGenerator generator, String name, boolean throughRefusals) {
+	private Issuer(UidGenerator generator, String name, boolean throughRefusals, int perTick) {
 		this.generator = generator;
 		this.throughRefusals = throughRefusals;
+		this.perTick = perTick;
 		this.thread = new Thread(this::run, "issuer-" + name);
 		this.thread.setDaemon(true);
 	}
 
 	/** Starts a thread that stops at the first refusal. */
 	static Issuer untilRefused(UidGenerator generator, String name) {
-		Issuer issuer = new Issuer(generator, name, false);
+		Issuer issuer = new Issuer(generator, name, false, 0);
 		issuer.thread.start();
 		return issuer;
 	}
 
 	/** Starts a thread that keeps asking through refusals until stopped. */
 	static Issuer throughRefusals(UidGenerator generator, String name) {
-		Issuer issuer = new Issuer(generator, name, true);
+		Issuer issuer = new Issuer(generator, name, true, 0);
+		issuer.thread.start();
+		return issuer;
+	}
+
+	/** Starts a thread that takes {@code perTick} IDs about every millisecond, through refusals, until stopped. */
+	static Issuer pacedThroughRefusals(UidGenerator generator, String name, int perTick) {
+		Issuer issuer = new Issuer(generator, name, true, perTick);
 		issuer.thread.start();
 		return issuer;
 	}
 
 	private void run() {
+		int inTick = 0;
 		while (!this.stopped) {
+			if (this.perTick > 0 && ++inTick > this.perTick) {
+				inTick = 1;
+				LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+			}
 			try {
 				long id = this.generator.getUID();
 				if (this.count == this.ids.length) {

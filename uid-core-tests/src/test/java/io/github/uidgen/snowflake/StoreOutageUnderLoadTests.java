@@ -471,95 +471,39 @@ class StoreOutageUnderLoadTests {
 
 		final String name;
 
-		private final List<Taker> takers = new ArrayList<>();
+		private final List<Issuer> issuers = new ArrayList<>();
 
 		PacedLoad(UidGenerator generator, String name) {
 			this.name = name;
 			for (int i = 0; i < THREADS; i++) {
-				Taker taker = new Taker(generator, "load-" + name + "-" + i);
-				this.takers.add(taker);
-				taker.thread.start();
+				this.issuers.add(Issuer.pacedThroughRefusals(generator, "load-" + name + "-" + i, PER_TICK));
 			}
 		}
 
 		int count() {
-			return this.takers.stream().mapToInt((taker) -> taker.count).sum();
+			return this.issuers.stream().mapToInt(Issuer::count).sum();
 		}
 
 		long refusals() {
-			return this.takers.stream().mapToLong((taker) -> taker.refusals).sum();
+			return this.issuers.stream().mapToLong(Issuer::refusals).sum();
 		}
 
 		UidException firstRefusal() {
-			return this.takers.stream()
-				.map((taker) -> taker.firstRefusal)
+			return this.issuers.stream()
+				.map(Issuer::firstRefusal)
 				.filter((refusal) -> refusal != null)
 				.findFirst()
 				.orElse(null);
 		}
 
 		void stop() throws InterruptedException {
-			for (Taker taker : this.takers) {
-				taker.stopped = true;
-			}
-			for (Taker taker : this.takers) {
-				taker.thread.join(BOUND.toMillis());
-				assertThat(taker.thread.isAlive()).as(taker.thread.getName() + " stopped").isFalse();
+			for (Issuer issuer : this.issuers) {
+				issuer.stop();
 			}
 		}
 
 		long[] ids() {
-			return Duplicates.concat(this.takers.stream().map(Taker::ids).toArray(long[][]::new));
-		}
-
-	}
-
-	private static final class Taker {
-
-		private final UidGenerator generator;
-
-		final Thread thread;
-
-		volatile boolean stopped;
-
-		private long[] ids = new long[1 << 16];
-
-		volatile int count;
-
-		volatile long refusals;
-
-		volatile UidException firstRefusal;
-
-		Taker(UidGenerator generator, String name) {
-			this.generator = generator;
-			this.thread = new Thread(this::run, name);
-			this.thread.setDaemon(true);
-		}
-
-		private void run() {
-			while (!this.stopped) {
-				for (int i = 0; i < PER_TICK; i++) {
-					try {
-						long id = this.generator.getUID();
-						if (this.count == this.ids.length) {
-							this.ids = Arrays.copyOf(this.ids, this.count * 2);
-						}
-						this.ids[this.count] = id;
-						this.count = this.count + 1;
-					}
-					catch (UidException ex) {
-						if (this.firstRefusal == null) {
-							this.firstRefusal = ex;
-						}
-						this.refusals = this.refusals + 1;
-					}
-				}
-				LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-			}
-		}
-
-		long[] ids() {
-			return Arrays.copyOf(this.ids, this.count);
+			return Duplicates.concat(this.issuers.stream().map(Issuer::ids).toArray(long[][]::new));
 		}
 
 	}
