@@ -44,16 +44,8 @@ final class DocCommands {
 	 * @return the commands
 	 */
 	static List<DocCommand> read(Path root) {
-		List<Path> files = new ArrayList<>();
-		files.add(root.resolve("README.md"));
-		try (Stream<Path> docs = Files.list(root.resolve("docs"))) {
-			docs.filter((file) -> file.toString().endsWith(".md")).sorted().forEach(files::add);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
 		List<DocCommand> commands = new ArrayList<>();
-		for (Path file : files) {
+		for (Path file : files(root)) {
 			try {
 				commands.addAll(read(root.relativize(file).toString(), Files.readAllLines(file)));
 			}
@@ -62,6 +54,23 @@ final class DocCommands {
 			}
 		}
 		return commands;
+	}
+
+	/**
+	 * Returns the pages read: {@code README.md} and {@code docs/*.md}.
+	 * @param root the repository's root
+	 * @return the files, the README first
+	 */
+	static List<Path> files(Path root) {
+		List<Path> files = new ArrayList<>();
+		files.add(root.resolve("README.md"));
+		try (Stream<Path> docs = Files.list(root.resolve("docs"))) {
+			docs.filter((file) -> file.toString().endsWith(".md")).sorted().forEach(files::add);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		return files;
 	}
 
 	/** The commands of one file; each runs against the launches of its block, else the last ones before it. */

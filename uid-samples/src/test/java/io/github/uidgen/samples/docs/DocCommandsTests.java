@@ -17,7 +17,6 @@ import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Enumeration;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +36,7 @@ import org.junit.jupiter.api.TestInstance;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.factory.config.YamlProcessor.MatchStatus;
 import org.springframework.beans.factory.config.YamlPropertiesFactoryBean;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -100,9 +100,12 @@ class DocCommandsTests {
 
 	private final Map<Sample, ConfigurableApplicationContext> running = new EnumMap<>(Sample.class);
 
-	private final Set<String> knownProperties = knownProperties();
+	/** The benchmarks' sources, once a benchmark command needed them. */
+	private Map<String, String> benchmarkSources;
 
 	private final Properties sampleDefaults = sampleDefaults();
+
+	private final Set<String> knownProperties = knownProperties();
 
 	@AfterAll
 	void stopTheSamples() {
@@ -118,7 +121,7 @@ class DocCommandsTests {
 	@TestFactory
 	Stream<DynamicTest> everyPropertyInTheTextIsOneSomethingBinds() throws IOException {
 		List<DynamicTest> tests = new ArrayList<>();
-		for (Path file : markdownFiles()) {
+		for (Path file : DocCommands.files(this.root)) {
 			List<String> lines = Files.readAllLines(file);
 			for (int i = 0; i < lines.size(); i++) {
 				Matcher matcher = INLINE_PROPERTY.matcher(lines.get(i));
@@ -501,16 +504,14 @@ class DocCommandsTests {
 			return;
 		}
 		String part = tokens.get(3);
-		assertThat(Files.readString(sources.resolve("BenchmarkMain.java"))).as("%s: a part BenchmarkMain runs", command)
+		Map<String, String> benchmarkSources = benchmarkSources(sources);
+		assertThat(benchmarkSources.get("BenchmarkMain.java")).as("%s: a part BenchmarkMain runs", command)
 			.contains("\"" + part + "\"");
 		if (part.equals("jmh")) {
-			try (Stream<Path> files = Files.walk(sources)) {
-				assertThat(files.map((file) -> file.getFileName().toString())).as("%s: the JMH benchmark", command)
-					.contains(tokens.get(4) + ".java");
-			}
+			assertThat(benchmarkSources).as("%s: the JMH benchmark", command).containsKey(tokens.get(4) + ".java");
 			return;
 		}
-		String allSources = benchmarkSources(sources);
+		String allSources = String.join("\n", benchmarkSources.values());
 		for (String token : tokens.subList(4, tokens.size())) {
 			if (token.startsWith("--")) {
 				assertThat(allSources).as("%s: an option the benchmarks read", command)
@@ -519,15 +520,18 @@ class DocCommandsTests {
 		}
 	}
 
-	private static String benchmarkSources(Path sources) throws IOException {
-		StringBuilder all = new StringBuilder();
-		try (Stream<Path> files = Files.walk(sources)) {
-			for (Iterator<Path> it = files.filter((file) -> file.toString().endsWith(".java")).iterator(); it
-				.hasNext();) {
-				all.append(Files.readString(it.next()));
+	/** The benchmarks' sources by file name, read once for all the benchmark commands. */
+	private Map<String, String> benchmarkSources(Path sources) throws IOException {
+		if (this.benchmarkSources == null) {
+			Map<String, String> read = new LinkedHashMap<>();
+			try (Stream<Path> files = Files.walk(sources)) {
+				for (Path file : files.filter((path) -> path.toString().endsWith(".java")).toList()) {
+					read.put(file.getFileName().toString(), Files.readString(file));
+				}
 			}
+			this.benchmarkSources = read;
 		}
-		return all.toString();
+		return this.benchmarkSources;
 	}
 
 	private void checkRepeat(DocCommand command) {
@@ -566,15 +570,6 @@ class DocCommandsTests {
 
 	// --- what the build and the sample have ---------------------------------------------------------------------
 
-	private List<Path> markdownFiles() throws IOException {
-		List<Path> files = new ArrayList<>();
-		files.add(this.root.resolve("README.md"));
-		try (Stream<Path> docs = Files.list(this.root.resolve("docs"))) {
-			docs.filter((file) -> file.toString().endsWith(".md")).sorted().forEach(files::add);
-		}
-		return files;
-	}
-
 	private String rootPom() {
 		try {
 			return Files.readString(this.root.resolve("pom.xml"));
@@ -610,8 +605,8 @@ class DocCommandsTests {
 		YamlPropertiesFactoryBean yaml = new YamlPropertiesFactoryBean();
 		yaml.setResources(new ClassPathResource("application.yml"));
 		yaml.setDocumentMatchers((properties) -> properties.containsKey("spring.config.activate.on-profile")
-				? org.springframework.beans.factory.config.YamlProcessor.MatchStatus.NOT_FOUND
-				: org.springframework.beans.factory.config.YamlProcessor.MatchStatus.FOUND);
+				? MatchStatus.NOT_FOUND
+				: MatchStatus.FOUND);
 		return yaml.getObject();
 	}
 
@@ -636,7 +631,7 @@ class DocCommandsTests {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
-		sampleDefaults().stringPropertyNames().forEach(names::add);
+		names.addAll(this.sampleDefaults.stringPropertyNames());
 		return names;
 	}
 
