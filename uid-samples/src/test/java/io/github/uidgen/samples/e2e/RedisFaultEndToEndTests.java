@@ -5,7 +5,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import io.github.uidgen.UidLayout;
 import io.github.uidgen.UidTimeUnit;
@@ -14,6 +16,7 @@ import io.github.uidgen.testsupport.ThrowawayRedis;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,7 +28,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * claim the registry lost without anyone claiming its worker ID since writes its lease and mark again and carries
  * on; one whose worker ID the registry shows released (the older snapshot) must stop within seconds (503 naming the
  * lost lease, health DOWN) and serve again by itself as the margin allows; an instance started after the loss must
- * not serve before the registry-loss margin has passed since the loss.
+ * not serve before the registry-loss margin has passed since the loss. After the loss the fleet lists the instances
+ * that hold worker IDs now, and {@code parse} of an ID issued before it says that the store's history no longer
+ * reaches back so far, and why, rather than naming an instance.
  *
  * <p>The holders run well ahead of the clock when Redis loses the registry, which is what makes the loss
  * dangerous: with three sequence bits (8 IDs per millisecond) the cached generator borrows future time under the
@@ -173,6 +178,9 @@ class RedisFaultEndToEndTests extends StoreFaultEndToEndTests {
 		prepareNamespace(namespace);
 		List<SampleProcess> holders = launchReady(namespace, RUN_AHEAD, scenario + "-a", scenario + "-b");
 		List<Long> workerIds = holders.stream().map(StoreFaultEndToEndTests::workerId).toList();
+		IssuedIds beforeLoss = holders.get(0).client().takeBatches(1, BATCH);
+		long issuedBeforeLoss = beforeLoss.toArray()[0];
+		assertIssuedBy(holders.get(0), issuedBeforeLoss, instanceId(scenario + "-a"));
 		List<TrafficLoop> traffic = holders.stream().map((holder) -> traffic(holder, BATCH, Duration.ZERO)).toList();
 		awaitAhead(holders);
 
@@ -188,6 +196,11 @@ class RedisFaultEndToEndTests extends StoreFaultEndToEndTests {
 		successor.awaitReady(STARTUP.plus(MARGIN));
 		served.add(successor.name(), successor.client().takeBatches(3, BATCH));
 		traffic.forEach((loop) -> served.add(loop.name(), loop.stop()));
+		IssuedIds afterLoss = holders.get(0).client().takeBatches(1, 1);
+		served.add(holders.get(0).name(), beforeLoss);
+		served.add(holders.get(0).name(), afterLoss);
+		assertWhatTheStoreStillKnows(softly, successor, lostAt, issuedBeforeLoss, afterLoss.toArray()[0],
+				List.of(scenario + "-a", scenario + "-b", scenario + "-c"));
 		for (int i = 0; i < holders.size(); i++) {
 			assertCarriedOn(softly, traffic.get(i), lostAt, workerIds.get(i), served.of(holders.get(i).name()));
 		}
@@ -240,6 +253,47 @@ class RedisFaultEndToEndTests extends StoreFaultEndToEndTests {
 		}
 		served.assertNoDuplicates(softly, "before, during and after the outage");
 		softly.assertAll();
+	}
+
+	/**
+	 * Checks that the fleet and {@code parse}, asked after the registry was lost, say what is true: the instances
+	 * that hold worker IDs now are listed (the holders wrote their claims again), an ID A issued after the loss is A's
+	 * open claim, and of an ID A issued before it the store can no longer tell who issued it, and says why.
+	 */
+	private void assertWhatTheStoreStillKnows(SoftAssertions softly, SampleProcess asked, Instant lostAt,
+			long issuedBeforeLoss, long issuedAfterLoss, List<String> holding) throws IOException {
+		JsonNode fleet = asked.client().fleet();
+		Map<String, Instant> heldSince = new HashMap<>();
+		for (JsonNode worker : fleet.path("workers").path("list")) {
+			if ("HELD".equals(worker.path("state").asString())) {
+				heldSince.put(worker.path("instanceId").asString(), Instant.parse(worker.path("heldSince").asString()));
+			}
+		}
+		softly.assertThat(heldSince.keySet())
+			.as("the instances the fleet lists as holders after the loss: %s", fleet)
+			.containsExactlyInAnyOrderElementsOf(holding.stream().map(this::instanceId).toList());
+		softly.assertThat(heldSince.values())
+			.as("every claim the fleet lists was written after the loss at %s: %s", lostAt, fleet)
+			.allSatisfy((since) -> assertThat(since).isAfterOrEqualTo(lostAt.minus(TOLERANCE)));
+		JsonNode before = asked.client().parse(Long.toString(issuedBeforeLoss)).path("issuedBy");
+		softly.assertThat(before.path("instanceId").isNull())
+			.as("parse of an ID issued before the loss names no instance: %s", before)
+			.isTrue();
+		softly.assertThat(before.path("note").asString())
+			.as("parse of an ID issued before the loss says why it cannot tell")
+			.contains("no longer reaches back so far")
+			.contains("lost with the store's data");
+		JsonNode after = asked.client().parse(Long.toString(issuedAfterLoss)).path("issuedBy");
+		softly.assertThat(after.path("instanceId").asString())
+			.as("parse of an ID issued after the loss: %s", after)
+			.isEqualTo(instanceId(holding.get(0)));
+		softly.assertThat(after.path("claimEnd").asString()).as("%s", after).isEqualTo("OPEN");
+	}
+
+	/** Checks that {@code parse} names the instance that issued an ID while the store still has its claim. */
+	private static void assertIssuedBy(SampleProcess asked, long uid, String instanceId) throws IOException {
+		JsonNode issuedBy = asked.client().parse(Long.toString(uid)).path("issuedBy");
+		assertThat(issuedBy.path("instanceId").asString()).as("%s", issuedBy).isEqualTo(instanceId);
 	}
 
 	/** Waits until each worker ID's claim is in the registry again, written back by its holder's renewal. */
