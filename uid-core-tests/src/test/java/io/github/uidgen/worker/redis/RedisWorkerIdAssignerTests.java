@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 
 import io.github.uidgen.InvalidSettingException;
@@ -134,25 +135,34 @@ class RedisWorkerIdAssignerTests {
 	/**
 	 * A namespace found without its generation key on a Redis that started moments ago may have lost its data in that
 	 * restart: whatever a holder of the previous process issues on its lease lies before the start plus the margin,
-	 * so the first claim waits until then, by the Redis clock.
+	 * so the first claim waits until then, by the Redis clock. Redis counts its uptime in whole seconds of its clock
+	 * (the current second less the second it started in), which overstates it by up to a second: started half way
+	 * through a second and asked early in a later one, it says it has run almost half a second longer than it has. The
+	 * test starts Redis half way through a second of this machine's clock (Redis's) and claims early in a later
+	 * second, where taking the uptime at its word would put the start, and the wait's end, before the real ones.
 	 */
 	@Test
 	void theFirstClaimOnARedisStartedMomentsAgoWaitsUntilItsStartPlusTheMargin(@TempDir Path dir) {
+		awaitMillisWithinSecond(System::currentTimeMillis, 500, 600);
 		long beforeStart = System.currentTimeMillis();
 		try (ThrowawayRedis fresh = ThrowawayRedis.start(dir)) {
 			LettuceConnectionFactory factory = fresh.connectionFactory();
 			try {
-				WorkerAssignment assignment = RedisWorkerIdAssigner.builder(factory)
+				StringRedisTemplate template = new StringRedisTemplate(factory);
+				RedisWorkerIdAssigner assigner = RedisWorkerIdAssigner.builder(factory)
 					.keyPrefix("uid-test")
 					.namespace(this.namespace)
 					.registryLossMargin(Duration.ofSeconds(3))
 					.instanceId("first-after-start")
-					.build()
-					.assign(1023);
+					.build();
+				long askedAt = awaitMillisWithinSecond(() -> redisTime(template), 0, 150);
+				WorkerAssignment assignment = assigner.assign(1023);
 				long after = System.currentTimeMillis();
-				long floor = Long.parseLong(new StringRedisTemplate(factory).opsForValue()
-					.get(hashTag() + ":generation"));
-				assertThat(floor).as("the process's start plus the margin").isGreaterThanOrEqualTo(beforeStart + 3_000);
+				long floor = Long.parseLong(template.opsForValue().get(hashTag() + ":generation"));
+				assertThat(floor)
+					.as("the process's start plus the margin (started after %s, claimed at about %s by its clock)",
+							beforeStart, askedAt)
+					.isGreaterThanOrEqualTo(beforeStart + 3_000);
 				assertThat(after).as("claimed only once the floor had passed").isGreaterThanOrEqualTo(floor);
 				assertThat(assignment.highWaterMarkMillis()).isGreaterThanOrEqualTo(floor);
 			}
@@ -160,6 +170,26 @@ class RedisWorkerIdAssignerTests {
 				factory.destroy();
 			}
 		}
+	}
+
+	private static long redisTime(StringRedisTemplate template) {
+		Long millis = template.execute((RedisCallback<Long>) (connection) -> connection.serverCommands()
+			.time(TimeUnit.MILLISECONDS));
+		return (millis != null) ? millis : -1;
+	}
+
+	/**
+	 * Waits, at most two seconds, until a clock's milliseconds within the second are in {@code [from, to)}.
+	 * @return the clock's reading then
+	 */
+	private static long awaitMillisWithinSecond(LongSupplier clock, int from, int to) {
+		long[] reading = new long[1];
+		await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(2)).until(() -> {
+			reading[0] = clock.getAsLong();
+			long within = Math.floorMod(reading[0], 1000);
+			return within >= from && within < to;
+		});
+		return reading[0];
 	}
 
 	/**

@@ -55,12 +55,13 @@ local function raiseFloor(margin)
   raiseFloorTo(now + tonumber(margin))
 end
 
--- When this process started, by its own clock (uptime has whole seconds: the latest it can have started). A holder of
+-- When this process started, by its own clock, at the latest it can have: uptime is the current second less the second
+-- it started in, which overstates the time it has run by up to a second, so a second is added back. A holder of
 -- a registry this process did not keep renewed last with the process before, so it issues nothing later than its last
 -- renewal there plus its lease, which the margin covers: at most until this start plus the margin. Not so for a
 -- process that was promoted from a replica (it was running while the old master took writes), hence nil then.
 local uptime = tonumber(string.match(info, 'uptime_in_seconds:(%d+)') or '')
-local startedAt = (uptime and previousReplid == '-') and (now - uptime * 1000) or nil
+local startedAt = (uptime and previousReplid == '-') and math.min(now, now - uptime * 1000 + 1000) or nil
 
 -- What happened to the registry since it was last written, when another Redis process wrote it: its slot moved to
 -- another Cluster master, Redis failed over to a replica, or was restarted. Its data may be intact or may have lost
