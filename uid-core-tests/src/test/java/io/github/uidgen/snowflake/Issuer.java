@@ -49,18 +49,30 @@ final class Issuer {
 		this.thread.setDaemon(true);
 	}
 
-	/** Starts a thread that stops at the first refusal. */
+	/** Starts a thread that takes as many IDs as the generator gives and stops at the first refusal. */
 	static Issuer untilRefused(UidGenerator generator, String name) {
-		Issuer issuer = new Issuer(generator, name, false, 0);
+		Issuer issuer = new Issuer(generator, name, false, flatOutTick(generator));
 		issuer.thread.start();
 		return issuer;
 	}
 
-	/** Starts a thread that keeps asking through refusals until stopped. */
+	/** Starts a thread that takes as many IDs as the generator gives and keeps asking through refusals until stopped. */
 	static Issuer throughRefusals(UidGenerator generator, String name) {
-		Issuer issuer = new Issuer(generator, name, true, 0);
+		Issuer issuer = new Issuer(generator, name, true, flatOutTick(generator));
 		issuer.thread.start();
 		return issuer;
+	}
+
+	/**
+	 * How many IDs a thread taking them as fast as it can takes before it pauses for a millisecond: for a default
+	 * generator, one time unit's worth. Once a unit's sequence is used up it spins until the next millisecond, which
+	 * would keep a core busy for the whole test (a test of a lease's 30 s cost as much CPU as 30 s of compiling) for
+	 * no more IDs than the layout gives anyway. A cached generator, whose take waits for its filler by parking, is
+	 * not paced.
+	 */
+	private static int flatOutTick(UidGenerator generator) {
+		return (generator instanceof DefaultUidGenerator defaultGenerator)
+				? 1 << defaultGenerator.layout().getSeqBits() : 0;
 	}
 
 	/** Starts a thread that takes {@code perTick} IDs about every millisecond, through refusals, until stopped. */
