@@ -8,9 +8,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.util.DriverDataSource;
 import io.github.uidgen.UidClock;
 import io.github.uidgen.testsupport.RefusingProxy;
 import io.github.uidgen.testsupport.ThrowawayMariaDb;
@@ -27,9 +29,10 @@ import static org.awaitility.Awaitility.await;
 /**
  * The database behind the db assigner comes back after an outage long enough for HikariCP's connection retries to
  * have slowed to their longest back-off (5 s, not configurable): the renewals must come through as soon as the
- * database answers, not when the pool next tries to connect. The outage is a proxy in front of a MariaDB of the
- * test's own, taken away until the pool's retries are 5 s apart and brought back just after one of them failed; the
- * pool cannot connect before its next retry, at least 5 s later, whatever the machine's speed.
+ * database answers, not when the pool next tries to connect, on the connections without the pool that the assigner
+ * is given (as the starter gives them for a HikariCP pool). The outage is a proxy in front of a MariaDB of the test's
+ * own, taken away until the pool's retries are 5 s apart and brought back just after one of them failed; the pool
+ * cannot connect before its next retry, at least 5 s later, whatever the machine's speed.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DatabaseReturnTests {
@@ -55,8 +58,12 @@ class DatabaseReturnTests {
 	@Test
 	void renewalsComeThroughAsSoonAsTheDatabaseAnswersNotWhenThePoolNextRetries() throws SQLException {
 		try (RefusingProxy poolPath = RefusingProxy.start(this.db.port());
+				RefusingProxy directPath = RefusingProxy.start(this.db.port());
 				HikariDataSource pool = defaultPool(poolPath.port())) {
 			JdbcLeaseWorkerIdAssigner assigner = JdbcLeaseWorkerIdAssigner.builder(pool)
+				// As the starter gives it: Hikari's own unpooled data source, on a path of its own to the database so
+				// that the pool's attempts can be told apart, taken away and brought back with the pool's.
+				.directDataSource(new DriverDataSource(url(directPath.port()), null, new Properties(), "root", ""))
 				.initializeSchema(true)
 				.instanceId("return")
 				.build();
@@ -69,6 +76,7 @@ class DatabaseReturnTests {
 				long workerId = generator.status().worker().id();
 
 				poolPath.takeDown();
+				directPath.takeDown();
 				int attemptsBefore = poolPath.attempts().size();
 				pool.getHikariPoolMXBean().softEvictConnections();
 				await("the pool's connection retries reach their longest back-off").atMost(BOUND)
@@ -76,6 +84,7 @@ class DatabaseReturnTests {
 					.until(() -> poolPath.longestGapNanosSince(attemptsBefore) >= CAPPED_BACK_OFF.toNanos());
 				// Its latest retry has just failed: the next comes at least 5 s from now.
 				poolPath.bringBack();
+				directPath.bringBack();
 				int poolAttemptsAtReturn = poolPath.attempts().size();
 				Timestamp renewedBeforeReturn = lastRenewal(workerId);
 
@@ -112,10 +121,14 @@ class DatabaseReturnTests {
 		}
 	}
 
+	private static String url(int port) {
+		return "jdbc:mysql://127.0.0.1:" + port + "/test";
+	}
+
 	/** A pool as Spring Boot would build it from a bare URL: every timeout and the back-off at Hikari's default. */
 	private static HikariDataSource defaultPool(int port) {
 		HikariDataSource dataSource = new HikariDataSource();
-		dataSource.setJdbcUrl("jdbc:mysql://127.0.0.1:" + port + "/test");
+		dataSource.setJdbcUrl(url(port));
 		dataSource.setUsername("root");
 		dataSource.setPassword("");
 		dataSource.setPoolName("uid-return-pool");
