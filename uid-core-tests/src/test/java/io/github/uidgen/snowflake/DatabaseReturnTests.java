@@ -19,9 +19,10 @@ import io.github.uidgen.testsupport.ThrowawayMariaDb;
 import io.github.uidgen.worker.jdbc.JdbcLeaseWorkerIdAssigner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -55,11 +56,18 @@ class DatabaseReturnTests {
 		this.db.close();
 	}
 
-	@Test
-	void renewalsComeThroughAsSoonAsTheDatabaseAnswersNotWhenThePoolNextRetries() throws SQLException {
+	/**
+	 * Runs with Hikari's default connection timeout, 30 s, which leaves the calls of the outage waiting in the pool
+	 * until it connects, and with a short one, which makes them fail.
+	 */
+	@ParameterizedTest(name = "connection timeout {0} ms")
+	@ValueSource(longs = { 30_000, 250 })
+	void renewalsComeThroughAsSoonAsTheDatabaseAnswersNotWhenThePoolNextRetries(long connectionTimeoutMillis)
+			throws SQLException {
 		try (RefusingProxy poolPath = RefusingProxy.start(this.db.port());
 				RefusingProxy directPath = RefusingProxy.start(this.db.port());
 				HikariDataSource pool = defaultPool(poolPath.port())) {
+			pool.setConnectionTimeout(connectionTimeoutMillis);
 			JdbcLeaseWorkerIdAssigner assigner = JdbcLeaseWorkerIdAssigner.builder(pool)
 				// As the starter gives it: Hikari's own unpooled data source, on a path of its own to the database so
 				// that the pool's attempts can be told apart, taken away and brought back with the pool's.
@@ -100,6 +108,24 @@ class DatabaseReturnTests {
 				assertThat(pool.getHikariPoolMXBean().getTotalConnections())
 					.as("the pool still had no connection when the renewal came through")
 					.isZero();
+				assertThat(generator.status().failure()).as("health UP").isNull();
+
+				// Back to the pool once it has connected, without a renewal failing or waiting for it meanwhile.
+				long failuresAtReturn = generator.status().worker().markFailures();
+				await("the pool connects again").atMost(BOUND)
+					.pollInterval(Duration.ofMillis(10))
+					.until(() -> pool.getHikariPoolMXBean().getTotalConnections() > 0);
+				Timestamp poolConnected = lastRenewal(workerId);
+				await("two renewals after the pool connected").atMost(BOUND)
+					.pollInterval(Duration.ofMillis(10))
+					.until(() -> lastRenewal(workerId).after(poolConnected));
+				Timestamp renewedOnce = lastRenewal(workerId);
+				await("two renewals after the pool connected").atMost(BOUND)
+					.pollInterval(Duration.ofMillis(10))
+					.until(() -> lastRenewal(workerId).after(renewedOnce));
+				assertThat(generator.status().worker().markFailures())
+					.as("no renewal failed or went unanswered after the first that came through")
+					.isEqualTo(failuresAtReturn);
 				assertThat(generator.status().failure()).as("health UP").isNull();
 			}
 			finally {
