@@ -7,6 +7,7 @@ import io.github.uidgen.worker.jdbc.DisposableWorkerIdAssigner;
 import io.github.uidgen.worker.jdbc.JdbcLeaseWorkerIdAssigner;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -19,6 +20,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.util.ClassUtils;
 
 import static io.github.uidgen.autoconfigure.UidPropertyMapper.map;
 
@@ -37,6 +39,8 @@ import static io.github.uidgen.autoconfigure.UidPropertyMapper.map;
 public final class JdbcWorkerIdAssignerAutoConfiguration {
 
 	private static final String ASSIGNER = "uid.worker.assigner";
+
+	private static final String HIKARI = "com.zaxxer.hikari.HikariDataSource";
 
 	/**
 	 * Returns the DataSource the assigner uses: the one marked {@link UidDataSource}, else the only one or the
@@ -63,6 +67,20 @@ public final class JdbcWorkerIdAssignerAutoConfiguration {
 						+ ", or make one of them @Primary.");
 	}
 
+	/**
+	 * Returns connections to the assigner's database without its pool, for the calls made while the pool cannot hand
+	 * them out, so that renewals resume as soon as the database answers after an outage: for a HikariCP pool only
+	 * ({@link HikariDirectConnections}); with any other pool every call waits for the pool, as before.
+	 */
+	static DataSource directConnections(DataSource dataSource, ListableBeanFactory beanFactory) {
+		ClassLoader classLoader = (beanFactory instanceof ConfigurableBeanFactory configurable)
+				? configurable.getBeanClassLoader() : JdbcWorkerIdAssignerAutoConfiguration.class.getClassLoader();
+		if (!ClassUtils.isPresent(HIKARI, classLoader)) {
+			return null;
+		}
+		return HikariDirectConnections.of(dataSource);
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnProperty(name = "uid.worker.db.mode", havingValue = "lease", matchIfMissing = true)
 	static class LeaseConfiguration {
@@ -73,8 +91,9 @@ public final class JdbcWorkerIdAssignerAutoConfiguration {
 				@UidDataSource ObjectProvider<DataSource> uidDataSource, ObjectProvider<DataSource> dataSources,
 				ListableBeanFactory beanFactory, Environment environment) {
 			UidWorkerDbProperties db = properties.getWorker().getDb();
-			JdbcLeaseWorkerIdAssigner.Builder builder = JdbcLeaseWorkerIdAssigner
-				.builder(dataSource(uidDataSource, dataSources, beanFactory))
+			DataSource dataSource = dataSource(uidDataSource, dataSources, beanFactory);
+			JdbcLeaseWorkerIdAssigner.Builder builder = JdbcLeaseWorkerIdAssigner.builder(dataSource)
+				.directDataSource(directConnections(dataSource, beanFactory))
 				.initializeSchema(db.isInitializeSchema())
 				.port(environment.getProperty("server.port"));
 			map("uid.worker.db.lease-table", db.getLeaseTable(), builder::leaseTable);

@@ -85,6 +85,8 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 
 	private final String claimTable;
 
+	private final DataSource directDataSource;
+
 	private volatile LeaseTables tables;
 
 	private JdbcLeaseWorkerIdAssigner(Builder builder, LeaseSettings lease) {
@@ -92,8 +94,9 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 		this.hostName = (builder.hostName != null) ? builder.hostName : HostEnvironment.current().hostName();
 		this.initializeSchema = builder.initializeSchema;
 		this.claimTable = TableName.claimHistoryOf(builder.leaseTable);
-		this.store = new JdbcStore(builder.dataSource, DEFAULT_TABLE, builder.leaseTable, builder.initializeSchema,
-				lease.heartbeatInterval(), "the heartbeat interval, uid.worker.db.heartbeat-interval");
+		this.directDataSource = builder.directDataSource;
+		this.store = new JdbcStore(builder.dataSource, builder.directDataSource, DEFAULT_TABLE, builder.leaseTable,
+				builder.initializeSchema, lease.heartbeatInterval(), "the heartbeat interval, uid.worker.db.heartbeat-interval");
 	}
 
 	/**
@@ -325,6 +328,14 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 		return this.initializeSchema;
 	}
 
+	/**
+	 * Returns the connections to the database without the pool, used while the pool cannot hand out connections.
+	 * @return the data source, or {@code null} when every call goes through the pool
+	 */
+	public DataSource getDirectDataSource() {
+		return this.directDataSource;
+	}
+
 	@Override
 	public String toString() {
 		return "JdbcLeaseWorkerIdAssigner[table " + this.store.table() + ", instance '" + this.lease.instanceId()
@@ -401,6 +412,8 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 
 		private boolean initializeSchema;
 
+		private DataSource directDataSource;
+
 		private Builder(DataSource dataSource) {
 			super(MAX_INSTANCE_ID_LENGTH);
 			this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -435,6 +448,24 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 		 */
 		public Builder initializeSchema(boolean initializeSchema) {
 			this.initializeSchema = initializeSchema;
+			return this;
+		}
+
+		/**
+		 * Sets connections to the same database without the pool, for the calls made while the pool cannot hand
+		 * out connections: from a call whose connection the pool failed to give until a connection is had again,
+		 * and while a call has waited for the pool's connection longer than the heartbeat interval. A pool that lost
+		 * its connections in an outage connects again only at its next retry (HikariCP's come up to 5 s apart
+		 * once an outage has gone on for seconds, and that back-off cannot be configured); a connection opened for
+		 * the call reaches the database as soon as it answers again, so renewals resume within a retry (100 ms).
+		 * Each call is the same statements in a READ COMMITTED transaction of its own whichever connection it runs
+		 * on, and the connection's round trips are bounded alike. It must reach the same database, catalog and
+		 * schema as the pool. Unset by default: every call waits for the pool.
+		 * @param directDataSource a data source that opens a connection on each call, or {@code null}
+		 * @return this builder
+		 */
+		public Builder directDataSource(DataSource directDataSource) {
+			this.directDataSource = directDataSource;
 			return this;
 		}
 

@@ -68,12 +68,31 @@ final class JdbcStore {
 	 */
 	JdbcStore(DataSource dataSource, String defaultTable, String table, boolean initializeSchema,
 			Duration roundTripTimeout, String roundTripTimeoutSource) {
+		this(dataSource, null, defaultTable, table, initializeSchema, roundTripTimeout, roundTripTimeoutSource);
+	}
+
+	/**
+	 * Creates the store of one table, which opens connections of its own while the pool cannot hand them out (see
+	 * {@link PoolOrDirectDataSource}).
+	 * @param dataSource the database, usually a pool
+	 * @param direct connections to the same database without the pool, or {@code null} to use the pool alone
+	 * @param defaultTable the name the shipped DDL uses for the table
+	 * @param table the configured name, already validated
+	 * @param initializeSchema whether to create the table at first use when missing
+	 * @param roundTripTimeout how long any one database round trip may take, and a call wait for the pool's
+	 * connection before later calls open their own
+	 * @param roundTripTimeoutSource where that bound comes from, for messages
+	 */
+	JdbcStore(DataSource dataSource, DataSource direct, String defaultTable, String table, boolean initializeSchema,
+			Duration roundTripTimeout, String roundTripTimeoutSource) {
 		this.defaultTable = defaultTable;
 		this.table = table;
 		this.initializeSchema = initializeSchema;
 		this.roundTripTimeout = roundTripTimeout;
 		this.roundTripTimeoutSource = roundTripTimeoutSource;
-		DataSource bounded = new BoundedRoundTripDataSource(dataSource, roundTripTimeout);
+		DataSource routed = (direct != null) ? new PoolOrDirectDataSource(dataSource, direct, roundTripTimeout)
+				: dataSource;
+		DataSource bounded = new BoundedRoundTripDataSource(routed, roundTripTimeout);
 		// By JDBC exception subclass and SQLState class: portable, and no metadata round trip to pick error codes.
 		SQLExceptionTranslator translator = new SQLExceptionSubclassTranslator();
 		JdbcTransactionManager transactionManager = new JdbcTransactionManager(bounded);
