@@ -1,8 +1,6 @@
 package io.github.uidgen.testsupport;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.Socket;
 import java.util.List;
 import java.util.Set;
@@ -17,8 +15,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * server, which do not go through the proxy, see nothing: the server itself is never touched.
  */
 public final class RefusingProxy extends LoopbackProxy {
-
-	private static final int BUFFER = 16 * 1024;
 
 	private final List<Long> attempts = new CopyOnWriteArrayList<>();
 
@@ -97,14 +93,8 @@ public final class RefusingProxy extends LoopbackProxy {
 	}
 
 	private void pump(Socket from, Socket to) {
-		byte[] buffer = new byte[BUFFER];
 		try {
-			InputStream in = from.getInputStream();
-			OutputStream out = to.getOutputStream();
-			for (int read; (read = in.read(buffer)) >= 0;) {
-				out.write(buffer, 0, read);
-				out.flush();
-			}
+			from.getInputStream().transferTo(to.getOutputStream());
 		}
 		catch (IOException ex) {
 			// One side closed: close the other as well.
