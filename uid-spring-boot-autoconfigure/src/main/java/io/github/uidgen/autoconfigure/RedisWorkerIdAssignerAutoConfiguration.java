@@ -40,16 +40,35 @@ import static io.github.uidgen.autoconfigure.UidPropertyMapper.map;
 @EnableConfigurationProperties(UidProperties.class)
 public final class RedisWorkerIdAssignerAutoConfiguration {
 
+	/**
+	 * The assigner on the application's connection factory; or the one {@link EarlyRedisClaim} built, with the
+	 * worker ID it claimed before the context started, when it works on the same Redis with the same settings.
+	 */
 	@Bean
 	@ConditionalOnMissingBean(WorkerIdAssigner.class)
 	RedisWorkerIdAssigner redisWorkerIdAssigner(UidProperties properties,
-			ObjectProvider<RedisConnectionFactory> connectionFactory, Environment environment) {
+			ObjectProvider<RedisConnectionFactory> connectionFactory, Environment environment,
+			ObjectProvider<EarlyRedisClaim> earlyClaim) {
 		RedisConnectionFactory factory = connectionFactory.getIfAvailable(() -> {
 			throw new UidPropertyException("uid.worker.assigner", "redis",
 					"The redis worker-ID assigner needs a RedisConnectionFactory, and the application has none.",
 					"Add spring-boot-starter-data-redis and configure spring.data.redis.*, or choose another "
 							+ "uid.worker.assigner.");
 		});
+		RedisWorkerIdAssigner assigner = assigner(properties, factory, environment);
+		EarlyRedisClaim early = earlyClaim.getIfAvailable();
+		return (early != null) ? early.adoptOr(factory, assigner) : assigner;
+	}
+
+	/**
+	 * Builds the assigner the {@code uid.worker.*} settings describe, on a connection factory.
+	 * @param properties the bound settings
+	 * @param factory the connection factory
+	 * @param environment for {@code server.port}, part of the default instance ID
+	 * @return the assigner, which has not talked to Redis yet
+	 */
+	static RedisWorkerIdAssigner assigner(UidProperties properties, RedisConnectionFactory factory,
+			Environment environment) {
 		UidWorkerRedisProperties redis = properties.getWorker().getRedis();
 		requireMarginCoversLead(properties);
 		RedisWorkerIdAssigner.Builder builder = RedisWorkerIdAssigner.builder(factory)

@@ -3,6 +3,7 @@ package io.github.uidgen.worker.redis;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 
 import io.github.uidgen.InvalidSettingException;
@@ -109,6 +110,9 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
 	private final RegistryFleet fleet;
 
+	/** A claim made before the generator asked, for its first {@link #assign} to take; {@code null} when none. */
+	private final AtomicReference<ClaimAhead> claimAhead = new AtomicReference<>();
+
 	private RedisWorkerIdAssigner(Builder builder, LeaseSettings lease) {
 		this.keyPrefix = builder.keyPrefix;
 		this.namespace = builder.namespace;
@@ -142,9 +146,58 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		return assign(maxWorkerId, LeaseSettings.DEFAULT_MAX_MARK_LEAD);
 	}
 
+	/**
+	 * Claims a worker ID, or takes the one {@link #claimAhead(long)} claimed when it fits: a worker ID within
+	 * {@code maxWorkerId}, a mark within {@code maxMarkLead} of this host's clock, made less than half a lease ago;
+	 * one that does not fit is given back first.
+	 */
 	@Override
 	public WorkerAssignment assign(long maxWorkerId, Duration maxMarkLead) {
+		ClaimAhead ahead = this.claimAhead.getAndSet(null);
+		if (ahead != null) {
+			WorkerAssignment taken = ahead.take(maxWorkerId, maxMarkLead, this.registry.lease().leaseDuration(),
+					this.renewals);
+			if (taken != null) {
+				return taken;
+			}
+		}
 		return this.claims.assign(maxWorkerId, maxMarkLead);
+	}
+
+	/**
+	 * Prepares a claim, probation included, for the generator's first {@link #assign} to take, and returns the work
+	 * that makes it: a starter runs it on a thread of its own before the application context is built, so that the
+	 * claim's round trips and its probation pass while the rest of the application starts instead of after.
+	 * {@code assign} waits for that work, so it must run. The claim prefers worker IDs whose mark does not lie ahead
+	 * of the Redis clock, which fits any generator; one that failed leaves {@code assign} to claim as usual.
+	 * @param maxWorkerId the largest worker ID the layout holds
+	 * @return the claim, to run once
+	 * @throws IllegalStateException when a claim ahead is pending already
+	 */
+	public Runnable claimAhead(long maxWorkerId) {
+		ClaimAhead ahead = new ClaimAhead();
+		if (!this.claimAhead.compareAndSet(null, ahead)) {
+			throw new IllegalStateException("A claim ahead is pending already");
+		}
+		return () -> {
+			try {
+				ahead.claimed(this.claims.assign(maxWorkerId, Duration.ZERO));
+			}
+			catch (RuntimeException ex) {
+				ahead.failed(ex);
+			}
+		};
+	}
+
+	/**
+	 * Gives back a worker ID {@link #claimAhead(long)} claimed and no {@link #assign} took, once that claim is made;
+	 * does nothing when there is none.
+	 */
+	public void abandonClaimAhead() {
+		ClaimAhead ahead = this.claimAhead.getAndSet(null);
+		if (ahead != null) {
+			ahead.abandon(this.renewals);
+		}
 	}
 
 	@Override
