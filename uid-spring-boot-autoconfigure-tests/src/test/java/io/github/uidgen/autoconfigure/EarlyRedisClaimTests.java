@@ -71,7 +71,7 @@ class EarlyRedisClaimTests {
 		List<Boolean> heldBeforeRefresh = new ArrayList<>();
 		try (ConfigurableApplicationContext context = application(namespace, "adopted-1")
 			.listeners((ApplicationListener<ApplicationPreparedEvent>) (event) -> heldBeforeRefresh
-				.add(awaitHeld(namespace, Duration.ofSeconds(20))))
+				.add(awaitHeld(namespace, 1, Duration.ofSeconds(20))))
 			.run()) {
 			assertThat(heldBeforeRefresh).as("a worker ID held before the context was refreshed").containsExactly(true);
 			EarlyRedisClaim early = context.getBean(EarlyRedisClaimListener.BEAN_NAME, EarlyRedisClaim.class);
@@ -113,12 +113,17 @@ class EarlyRedisClaimTests {
 	@Test
 	void anApplicationWithAnAssignerOfItsOwnGivesTheEarlyClaimBack() {
 		String namespace = "own-assigner";
+		List<Boolean> heldBeforeRefresh = new ArrayList<>();
 		try (ConfigurableApplicationContext context = application(namespace, "own-1").sources(OwnAssigner.class)
+			.listeners((ApplicationListener<ApplicationPreparedEvent>) (event) -> heldBeforeRefresh
+				.add(awaitHeld(namespace, 1, Duration.ofSeconds(20))))
 			.run()) {
+			assertThat(heldBeforeRefresh).as("the early claim, made before the refresh").containsExactly(true);
 			assertThat(context.getBean(WorkerIdAssigner.class)).isInstanceOf(FixedWorkerIdAssigner.class);
 			assertThat(context.getBean(EarlyRedisClaimListener.BEAN_NAME, EarlyRedisClaim.class).isAdopted())
 				.isFalse();
-			assertThat(held(namespace)).as("held once the application started").isZero();
+			// Given back beside the rest of the application, once its probation has passed.
+			assertThat(awaitHeld(namespace, 0, Duration.ofSeconds(20))).as("none held after the start").isTrue();
 		}
 	}
 
@@ -175,11 +180,11 @@ class EarlyRedisClaimTests {
 					"uid.cached.max-ahead=100ms", "spring.main.banner-mode=off");
 	}
 
-	/** Waits, within a bound, until the namespace's registry on 127.0.0.1:6379 shows a worker ID held. */
-	private boolean awaitHeld(String namespace, Duration bound) {
+	/** Waits, within a bound, until the namespace's registry on 127.0.0.1:6379 shows so many worker IDs held. */
+	private boolean awaitHeld(String namespace, long count, Duration bound) {
 		long deadline = System.nanoTime() + bound.toNanos();
 		while (System.nanoTime() < deadline) {
-			if (held(namespace) > 0) {
+			if (held(namespace) == count) {
 				return true;
 			}
 			try {

@@ -151,10 +151,15 @@ final class EarlyRedisClaim implements DisposableBean {
 		}
 	}
 
-	/** Gives the claim back unless the generator took it: the application started without using it. */
+	/**
+	 * Gives the claim back unless the generator took it: the application started without using it. On a thread of
+	 * its own, since the claim may still stand its probation, which the application's start need not wait for.
+	 */
 	void closeIfUnused() {
 		if (!this.adopted) {
-			close();
+			Thread thread = new Thread(this::close, "uid-early-claim-release");
+			thread.setDaemon(true);
+			thread.start();
 		}
 	}
 
