@@ -6,7 +6,7 @@ import io.github.uidgen.testsupport.TestDatabases.Database;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
- * The database assigner's disposable mode and table handling on PostgreSQL.
+ * The database assigner's disposable mode, table handling and commits on PostgreSQL.
  */
 class PostgresJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTests {
 
@@ -34,6 +34,16 @@ class PostgresJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTest
 		dataSource.setUser("postgres");
 		dataSource.setConnectTimeout(2);
 		return dataSource;
+	}
+
+	@Override
+	String sessionIdQuery() {
+		return "SELECT pg_backend_pid()";
+	}
+
+	@Override
+	String openTransactionQuery() {
+		return "SELECT 1 FROM pg_stat_activity WHERE pid = CAST(? AS INTEGER) AND state LIKE 'idle in transaction%'";
 	}
 
 }
