@@ -148,10 +148,13 @@ final class JdbcStore {
 	 * the only thing sent. Every instance renews its lease every period, which at fleet scale is most of what the
 	 * database does for uid, and a transaction of its own costs MySQL and MariaDB seven statements for the one (the
 	 * isolation level read, set and reset, auto-commit switched off and on again, the commit); a single statement
-	 * is atomic without them, and its isolation level does not matter to an {@code UPDATE} of one row by its key.
-	 * Where the pool hands out connections with auto-commit off (as {@code spring.datasource.hikari.auto-commit=false}
-	 * does, common with JPA), which the connection tells without a round trip (HikariCP and the MySQL, MariaDB and
-	 * PostgreSQL drivers keep it), the statement is committed before the connection goes back, or rolled back when
+	 * is atomic without them, and an {@code UPDATE} of one row by its key reads the row's latest committed version
+	 * at the databases' default levels (READ COMMITTED, and MySQL's REPEATABLE READ). A pool set to PostgreSQL's
+	 * REPEATABLE READ or SERIALIZABLE makes a renewal that races a claimant taking its expired lease fail as a
+	 * serialization error rather than as a lost lease; the next renewal finds the lease lost. Where the pool hands
+	 * out connections with auto-commit off (as {@code spring.datasource.hikari.auto-commit=false} does, common with
+	 * JPA), which the connection tells without a round trip (the MySQL, MariaDB and PostgreSQL drivers keep it,
+	 * HikariCP passes it on), the statement is committed before the connection goes back, or rolled back when
 	 * it fails, so nothing is left open; the connection keeps its auto-commit setting. The connection's round trips
 	 * are bounded and routed as for {@link #call}, and failures are turned by {@link #translate}. A caller in a
 	 * transaction of Spring's own (never the mark keeper, which renews on threads of its own) gets {@link #call}:
