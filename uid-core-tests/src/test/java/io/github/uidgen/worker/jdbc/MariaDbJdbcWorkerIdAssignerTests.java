@@ -1,7 +1,11 @@
 package io.github.uidgen.worker.jdbc;
 
+import java.sql.Connection;
+import java.sql.SQLException;
+
 import javax.sql.DataSource;
 
+import com.mysql.cj.jdbc.JdbcConnection;
 import com.mysql.cj.jdbc.MysqlDataSource;
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.uidgen.testsupport.TestDatabases;
@@ -46,13 +50,8 @@ class MariaDbJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTests
 	}
 
 	@Override
-	String sessionIdQuery() {
-		return "SELECT CONNECTION_ID()";
-	}
-
-	@Override
-	String openTransactionQuery() {
-		return "SELECT 1 FROM information_schema.INNODB_TRX WHERE trx_mysql_thread_id = ?";
+	boolean transactionOpen(Connection connection) throws SQLException {
+		return connection.unwrap(JdbcConnection.class).getSession().getServerSession().inTransactionOnServer();
 	}
 
 	@Test

@@ -1,8 +1,13 @@
 package io.github.uidgen.worker.jdbc;
 
+import java.sql.Connection;
+import java.sql.SQLException;
+
 import javax.sql.DataSource;
 
 import io.github.uidgen.testsupport.TestDatabases.Database;
+import org.postgresql.core.BaseConnection;
+import org.postgresql.core.TransactionState;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
@@ -37,13 +42,8 @@ class PostgresJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTest
 	}
 
 	@Override
-	String sessionIdQuery() {
-		return "SELECT pg_backend_pid()";
-	}
-
-	@Override
-	String openTransactionQuery() {
-		return "SELECT 1 FROM pg_stat_activity WHERE pid = CAST(? AS INTEGER) AND state LIKE 'idle in transaction%'";
+	boolean transactionOpen(Connection connection) throws SQLException {
+		return connection.unwrap(BaseConnection.class).getTransactionState() != TransactionState.IDLE;
 	}
 
 }
