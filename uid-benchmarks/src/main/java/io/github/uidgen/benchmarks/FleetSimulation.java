@@ -133,9 +133,15 @@ public final class FleetSimulation {
 		this.probe.start();
 		try {
 			startAllAtOnce();
-			steadyState();
+			int steadyRunning = distinctWorkerIds();
+			steadyState("Steady state", true);
 			readTheFleet();
 			rollingRestart();
+			int running = distinctWorkerIds();
+			if (running > steadyRunning) {
+				// The simultaneous start left instances out and the rolling restart started them: what they all cost.
+				steadyState("Steady state again, " + running + " instances running after the rolling restart", false);
+			}
 			beyondTheLayout();
 			// The restarts come last: once Redis has lost its data, newcomers wait the registry-loss margin.
 			restart(false);
@@ -179,8 +185,12 @@ public final class FleetSimulation {
 		this.summary.add(ms(starts.firstIds, 0.5) + " / " + ms(starts.firstIds, 0.99) + " / " + ms(starts.firstIds, 1));
 	}
 
-	/** The fleet holds and renews; the store's CPU, operations and memory, and this JVM's CPU, over the window. */
-	private void steadyState() {
+	/**
+	 * The fleet holds and renews; the store's CPU, operations and memory, and this JVM's CPU, over the window.
+	 * @param title the section's heading
+	 * @param summarise whether the figures go into the summary of all stores
+	 */
+	private void steadyState(String title, boolean summarise) {
 		FleetStore.Reading before = this.store.read();
 		long jvmBefore = processCpuNanos();
 		long startNanos = System.nanoTime();
@@ -191,7 +201,7 @@ public final class FleetSimulation {
 		double storeCpu = (after.cpuMillis() - before.cpuMillis()) / 10.0 / seconds;
 		double operations = (after.operations() - before.operations()) / seconds;
 		double jvmCpu = (jvmAfter - jvmBefore) / 1e7 / seconds;
-		this.out.printf("### Steady state, %d s%n%n", this.steady.toSeconds());
+		this.out.printf("### %s, %d s%n%n", title, this.steady.toSeconds());
 		new MarkdownTable("", "value")
 			.leftAligned(0)
 			.row("store CPU (% of one core)", String.format(Locale.ROOT, "%.2f %%", storeCpu))
@@ -201,6 +211,9 @@ public final class FleetSimulation {
 					String.format(Locale.ROOT, "%.1f %%", jvmCpu))
 			.print(this.out);
 		this.out.println();
+		if (!summarise) {
+			return;
+		}
 		this.summary.add(String.format(Locale.ROOT, "%.2f %%", storeCpu));
 		this.summary.add(String.format(Locale.ROOT, "%.0f", operations));
 		this.summary.add(String.format(Locale.ROOT, "%.1f MB", after.memoryBytes() / 1e6));

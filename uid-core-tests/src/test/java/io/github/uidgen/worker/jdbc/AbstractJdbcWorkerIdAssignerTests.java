@@ -20,6 +20,7 @@ import io.github.uidgen.testsupport.TestDatabases.Database;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.WorkerIdOutOfRangeException;
+import io.github.uidgen.worker.WorkerLeaseLostException;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import io.github.uidgen.worker.WorkerTableMissingException;
 import io.github.uidgen.worker.support.HostEnvironment;
@@ -39,10 +40,15 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * The disposable assigner, and what both database assigners do about tables: missing ones, created ones, qualified
- * names, and a database that cannot be reached. Each test on tables of its own.
+ * names, and a database that cannot be reached; and how their work is committed, a lease renewal (the statement
+ * every instance sends every period) included: when the call returns, whether the pool hands out connections with
+ * auto-commit on or off (as with {@code spring.datasource.hikari.auto-commit=false}), leaving no transaction open.
+ * Each test on tables of its own.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class AbstractJdbcWorkerIdAssignerTests {
+
+	static final long MARK = 1_760_000_000_000L;
 
 	private HikariDataSource dataSource;
 
@@ -58,6 +64,13 @@ abstract class AbstractJdbcWorkerIdAssignerTests {
 
 	/** A data source of the same kind on a port where nothing listens. */
 	abstract DataSource unreachableDataSource();
+
+	/**
+	 * Whether the server said, in its last answer on the connection, that a transaction is open there: the
+	 * transaction status it sends with every answer, as the driver keeps it (no query, which would itself start one
+	 * with auto-commit off; MariaDB's {@code INNODB_TRX} is a copy refreshed at most every 100 ms).
+	 */
+	abstract boolean transactionOpen(Connection connection) throws SQLException;
 
 	@BeforeAll
 	void openPool() {
@@ -352,10 +365,100 @@ abstract class AbstractJdbcWorkerIdAssignerTests {
 		}
 	}
 
-	private long mark(long workerId) {
-		return ((Number) TestDatabases.query(this.dataSource, "SELECT high_water_mark FROM " + this.table
-				+ " WHERE worker_id = ?", workerId).get(0).get(0)).longValue();
+	/** The mark as another connection reads it, {@code null} when none is committed. */
+	Long mark(long workerId) {
+		Object mark = TestDatabases.query(this.dataSource, "SELECT high_water_mark FROM " + this.table
+				+ " WHERE worker_id = ?", workerId).get(0).get(0);
+		return (mark != null) ? ((Number) mark).longValue() : null;
 	}
+
+	/** A pool of one connection, so that every call of the assigner and of the test shares one session. */
+	HikariDataSource onePool(boolean autoCommit) {
+		HikariDataSource pool = database().open();
+		pool.setMaximumPoolSize(1);
+		pool.setAutoCommit(autoCommit);
+		pool.setPoolName("uid-test-one-" + (autoCommit ? "auto-commit" : "manual-commit"));
+		return pool;
+	}
+
+	JdbcLeaseWorkerIdAssigner leaseAssigner(DataSource dataSource, String instanceId) {
+		return JdbcLeaseWorkerIdAssigner.builder(dataSource)
+			.leaseTable(this.table)
+			.initializeSchema(true)
+			.instanceId(instanceId)
+			.build();
+	}
+
+	@Test
+	void aRenewalThroughAPoolWithAutoCommitOffIsCommittedWhenItReturns() {
+		try (HikariDataSource pool = onePool(false)) {
+			JdbcLeaseWorkerIdAssigner assigner = leaseAssigner(pool, "manual");
+			long workerId = assigner.assign(1023).workerId();
+			assigner.renew(workerId, MARK);
+			// The pool rolls back what is left uncommitted when a connection comes back: the mark must be in by then.
+			assertThat(mark(workerId)).isEqualTo(MARK);
+			assigner.renew(workerId, MARK + 1);
+			assertThat(mark(workerId)).isEqualTo(MARK + 1);
+		}
+	}
+
+	@Test
+	void aRenewalOnAConnectionWithAutoCommitOffLeavesNoTransactionOpenAndAutoCommitOff() throws SQLException {
+		try (Connection connection = this.dataSource.getConnection()) {
+			connection.setAutoCommit(false);
+			try {
+				// No pool between: nothing rolls back or commits after the assigner but the assigner.
+				JdbcLeaseWorkerIdAssigner assigner = leaseAssigner(new SingleConnectionDataSource(connection, true),
+						"manual");
+				long workerId = assigner.assign(1023).workerId();
+				assigner.renew(workerId, MARK);
+				assertThat(transactionOpen(connection)).isFalse();
+				assertThat(connection.getAutoCommit()).isFalse();
+				assertThat(mark(workerId)).isEqualTo(MARK);
+			}
+			finally {
+				connection.rollback();
+				connection.setAutoCommit(true);
+			}
+		}
+	}
+
+	@Test
+	void aRenewalOfALostLeaseThrowsWithAutoCommitOnAndOff() throws SQLException {
+		for (boolean autoCommit : new boolean[] { true, false }) {
+			try (Connection connection = this.dataSource.getConnection()) {
+				connection.setAutoCommit(autoCommit);
+				try {
+					JdbcLeaseWorkerIdAssigner assigner = leaseAssigner(new SingleConnectionDataSource(connection, true),
+							"lost-" + autoCommit);
+					long workerId = assigner.assign(1023).workerId();
+					TestDatabases.execute(this.dataSource, "UPDATE " + this.table
+							+ " SET lease_token = 'someone else' WHERE worker_id = " + workerId);
+					assertThatExceptionOfType(WorkerLeaseLostException.class)
+						.isThrownBy(() -> assigner.renew(workerId, MARK))
+						.satisfies((ex) -> assertThat(ex.getWorkerId()).isEqualTo(workerId));
+					assertThat(transactionOpen(connection)).as("auto-commit %s", autoCommit).isFalse();
+					assertThat(connection.getAutoCommit()).isEqualTo(autoCommit);
+				}
+				finally {
+					if (!autoCommit) {
+						connection.rollback();
+						connection.setAutoCommit(true);
+					}
+				}
+			}
+		}
+	}
+
+	@Test
+	void aRenewalWhoseTableWasDroppedFailsWithTheDdlThatCreatesIt() {
+		JdbcLeaseWorkerIdAssigner assigner = leaseAssigner(this.dataSource, "dropped");
+		long workerId = assigner.assign(1023).workerId();
+		TestDatabases.dropTable(this.dataSource, this.table);
+		assertThatExceptionOfType(WorkerTableMissingException.class).isThrownBy(() -> assigner.renew(workerId, MARK))
+			.satisfies((ex) -> assertThat(ex.getDdl()).contains("CREATE TABLE IF NOT EXISTS " + this.table));
+	}
+
 
 	@Test
 	void anUnreachableDatabaseFailsAsStoreUnavailable() {

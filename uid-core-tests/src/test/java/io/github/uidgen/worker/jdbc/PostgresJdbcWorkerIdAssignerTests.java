@@ -1,12 +1,17 @@
 package io.github.uidgen.worker.jdbc;
 
+import java.sql.Connection;
+import java.sql.SQLException;
+
 import javax.sql.DataSource;
 
 import io.github.uidgen.testsupport.TestDatabases.Database;
+import org.postgresql.core.BaseConnection;
+import org.postgresql.core.TransactionState;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
- * The database assigner's disposable mode and table handling on PostgreSQL.
+ * The database assigner's disposable mode, table handling and commits on PostgreSQL.
  */
 class PostgresJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTests {
 
@@ -34,6 +39,11 @@ class PostgresJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTest
 		dataSource.setUser("postgres");
 		dataSource.setConnectTimeout(2);
 		return dataSource;
+	}
+
+	@Override
+	boolean transactionOpen(Connection connection) throws SQLException {
+		return connection.unwrap(BaseConnection.class).getTransactionState() != TransactionState.IDLE;
 	}
 
 }

@@ -55,9 +55,11 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * <p>The table name is configurable and checked to be a plain identifier. A missing table fails with
  * {@link WorkerTableMissingException} carrying the DDL to run (shipped as {@code schema-mysql.sql} and
  * {@code schema-postgresql.sql} next to this class), unless schema initialisation is on; an unreachable database
- * fails with {@link WorkerStoreUnavailableException}. Every statement runs in a transaction of the assigner's own,
- * committed before the call returns, whatever transaction the caller is in, and every database round trip is bounded
- * by the heartbeat interval.
+ * fails with {@link WorkerStoreUnavailableException}. Every claim, release and read runs in a transaction of the
+ * assigner's own, and every renewal is its one {@code UPDATE} committed on its own, without transaction statements
+ * around it (at fleet scale renewals are most of what the database does for uid); either is committed before the call
+ * returns, whatever transaction the caller is in, also on a pool that hands out connections with auto-commit off,
+ * and every database round trip is bounded by the heartbeat interval.
  *
  * @see DisposableWorkerIdAssigner
  */
@@ -238,7 +240,7 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 	public void renew(long workerId, long highWaterMarkMillis) {
 		String token = this.tokens.require(workerId);
 		LeaseTable table = leaseTable();
-		boolean held = this.store.call((jdbc) -> table.renew(jdbc, workerId, this.lease.instanceId(), token,
+		boolean held = this.store.callAlone((jdbc) -> table.renew(jdbc, workerId, this.lease.instanceId(), token,
 				highWaterMarkMillis, micros(this.lease.leaseDuration())));
 		if (!held) {
 			this.tokens.lost(workerId, token);
@@ -458,8 +460,8 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 		 * its connections in an outage connects again only at its next retry (HikariCP's come up to 5 s apart
 		 * once an outage has gone on for seconds, and that back-off cannot be configured); a connection opened for
 		 * the call reaches the database as soon as it answers again, so renewals resume within a retry (100 ms).
-		 * Each call is the same statements in a READ COMMITTED transaction of its own whichever connection it runs
-		 * on, and the connection's round trips are bounded alike. It must reach the same database, catalog and
+		 * Each call is the same statements, committed the same way, whichever connection it runs on, and the
+		 * connection's round trips are bounded alike. It must reach the same database, catalog and
 		 * schema as the pool. Unset by default: every call waits for the pool.
 		 * @param directDataSource a data source that opens a connection on each call, or {@code null}
 		 * @return this builder

@@ -1,6 +1,8 @@
 package io.github.uidgen.worker.jdbc;
 
 import java.net.SocketTimeoutException;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.time.Duration;
 import java.util.function.Function;
@@ -27,14 +29,16 @@ import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.TransactionException;
 import org.springframework.transaction.TransactionSystemException;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The database table a db assigner works on, through spring-jdbc: every piece of work runs in a short READ COMMITTED
  * transaction of its own ({@code REQUIRES_NEW}, on a transaction manager of the store's own, on connections whose
  * round trips are bounded), so a claim or a mark is committed when the call returns, whatever transaction the caller
- * is in. Also detects the database at first use, creates the table when asked to, and turns Spring's
- * {@link DataAccessException}s into the assigner's exceptions; commit and rollback failures are translated too.
+ * is in; a single statement on the periodic path runs committed on its own instead ({@link #callAlone}). Also
+ * detects the database at first use, creates the table when asked to, and turns Spring's {@link DataAccessException}s
+ * into the assigner's exceptions; commit and rollback failures are translated too.
  */
 final class JdbcStore {
 
@@ -50,6 +54,9 @@ final class JdbcStore {
 	private final String roundTripTimeoutSource;
 
 	private final TransactionTemplate transactions;
+
+	/** A scope without a transaction, which holds one connection for the statements run in it. */
+	private final TransactionTemplate withoutTransaction;
 
 	private final JdbcTemplate jdbcTemplate;
 
@@ -100,6 +107,8 @@ final class JdbcStore {
 		this.transactions = new TransactionTemplate(transactionManager);
 		this.transactions.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
 		this.transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
+		this.withoutTransaction = new TransactionTemplate(transactionManager);
+		this.withoutTransaction.setPropagationBehavior(TransactionDefinition.PROPAGATION_NOT_SUPPORTED);
 		this.jdbcTemplate = new JdbcTemplate(bounded);
 		this.jdbcTemplate.setExceptionTranslator(translator);
 		this.jdbc = JdbcClient.create(this.jdbcTemplate);
@@ -132,6 +141,61 @@ final class JdbcStore {
 		catch (RuntimeException ex) {
 			throw translate(ex);
 		}
+	}
+
+	/**
+	 * Runs one statement committed on its own: on a connection in auto-commit, the pool's default, the statement is
+	 * the only thing sent. Every instance renews its lease every period, which at fleet scale is most of what the
+	 * database does for uid, and a transaction of its own costs MySQL and MariaDB seven statements for the one (the
+	 * isolation level read, set and reset, auto-commit switched off and on again, the commit); a single statement
+	 * is atomic without them, and an {@code UPDATE} of one row by its key reads the row's latest committed version
+	 * at the databases' default levels (READ COMMITTED, and MySQL's REPEATABLE READ). A pool set to PostgreSQL's
+	 * REPEATABLE READ or SERIALIZABLE makes a renewal that races a claimant taking its expired lease fail as a
+	 * serialization error rather than as a lost lease; the next renewal finds the lease lost. Where the pool hands
+	 * out connections with auto-commit off (as {@code spring.datasource.hikari.auto-commit=false} does, common with
+	 * JPA), which the connection tells without a round trip (the MySQL, MariaDB and PostgreSQL drivers keep it,
+	 * HikariCP passes it on), the statement is committed before the connection goes back, or rolled back when
+	 * it fails, so nothing is left open; the connection keeps its auto-commit setting. The connection's round trips
+	 * are bounded and routed as for {@link #call}, and failures are turned by {@link #translate}. A caller in a
+	 * transaction of Spring's own (never the mark keeper, which renews on threads of its own) gets {@link #call}:
+	 * the connection would otherwise join that transaction's synchronization and go back to the pool only when it
+	 * ends. Work of more than one statement keeps {@link #call}.
+	 * @param statement the one statement
+	 * @return what the statement returns
+	 */
+	<T> T callAlone(Function<JdbcClient, T> statement) {
+		if (TransactionSynchronizationManager.isSynchronizationActive()) {
+			return call(statement);
+		}
+		try {
+			// The scope binds the connection that the callback gets to the thread, so the statement runs on it too.
+			return this.withoutTransaction.execute((status) -> this.jdbcTemplate
+				.execute((ConnectionCallback<T>) (connection) -> runAlone(connection, statement)));
+		}
+		catch (RuntimeException ex) {
+			throw translate(ex);
+		}
+	}
+
+	private <T> T runAlone(Connection connection, Function<JdbcClient, T> statement) throws SQLException {
+		if (connection.getAutoCommit()) {
+			return statement.apply(this.jdbc);
+		}
+		T result;
+		try {
+			result = statement.apply(this.jdbc);
+		}
+		catch (RuntimeException ex) {
+			try {
+				connection.rollback();
+			}
+			catch (SQLException rollbackFailure) {
+				ex.addSuppressed(rollbackFailure);
+			}
+			throw ex;
+		}
+		connection.commit();
+		return result;
 	}
 
 	/** Detects the database once and creates the table when asked to. */

@@ -22,7 +22,7 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
  * <p>Calls go back to the pool once it hands out connections: the calls still waiting for it get theirs, or, when
  * none waits (they failed), a probe on a thread of its own asks the pool for a connection once the database answers a
  * direct one, so that no call waits for a pool that has not connected yet. Only which connection a call runs on
- * changes: each call is the same statements in a transaction of its own.
+ * changes: each call is the same statements, committed the same way.
  */
 final class PoolOrDirectDataSource extends DelegatingDataSource {
 
