@@ -64,6 +64,27 @@ class RedisClaimAheadTests {
 		assertThat(second.workerId()).as("a claim of its own, beside the one it holds").isOne();
 	}
 
+	/**
+	 * A cached generator that ran ahead of the clock leaves its worker ID with a mark ahead when it stops; the claim
+	 * ahead must pick what a generator at its defaults would (that worker ID), not pass over it for a new one.
+	 */
+	@Test
+	void aClaimAheadTakesAReleasedWorkerIdWhoseMarkLiesAheadAsTheGeneratorWould() {
+		RedisWorkerIdAssigner previous = assigner("previous");
+		long workerId = previous.assign(1023).workerId();
+		long ahead = System.currentTimeMillis() + 5_000;
+		previous.renew(workerId, ahead);
+		previous.release(workerId, ahead);
+
+		RedisWorkerIdAssigner assigner = assigner("ahead-e");
+		assigner.claimAhead(1023).run();
+		WorkerAssignment taken = assigner.assign(1023, Duration.ofSeconds(20));
+		assertThat(taken.workerId()).as("the released worker ID").isEqualTo(workerId);
+		assertThat(taken.highWaterMarkMillis()).isGreaterThanOrEqualTo(ahead);
+		assertThat(claimsOf(workerId)).as("claims of worker ID %s: the previous one and the claim ahead", workerId)
+			.isEqualTo(2);
+	}
+
 	@Test
 	void aClaimAheadBeyondTheLayoutIsGivenBackBeforeTheGeneratorClaims() {
 		assigner("holder").assign(1023);

@@ -168,8 +168,10 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 	 * Prepares a claim, probation included, for the generator's first {@link #assign} to take, and returns the work
 	 * that makes it: a starter runs it on a thread of its own before the application context is built, so that the
 	 * claim's round trips and its probation pass while the rest of the application starts instead of after.
-	 * {@code assign} waits for that work, so it must run. The claim prefers worker IDs whose mark does not lie ahead
-	 * of the Redis clock, which fits any generator; one that failed leaves {@code assign} to claim as usual.
+	 * {@code assign} waits for that work, so it must run. The claim prefers the worker IDs a generator at its
+	 * defaults would ({@link #assign(long)}'s lead: a cached generator that ran ahead of the clock leaves its worker
+	 * ID with a mark ahead, and a restart should find it again); a generator that allows less gets it only when the
+	 * mark fits, else it is given back and claimed anew. A claim that failed leaves {@code assign} to claim as usual.
 	 * @param maxWorkerId the largest worker ID the layout holds
 	 * @return the claim, to run once
 	 * @throws IllegalStateException when a claim ahead is pending already
@@ -181,7 +183,7 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		}
 		return () -> {
 			try {
-				ahead.claimed(this.claims.assign(maxWorkerId, Duration.ZERO));
+				ahead.claimed(this.claims.assign(maxWorkerId, LeaseSettings.DEFAULT_MAX_MARK_LEAD));
 			}
 			catch (RuntimeException ex) {
 				ahead.failed(ex);
