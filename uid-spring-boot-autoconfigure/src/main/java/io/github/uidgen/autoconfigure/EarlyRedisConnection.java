@@ -7,7 +7,6 @@ import java.util.concurrent.TimeUnit;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.resource.ClientResources;
-import io.lettuce.core.resource.Delay;
 import io.lettuce.core.resource.DefaultClientResources;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
@@ -40,10 +39,8 @@ final class EarlyRedisConnection {
 			Duration maxReconnectDelay) {
 		this.standalone = standalone;
 		DefaultClientResources.Builder resources = DefaultClientResources.builder();
-		if (maxReconnectDelay != null && !maxReconnectDelay.isNegative() && !maxReconnectDelay.isZero()) {
-			Duration lower = (maxReconnectDelay.toMillis() < 10) ? maxReconnectDelay : Duration.ofMillis(10);
-			resources.reconnectDelay(Delay.exponential(lower, maxReconnectDelay, 2, TimeUnit.MILLISECONDS));
-		}
+		RedisWorkerIdAssignerAutoConfiguration.ReconnectDelayConfiguration.capReconnectDelay(resources,
+				maxReconnectDelay);
 		this.resources = resources.build();
 		SocketOptions.Builder socket = SocketOptions.builder();
 		if (redis.getConnectTimeout() != null) {

@@ -8,6 +8,7 @@ import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
 import io.github.uidgen.worker.redis.RegistryTrust;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -108,12 +109,18 @@ public final class RedisWorkerIdAssignerAutoConfiguration {
 						"Set uid.worker.redis.max-reconnect-delay to a duration such as 500ms, or to 0 to keep "
 								+ "Lettuce's own back-off.");
 			}
-			return (builder) -> {
-				if (max != null && !max.isZero()) {
-					Duration lower = (max.toMillis() < 10) ? max : Duration.ofMillis(10);
-					builder.reconnectDelay(Delay.exponential(lower, max, 2, TimeUnit.MILLISECONDS));
-				}
-			};
+			return (builder) -> capReconnectDelay(builder, max);
+		}
+
+		/**
+		 * Caps a Lettuce client's reconnection back-off at {@code max}: exponential from 10 ms (or {@code max} when
+		 * shorter); {@code null}, zero or negative leaves Lettuce's own.
+		 */
+		static void capReconnectDelay(ClientResources.Builder builder, Duration max) {
+			if (max != null && !max.isNegative() && !max.isZero()) {
+				Duration lower = (max.toMillis() < 10) ? max : Duration.ofMillis(10);
+				builder.reconnectDelay(Delay.exponential(lower, max, 2, TimeUnit.MILLISECONDS));
+			}
 		}
 
 	}
