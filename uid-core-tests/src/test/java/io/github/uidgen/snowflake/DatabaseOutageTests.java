@@ -106,6 +106,7 @@ class DatabaseOutageTests {
 				.initializeSchema(true)
 				.instanceId("unanswered")
 				.leaseDuration(Duration.ofSeconds(6))
+				.heartbeatInterval(Duration.ofSeconds(2))
 				.build();
 			long workerId = assigner.assign(1023).workerId();
 			assigner.renew(workerId, System.currentTimeMillis());

@@ -25,7 +25,6 @@ import static io.github.uidgen.snowflake.TestGenerators.minUnit;
 import static io.github.uidgen.snowflake.TestGenerators.take;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
-import static org.awaitility.Awaitility.await;
 
 /**
  * Restart after a crash, for both generators on every assigner: a generator issues IDs as fast as it can (the
@@ -83,7 +82,7 @@ class GeneratorRestartSafetyTests {
 
 			// Run 1: issue fast, then die.
 			WorkerIdAssigner firstAssigner = backend.newAssigner(instance);
-			long firstThreadsFrom = nextThreadId();
+			long firstThreadsFrom = TestGenerators.nextThreadId();
 			AbstractUidGenerator first = TestGenerators.build(kind, firstAssigner, UidClock.SYSTEM);
 			long workerId = first.status().worker().id();
 			long[] run1;
@@ -96,18 +95,18 @@ class GeneratorRestartSafetyTests {
 			else {
 				run1 = take(first, IDS_PER_RUN);
 			}
-			crash(backend, first, firstAssigner, firstThreadsFrom);
+			TestGenerators.crash(backend, first, firstAssigner, firstThreadsFrom);
 
 			// Run 2: restart on the same worker ID with the same clock.
 			WorkerIdAssigner secondAssigner = backend.newAssigner(instance);
-			long secondThreadsFrom = nextThreadId();
+			long secondThreadsFrom = TestGenerators.nextThreadId();
 			AbstractUidGenerator second = TestGenerators.build(kind, secondAssigner, UidClock.SYSTEM);
 			assertThat(second.status().worker().id()).isEqualTo(workerId);
 			assertThat(second.session.assignment().highWaterMarkMillis()).as("the mark covered every ID of run 1")
 				.isGreaterThanOrEqualTo(LAYOUT.startMillis(maxUnit(run1)));
 			long[] run2 = take(second, IDS_PER_RUN);
 			assertThat(minUnit(run2)).isGreaterThan(maxUnit(run1));
-			crash(backend, second, secondAssigner, secondThreadsFrom);
+			TestGenerators.crash(backend, second, secondAssigner, secondThreadsFrom);
 
 			// Run 3: the clock was stepped back an hour: refusing to start is the only safe answer.
 			SteppableClock hourBehind = new SteppableClock(Duration.ofHours(-1));
@@ -139,33 +138,6 @@ class GeneratorRestartSafetyTests {
 				fourth.close();
 			}
 		}
-	}
-
-	/**
-	 * Kills the generator's threads without a release, then lets its lease run out: once the thread that renews it
-	 * has ended, so that no renewal is still on its way to the store, the lease duration passes (a configured
-	 * interval, which the store measures by its own clock from the last renewal it applied).
-	 * @param threadsFrom a thread ID taken just before the generator was built: its threads' IDs are higher
-	 */
-	private static void crash(AssignerBackend backend, AbstractUidGenerator generator, WorkerIdAssigner assigner,
-			long threadsFrom) throws InterruptedException {
-		generator.simulateCrash();
-		backend.afterCrash(assigner, generator.status().worker().id());
-		String keeper = "uid-mark-keeper-worker-" + generator.status().worker().id();
-		await().atMost(Duration.ofSeconds(60))
-			.until(() -> Thread.getAllStackTraces()
-				.keySet()
-				.stream()
-				.noneMatch((thread) -> thread.getId() >= threadsFrom && thread.getName().equals(keeper)));
-		if (!backend.leaseDuration().isZero()) {
-			Thread.sleep(backend.leaseDuration().plusMillis(150).toMillis());
-		}
-	}
-
-	/** The ID the next thread created gets, or one below it: thread IDs only grow. */
-	private static long nextThreadId() {
-		return new Thread(() -> {
-		}).getId();
 	}
 
 }

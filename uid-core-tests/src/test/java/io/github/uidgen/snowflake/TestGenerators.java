@@ -7,7 +7,10 @@ import java.util.Arrays;
 import io.github.uidgen.UidClock;
 import io.github.uidgen.UidLayout;
 import io.github.uidgen.UidTimeUnit;
+import io.github.uidgen.testsupport.AssignerBackend;
 import io.github.uidgen.worker.WorkerIdAssigner;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * Generators set up for restart tests: milliseconds with only 4 sequence bits (16 IDs per millisecond), so a
@@ -118,6 +121,34 @@ final class TestGenerators {
 			min = Math.min(min, unitOf(id));
 		}
 		return min;
+	}
+
+	/**
+	 * Kills the generator's threads without a release, then lets its lease run out: once the thread that renews it
+	 * has ended, so that no renewal is still on its way to the store, the lease duration passes (a configured
+	 * interval, which the store measures by its own clock from the last renewal it applied).
+	 * @param threadsFrom a thread ID taken just before the generator was built ({@link #nextThreadId()}): its
+	 * threads' IDs are higher
+	 */
+	static void crash(AssignerBackend backend, AbstractUidGenerator generator, WorkerIdAssigner assigner,
+			long threadsFrom) throws InterruptedException {
+		generator.simulateCrash();
+		backend.afterCrash(assigner, generator.status().worker().id());
+		String keeper = "uid-mark-keeper-worker-" + generator.status().worker().id();
+		await().atMost(Duration.ofSeconds(60))
+			.until(() -> Thread.getAllStackTraces()
+				.keySet()
+				.stream()
+				.noneMatch((thread) -> thread.getId() >= threadsFrom && thread.getName().equals(keeper)));
+		if (!backend.leaseDuration().isZero()) {
+			Thread.sleep(backend.leaseDuration().plusMillis(150).toMillis());
+		}
+	}
+
+	/** The ID the next thread created gets, or one below it: thread IDs only grow. */
+	static long nextThreadId() {
+		return new Thread(() -> {
+		}).getId();
 	}
 
 }

@@ -25,11 +25,14 @@ import org.slf4j.LoggerFactory;
  * span past the unit asked for, so the store is written once per span, not per ID. The same thread renews the
  * assigner's lease; a lost lease revokes the reservation and the generator stops.
  *
- * <p>While the store does not answer, issue goes on beyond the recorded mark on the lease alone: nobody else can be
- * handed the worker ID until the lease runs out, and whoever takes it then starts after the lease's expiry (see
+ * <p>Issue may also go on beyond the recorded mark on the lease alone: nobody else can be handed the worker ID until
+ * the lease runs out, and whoever takes it then starts after the lease's expiry (see
  * {@link WorkerIdAssigner#leaseHold()}). So the generator may issue up to {@link #leaseUntil()}: the time the last
- * successful renewal was sent, plus the lease, less the clock skew allowed. Once the store answers again, the next
- * renewal records a mark past every unit issued meanwhile.
+ * successful renewal was sent, plus the lease, less the clock skew allowed. A store with such a lease is therefore
+ * written only at its own renewal interval (its heartbeat), not whenever issue nears the mark: the mark lags issue by
+ * up to an interval, and each renewal records one past every unit issued since, as it does after an outage, while the
+ * store does not answer.
+ * A store without one (a state file, a Leaf node) is written every half span, keeping the mark ahead of issue.
  *
  * <p>Whatever a renewal throws, {@link Error}s included, is recorded as the failure and retried, so the thread never
  * dies silently. Each renewal is a call on a thread of its own ({@link MarkRecorder}), waited for within the renewal
@@ -73,7 +76,10 @@ final class HighWaterMarkKeeper {
 
 	private final long spanNanos;
 
+	/** How often the store is written while it answers. */
 	private final long renewIntervalNanos;
+
+	private final long halfSpanNanos;
 
 	/** How long a renewal call is waited for before it counts as failed and the next goes out beside it. */
 	private final long callWaitNanos;
@@ -136,12 +142,17 @@ final class HighWaterMarkKeeper {
 		this.spanUnits = Math.max(1, span.toMillis() / layout.getTimeUnit().toMillis());
 		this.spanNanos = span.toNanos();
 		Duration renew = assigner.renewInterval();
+		long storeIntervalNanos = (renew.isZero() || renew.isNegative()) ? 0 : renew.toNanos();
 		long halfSpanNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(1, span.toMillis() / 2));
-		this.renewIntervalNanos = (renew.isZero() || renew.isNegative()) ? halfSpanNanos
-				: Math.min(renew.toNanos(), halfSpanNanos);
-		this.callWaitNanos = Math.max(this.renewIntervalNanos, MIN_CALL_WAIT_NANOS);
-		this.recorder = new MarkRecorder(assigner, workerId, layout, clock);
+		long onSpanNanos = (storeIntervalNanos == 0) ? halfSpanNanos : Math.min(storeIntervalNanos, halfSpanNanos);
 		this.issueOnLeaseMillis = issueOnLease.toMillis();
+		// A store whose lease the generator may issue on is written at its own interval (its heartbeat), issue going
+		// on the lease between renewals; any other keeps the mark ahead of issue, every half span.
+		this.renewIntervalNanos = (this.issueOnLeaseMillis > 0 && storeIntervalNanos > 0)
+				? Math.min(storeIntervalNanos, issueOnLease.toNanos() / 2) : onSpanNanos;
+		this.halfSpanNanos = halfSpanNanos;
+		this.callWaitNanos = Math.max(onSpanNanos, MIN_CALL_WAIT_NANOS);
+		this.recorder = new MarkRecorder(assigner, workerId, layout, clock);
 		this.awaitTimeoutNanos = awaitTimeout.toNanos();
 		this.onRevoked = onRevoked;
 		this.reservedUntil = firstUnit - 1;
@@ -216,7 +227,7 @@ final class HighWaterMarkKeeper {
 	long storeSilentMillis() {
 		UidException current = this.recorder.failure();
 		if ((current == null
-				&& !this.recorder.isCallOutstandingLongerThan(this.renewIntervalNanos, this.lastRenewNanos))
+				&& !this.recorder.isCallOutstandingLongerThan(this.callWaitNanos, this.lastRenewNanos))
 				|| current instanceof WorkerLeaseLostException) {
 			return 0;
 		}
@@ -347,17 +358,26 @@ final class HighWaterMarkKeeper {
 		if (unit > this.wanted.get()) {
 			this.wanted.accumulateAndGet(unit, Math::max);
 		}
-		if (!this.requested) {
+		if (!this.requested && !isLeaseAhead(unit)) {
 			this.requested = true;
 			LockSupport.unpark(this.thread);
 		}
 	}
 
+	/**
+	 * Whether the lease covers a unit with half a span to spare: issue goes on on it, recorded in {@link #wanted} for
+	 * the next renewal's mark, and the store is not written before that renewal is due.
+	 */
+	private boolean isLeaseAhead(long unit) {
+		return unit + this.spanUnits / 2 <= this.leaseUntil;
+	}
+
 	private void run() {
 		while (!this.closed) {
 			try {
-				if (!this.requested) {
-					LockSupport.parkNanos(this, this.renewIntervalNanos);
+				long untilDue = untilDueNanos();
+				if (!this.requested && untilDue > 0) {
+					LockSupport.parkNanos(this, this.retired ? Math.min(untilDue, this.halfSpanNanos) : untilDue);
 				}
 				if (this.closed) {
 					return;
@@ -366,8 +386,7 @@ final class HighWaterMarkKeeper {
 					releaseRetired();
 					return;
 				}
-				boolean due = System.nanoTime() - this.lastRenewNanos >= this.renewIntervalNanos;
-				if (due || this.requested) {
+				if (untilDueNanos() <= 0 || this.requested) {
 					this.requested = false;
 					extend(this.callWaitNanos);
 					if (this.recorder.failure() != null && !this.closed && !isRevoked()) {
@@ -384,6 +403,17 @@ final class HighWaterMarkKeeper {
 				LockSupport.parkNanos(this, RETRY_NANOS);
 			}
 		}
+	}
+
+	/**
+	 * How long until the next renewal: a renewal interval after the last that reached the store, at once while the
+	 * last one failed (a failed one is retried after {@link #RETRY_NANOS}).
+	 */
+	private long untilDueNanos() {
+		if (this.recorder.failure() != null) {
+			return 0;
+		}
+		return this.renewIntervalNanos - (System.nanoTime() - this.lastRenewNanos);
 	}
 
 	/**

@@ -16,6 +16,8 @@ public abstract class AbstractLeaseBuilder<B extends AbstractLeaseBuilder<B>> {
 
 	private final int maxInstanceIdLength;
 
+	private final int heartbeatsPerLease;
+
 	private Duration leaseDuration = LeaseSettings.DEFAULT_LEASE_DURATION;
 
 	private boolean leaseDurationSet;
@@ -33,7 +35,18 @@ public abstract class AbstractLeaseBuilder<B extends AbstractLeaseBuilder<B>> {
 	 * @param maxInstanceIdLength the longest instance ID the store keeps, {@link Integer#MAX_VALUE} for no limit
 	 */
 	protected AbstractLeaseBuilder(int maxInstanceIdLength) {
+		this(maxInstanceIdLength, 3);
+	}
+
+	/**
+	 * Creates a builder whose store keeps instance IDs of up to the given length and whose heartbeat is, unless set,
+	 * the given fraction of the lease.
+	 * @param maxInstanceIdLength the longest instance ID the store keeps, {@link Integer#MAX_VALUE} for no limit
+	 * @param heartbeatsPerLease how many heartbeats fit in a lease by default, at least 2
+	 */
+	protected AbstractLeaseBuilder(int maxInstanceIdLength, int heartbeatsPerLease) {
 		this.maxInstanceIdLength = maxInstanceIdLength;
+		this.heartbeatsPerLease = Math.max(2, heartbeatsPerLease);
 	}
 
 	/**
@@ -55,8 +68,9 @@ public abstract class AbstractLeaseBuilder<B extends AbstractLeaseBuilder<B>> {
 	}
 
 	/**
-	 * Sets how often the lease is renewed; a third of the lease duration by default. Checked against the lease
-	 * duration when that is set already, else when the assigner is built.
+	 * Sets how often the lease is renewed; by default a fraction of the lease duration that each store states (a
+	 * third for Redis, a sixth for a database and ZooKeeper). Checked against the lease duration when that is set
+	 * already, else when the assigner is built.
 	 * @param heartbeatInterval a positive duration shorter than the lease duration
 	 * @return this builder
 	 */
@@ -131,7 +145,7 @@ public abstract class AbstractLeaseBuilder<B extends AbstractLeaseBuilder<B>> {
 			requireHeartbeatWithinLease(this.heartbeatInterval, true);
 		}
 		Duration heartbeat = (this.heartbeatInterval != null) ? this.heartbeatInterval
-				: this.leaseDuration.dividedBy(3);
+				: this.leaseDuration.dividedBy(this.heartbeatsPerLease);
 		String id = (this.instanceId != null) ? this.instanceId
 				: HostEnvironment.current().defaultInstanceId(this.port);
 		if (id.length() > this.maxInstanceIdLength) {

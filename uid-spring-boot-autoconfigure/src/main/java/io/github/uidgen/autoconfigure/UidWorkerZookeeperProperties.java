@@ -43,7 +43,8 @@ public class UidWorkerZookeeperProperties {
 	private Duration leaseDuration = Duration.ofSeconds(30);
 
 	/**
-	 * Interval of the lease heartbeat. Defaults to a third of the lease duration.
+	 * Interval of the lease heartbeat: how often the lease is renewed and the mark recorded, the generator issuing on
+	 * the lease in between. Defaults to a sixth of the lease duration (5 s).
 	 */
 	private Duration heartbeatInterval;
 

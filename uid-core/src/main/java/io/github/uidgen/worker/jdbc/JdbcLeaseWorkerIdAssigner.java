@@ -417,7 +417,7 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 		private DataSource directDataSource;
 
 		private Builder(DataSource dataSource) {
-			super(MAX_INSTANCE_ID_LENGTH);
+			super(MAX_INSTANCE_ID_LENGTH, LeaseSettings.HEARTBEATS_PER_LEASE);
 			this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
 		}
 

@@ -21,6 +21,13 @@ public final class LeaseSettings {
 	 */
 	public static final Duration DEFAULT_MAX_MARK_LEAD = Duration.ofSeconds(20);
 
+	/**
+	 * How many heartbeats fit in a lease by default for a store that renews at its heartbeat and lets the generator
+	 * issue on the lease between renewals (a database, ZooKeeper): each renewal is a write the store logs, and issue
+	 * rides through an outage of the lease less the clock skew less one heartbeat (23 s at the default 30 s lease).
+	 */
+	public static final int HEARTBEATS_PER_LEASE = 6;
+
 	/** How many claims of each worker ID a store keeps by default: a few hundred. */
 	public static final int DEFAULT_CLAIM_HISTORY = 256;
 

@@ -294,7 +294,7 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 		private Duration connectionTimeout = DEFAULT_CONNECTION_TIMEOUT;
 
 		private Builder(CuratorFramework client) {
-			super(Integer.MAX_VALUE);
+			super(Integer.MAX_VALUE, LeaseSettings.HEARTBEATS_PER_LEASE);
 			this.client = Objects.requireNonNull(client, "client");
 		}
 
