@@ -24,8 +24,8 @@ class JdbcAssignerBuilderTests {
 		JdbcLeaseWorkerIdAssigner assigner = JdbcLeaseWorkerIdAssigner.builder(this.dataSource).build();
 		assertThat(assigner.getLeaseTable()).isEqualTo("UID_WORKER_LEASE");
 		assertThat(assigner.getLeaseDuration()).isEqualTo(Duration.ofSeconds(30));
-		assertThat(assigner.getHeartbeatInterval()).isEqualTo(Duration.ofSeconds(10));
-		assertThat(assigner.renewInterval()).isEqualTo(Duration.ofSeconds(10));
+		assertThat(assigner.getHeartbeatInterval()).isEqualTo(Duration.ofSeconds(5));
+		assertThat(assigner.renewInterval()).isEqualTo(Duration.ofSeconds(5));
 		assertThat(assigner.getInstanceId()).isEqualTo(HostEnvironment.current().defaultInstanceId(null));
 		assertThat(assigner.getHostName()).isEqualTo(HostEnvironment.current().hostName());
 		assertThat(assigner.isInitializeSchema()).isFalse();

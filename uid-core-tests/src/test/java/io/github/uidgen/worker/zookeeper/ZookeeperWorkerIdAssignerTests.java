@@ -259,6 +259,17 @@ class ZookeeperWorkerIdAssignerTests {
 	}
 
 	@Test
+	void theLeaseIsRenewedEverySixthOfItByDefault() {
+		try (CuratorFramework latent = CuratorFrameworkFactory.newClient(this.shared.connectString(),
+				new RetryOneTime(100))) {
+			ZookeeperWorkerIdAssigner assigner = ZookeeperWorkerIdAssigner.builder(latent).build();
+			assertThat(assigner.getLeaseDuration()).isEqualTo(Duration.ofSeconds(30));
+			assertThat(assigner.getHeartbeatInterval()).isEqualTo(Duration.ofSeconds(5));
+			assertThat(assigner.renewInterval()).isEqualTo(Duration.ofSeconds(5));
+		}
+	}
+
+	@Test
 	void pathsThatZooKeeperCannotHoldAreRefused() {
 		assertThatExceptionOfType(InvalidSettingException.class)
 			.isThrownBy(() -> ZookeeperWorkerIdAssigner.builder(this.client).rootPath("uid"))
