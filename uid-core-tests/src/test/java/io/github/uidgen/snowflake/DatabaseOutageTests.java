@@ -106,7 +106,6 @@ class DatabaseOutageTests {
 				.initializeSchema(true)
 				.instanceId("unanswered")
 				.leaseDuration(Duration.ofSeconds(6))
-				.heartbeatInterval(Duration.ofSeconds(2))
 				.build();
 			long workerId = assigner.assign(1023).workerId();
 			assigner.renew(workerId, System.currentTimeMillis());
@@ -127,7 +126,7 @@ class DatabaseOutageTests {
 					// Named as what it is (the bound and where it comes from), not as the closed connection it leaves.
 					assertThat(failure).isInstanceOf(WorkerStoreUnavailableException.class)
 						.hasMessageContaining("did not answer within 2000 ms")
-						.hasMessageContaining("uid.worker.db.heartbeat-interval");
+						.hasMessageContaining("uid.worker.db.lease-duration");
 					assertThat(causesOf(failure)).as("cut off by the round trip's 2 s bound, not by the lock")
 						.hasAtLeastOneElementOfType(SocketTimeoutException.class)
 						.noneMatch((cause) -> String.valueOf(cause.getMessage()).contains("Lock wait timeout"));

@@ -39,8 +39,8 @@ class GeneratorRestartSafetyTests {
 	private static final Duration LEASE = Duration.ofMillis(500);
 
 	/**
-	 * The database assigners' lease: their heartbeat (a quarter of it) also bounds each database round trip, and a
-	 * bound of 125 ms failed a start under load ("Connection is closed"); 2 s, as the other database tests use.
+	 * The database assigners' lease: a third of it bounds each database round trip, and a bound of 125 ms failed a
+	 * start under load ("Connection is closed"); 2 s, as the other database tests use.
 	 */
 	private static final Duration DATABASE_LEASE = Duration.ofSeconds(2);
 

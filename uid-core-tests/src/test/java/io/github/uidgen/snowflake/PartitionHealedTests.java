@@ -47,8 +47,8 @@ class PartitionHealedTests {
 	private static final Duration HEARTBEAT = Duration.ofMillis(200);
 
 	/**
-	 * The database's lease and heartbeat: the heartbeat also bounds each database round trip, and a claim's round trip
-	 * on a busy machine can take longer than 200 ms.
+	 * The database's lease and heartbeat: a third of the lease bounds each database round trip, and a claim's round
+	 * trip on a busy machine can take longer than 200 ms.
 	 */
 	private static final Duration DB_LEASE = Duration.ofSeconds(3);
 

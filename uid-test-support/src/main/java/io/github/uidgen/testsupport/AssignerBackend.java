@@ -143,7 +143,7 @@ public abstract class AssignerBackend implements AutoCloseable {
 		HikariDataSource dataSource = database.open();
 		String table = TestDatabases.uniqueTable("uid_gen_lease");
 		// The tables are made first, by an assigner at the default lease: a DDL, which the server writes to disk, ran
-		// past the round-trip bound of a 2 s lease (1 s) on a machine busy with a parallel build.
+		// past the round-trip bound of a 2 s lease (a third of it) on a machine busy with a parallel build.
 		JdbcLeaseWorkerIdAssigner.builder(dataSource)
 			.leaseTable(table)
 			.instanceId("prepare")

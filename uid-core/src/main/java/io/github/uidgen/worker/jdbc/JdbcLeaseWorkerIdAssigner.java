@@ -59,7 +59,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * assigner's own, and every renewal is its one {@code UPDATE} committed on its own, without transaction statements
  * around it (at fleet scale renewals are most of what the database does for uid); either is committed before the call
  * returns, whatever transaction the caller is in, also on a pool that hands out connections with auto-commit off,
- * and every database round trip is bounded by the heartbeat interval.
+ * and every database round trip is bounded by a third of the lease (10 s by default), which leaves a claim or a
+ * schema check at a crowded start the time it may need while a hung connection cannot hold a renewal for long.
  *
  * @see DisposableWorkerIdAssigner
  */
@@ -98,7 +99,8 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 		this.claimTable = TableName.claimHistoryOf(builder.leaseTable);
 		this.directDataSource = builder.directDataSource;
 		this.store = new JdbcStore(builder.dataSource, builder.directDataSource, DEFAULT_TABLE, builder.leaseTable,
-				builder.initializeSchema, lease.heartbeatInterval(), "the heartbeat interval, uid.worker.db.heartbeat-interval");
+				builder.initializeSchema, lease.leaseDuration().dividedBy(3),
+				"a third of the lease duration, uid.worker.db.lease-duration");
 	}
 
 	/**
@@ -456,7 +458,8 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 		/**
 		 * Sets connections to the same database without the pool, for the calls made while the pool cannot hand
 		 * out connections: from a call whose connection the pool failed to give until a connection is had again,
-		 * and while a call has waited for the pool's connection longer than the heartbeat interval. A pool that lost
+		 * and while a call has waited for the pool's connection longer than a round trip's bound (a third of the
+		 * lease). A pool that lost
 		 * its connections in an outage connects again only at its next retry (HikariCP's come up to 5 s apart
 		 * once an outage has gone on for seconds, and that back-off cannot be configured); a connection opened for
 		 * the call reaches the database as soon as it answers again, so renewals resume within a retry (100 ms).
