@@ -302,7 +302,7 @@ abstract class FleetStore implements AutoCloseable {
 					+ " (Curator's TestingServer, tick 2 s, no limit of connections per address) in the simulation's "
 					+ "JVM, so its CPU is that of its own threads; each instance its own CuratorFramework and session (session timeout 30 s, connection "
 					+ "timeout 10 s, as the starter builds it); ZookeeperWorkerIdAssigner at its defaults (lease "
-					+ "30 s, claim history 256)";
+					+ "30 s, " + describeHeartbeat() + ", claim history 256)";
 		}
 
 		@Override
@@ -324,7 +324,10 @@ abstract class FleetStore implements AutoCloseable {
 				.retryPolicy(new ExponentialBackoffRetry(200, 3))
 				.build();
 			client.start();
-			return new Client(ZookeeperWorkerIdAssigner.builder(client).instanceId(instanceId).build(), client::close);
+			return new Client(ZookeeperWorkerIdAssigner.builder(client)
+				.instanceId(instanceId)
+				.heartbeatInterval(heartbeat())
+				.build(), client::close);
 		}
 
 		@Override
@@ -424,7 +427,7 @@ abstract class FleetStore implements AutoCloseable {
 			return "mariadbd " + query("SELECT VERSION()").replaceAll("-.*", "") + " (InnoDB, buffer pool 16 MB) on "
 					+ "127.0.0.1; each instance its own HikariCP pool (at most 2 connections, none idle) where an "
 					+ "application would have its usual pool; JdbcLeaseWorkerIdAssigner at its defaults (lease 30 s, "
-					+ "heartbeat 10 s, claim history 256)";
+					+ describeHeartbeat() + ", claim history 256)";
 		}
 
 		@Override
@@ -448,7 +451,11 @@ abstract class FleetStore implements AutoCloseable {
 			pool.setInitializationFailTimeout(-1);
 			pool.setPoolName("fleet-" + instanceId);
 			return new Client(
-					JdbcLeaseWorkerIdAssigner.builder(pool).instanceId(instanceId).initializeSchema(true).build(),
+					JdbcLeaseWorkerIdAssigner.builder(pool)
+						.instanceId(instanceId)
+						.heartbeatInterval(heartbeat())
+						.initializeSchema(true)
+						.build(),
 					pool::close);
 		}
 
@@ -491,6 +498,22 @@ abstract class FleetStore implements AutoCloseable {
 			this.server.close();
 		}
 
+	}
+
+	/**
+	 * The heartbeat of the db and ZooKeeper assigners: {@code -Dfleet.heartbeat-seconds=10} measures another than
+	 * their default, a sixth of the lease (5 s).
+	 * @return the heartbeat, {@code null} for the default
+	 */
+	static Duration heartbeat() {
+		Integer seconds = Integer.getInteger("fleet.heartbeat-seconds");
+		return (seconds != null) ? Duration.ofSeconds(seconds) : null;
+	}
+
+	static String describeHeartbeat() {
+		Duration heartbeat = heartbeat();
+		return (heartbeat != null) ? "heartbeat " + heartbeat.toSeconds() + " s (-Dfleet.heartbeat-seconds)"
+				: "heartbeat 5 s (a sixth of the lease)";
 	}
 
 }
