@@ -85,7 +85,7 @@ public final class FleetSimulation {
 
 	public static void main(String[] args) throws Exception {
 		Arguments arguments = new Arguments(args, "stores", "instances", "steady-seconds", "outage-seconds",
-				"work-dir");
+				"heartbeat-seconds", "work-dir");
 		List<String> stores = List.of(arguments.get("stores", FleetStore.KINDS).split(","));
 		int instances = arguments.getInt("instances", 1000);
 		if (instances < 10 || instances > WORKER_IDS) {
@@ -94,6 +94,8 @@ public final class FleetSimulation {
 		}
 		Duration steady = Duration.ofSeconds(arguments.getInt("steady-seconds", 120));
 		Duration outage = Duration.ofSeconds(arguments.getInt("outage-seconds", 10));
+		int heartbeatSeconds = arguments.getInt("heartbeat-seconds", 0);
+		FleetStore.heartbeat((heartbeatSeconds > 0) ? Duration.ofSeconds(heartbeatSeconds) : null);
 		Path workDir = Path.of(arguments.get("work-dir", "target/fleet"));
 		Files.createDirectories(workDir);
 		PrintStream out = System.out;

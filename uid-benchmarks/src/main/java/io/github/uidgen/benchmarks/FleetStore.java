@@ -50,6 +50,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  */
 abstract class FleetStore implements AutoCloseable {
 
+	/** The db and ZooKeeper assigners' heartbeat for this run, {@code null} for their default. */
+	private static volatile Duration heartbeat;
+
 	static final String KINDS = "redis,zookeeper,db";
 
 	/** What the server has used and holds, read at one moment. */
@@ -501,18 +504,21 @@ abstract class FleetStore implements AutoCloseable {
 	}
 
 	/**
-	 * The heartbeat of the db and ZooKeeper assigners: {@code -Dfleet.heartbeat-seconds=10} measures another than
-	 * their default, a sixth of the lease (5 s).
-	 * @return the heartbeat, {@code null} for the default
+	 * Sets the heartbeat of the db and ZooKeeper assigners ({@code --heartbeat-seconds}), to measure another than their
+	 * default, a sixth of the lease (5 s).
+	 * @param heartbeat the heartbeat, {@code null} for the default
 	 */
+	static void heartbeat(Duration heartbeat) {
+		FleetStore.heartbeat = heartbeat;
+	}
+
 	static Duration heartbeat() {
-		Integer seconds = Integer.getInteger("fleet.heartbeat-seconds");
-		return (seconds != null) ? Duration.ofSeconds(seconds) : null;
+		return heartbeat;
 	}
 
 	static String describeHeartbeat() {
 		Duration heartbeat = heartbeat();
-		return (heartbeat != null) ? "heartbeat " + heartbeat.toSeconds() + " s (-Dfleet.heartbeat-seconds)"
+		return (heartbeat != null) ? "heartbeat " + heartbeat.toSeconds() + " s (--heartbeat-seconds)"
 				: "heartbeat 5 s (a sixth of the lease)";
 	}
 

@@ -8,6 +8,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
+import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
@@ -86,11 +87,17 @@ class DatabaseReturnTests {
 				poolPath.takeDown();
 				directPath.takeDown();
 				int attemptsBefore = poolPath.attempts().size();
+				int directAttemptsBefore = directPath.attempts().size();
 				pool.getHikariPoolMXBean().softEvictConnections();
-				await("the pool's connection retries reach their longest back-off").atMost(BOUND)
+				// Renewals, one a heartbeat (5 s), wait for the pool's connection until one has waited longer than a
+				// round trip's bound (10 s); from then on they are retried on connections of their own every 100 ms.
+				await("renewals on connections of their own, and the pool's retries at their longest back-off")
+					.atMost(BOUND)
 					.pollInterval(Duration.ofMillis(5))
-					.until(() -> poolPath.longestGapNanosSince(attemptsBefore) >= CAPPED_BACK_OFF.toNanos());
-				// Its latest retry has just failed: the next comes at least 5 s from now.
+					.until(() -> directPath.attempts().size() > directAttemptsBefore
+							&& poolPath.longestGapNanosSince(attemptsBefore) >= CAPPED_BACK_OFF.toNanos()
+							&& justTried(poolPath));
+				// Its latest retry has just failed: the next comes at least 4 s from now.
 				poolPath.bringBack();
 				directPath.bringBack();
 				int poolAttemptsAtReturn = poolPath.attempts().size();
@@ -132,6 +139,13 @@ class DatabaseReturnTests {
 				generator.close();
 			}
 		}
+	}
+
+	/** Whether the pool's latest attempt to connect came within the last 100 ms. */
+	private static boolean justTried(RefusingProxy path) {
+		List<Long> attempts = path.attempts();
+		return !attempts.isEmpty()
+				&& System.nanoTime() - attempts.get(attempts.size() - 1) < Duration.ofMillis(100).toNanos();
 	}
 
 	/** When the lease row was last written, by the database's clock, read beside the proxy. */
