@@ -160,6 +160,7 @@ public final class FleetSimulation {
 
 	/** Every instance starts at the same moment: claim, and time to a first ID. */
 	private void startAllAtOnce() throws InterruptedException {
+		FleetStore.Watch watch = this.store.watch();
 		Starts starts = startConcurrently(0, this.size);
 		if (this.clients[0].assigner() instanceof RedisWorkerIdAssigner redis) {
 			this.claimWait = redis.getClaimProbation();
@@ -179,6 +180,7 @@ public final class FleetSimulation {
 		this.out.printf("%nStarted: %d of %d; failed: %d%s; distinct worker IDs held: %d%n%n", starts.started(),
 				this.size, starts.failures.size(), starts.failures.isEmpty() ? "" : " (first: " + starts.failures.get(0)
 						+ ")", distinctWorkerIds());
+		watch.print(this.out, "the simultaneous start", starts.started());
 		long[] work = less(starts.claims, this.claimWait);
 		this.summary.add(ms(work, 0.5) + " / " + ms(work, 0.99) + " / " + ms(work, 1)
 				+ (this.claimWait.isZero() ? "" : " + " + this.claimWait.toMillis() + " ms probation"));
@@ -191,6 +193,7 @@ public final class FleetSimulation {
 	 * @param summarise whether the figures go into the summary of all stores
 	 */
 	private void steadyState(String title, boolean summarise) {
+		FleetStore.Watch watch = this.store.watch();
 		FleetStore.Reading before = this.store.read();
 		long jvmBefore = processCpuNanos();
 		long startNanos = System.nanoTime();
@@ -211,6 +214,7 @@ public final class FleetSimulation {
 					String.format(Locale.ROOT, "%.1f %%", jvmCpu))
 			.print(this.out);
 		this.out.println();
+		watch.print(this.out, "the steady state", 0);
 		if (!summarise) {
 			return;
 		}

@@ -110,6 +110,29 @@ abstract class FleetStore implements AutoCloseable {
 	/** Reads the server's CPU time, operations and memory now. */
 	abstract Reading read();
 
+	/** What the server did during a phase, printed at its end. */
+	@FunctionalInterface
+	interface Watch {
+
+		/**
+		 * Prints what the server did since the watch started.
+		 * @param out where
+		 * @param title what the phase was
+		 * @param claims the claims made in it
+		 */
+		void print(PrintStream out, String title, int claims);
+
+	}
+
+	/**
+	 * Starts watching what the server does, where the store can tell more than {@link #read()}.
+	 * @return the watch; by default one that prints nothing
+	 */
+	Watch watch() {
+		return (out, title, claims) -> {
+		};
+	}
+
 	/**
 	 * Stops the server, keeps it down for the outage, and starts it again on its data.
 	 * @param outage how long it stays down
@@ -411,7 +434,15 @@ abstract class FleetStore implements AutoCloseable {
 		private final ThrowawayMariaDb server;
 
 		Db(Path dir) {
-			this.server = ThrowawayMariaDb.start(dir, "--max-connections=2000");
+			// performance_schema (statements by digest, rows examined) costs the server some CPU: only when asked.
+			this.server = Boolean.getBoolean("fleet.db.performanceSchema")
+					? ThrowawayMariaDb.start(dir, "--max-connections=2000", "--performance-schema=ON")
+					: ThrowawayMariaDb.start(dir, "--max-connections=2000");
+		}
+
+		@Override
+		Watch watch() {
+			return MariaDbWatch.start(this.server.jdbcUrl())::print;
 		}
 
 		@Override
