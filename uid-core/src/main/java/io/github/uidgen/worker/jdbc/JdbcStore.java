@@ -64,6 +64,9 @@ final class JdbcStore {
 
 	private volatile SqlDialect dialect;
 
+	/** Whether the database passes over locked rows, told with the dialect. */
+	private volatile boolean skipsLocked;
+
 	/**
 	 * Creates the store of one table.
 	 * @param dataSource the database
@@ -209,7 +212,10 @@ final class JdbcStore {
 				return this.dialect;
 			}
 			try {
-				current = onConnection((connection) -> SqlDialect.of(connection.getMetaData()));
+				current = onConnection((connection) -> {
+					this.skipsLocked = SqlDialect.skipsLocked(connection.getMetaData());
+					return SqlDialect.of(connection.getMetaData());
+				});
 				if (this.initializeSchema) {
 					createTable(SchemaScript.createTable(current, this.defaultTable, this.table));
 				}
@@ -221,6 +227,15 @@ final class JdbcStore {
 			this.dialect = current;
 			return current;
 		}
+	}
+
+	/**
+	 * Tells whether the database can pass over rows others have locked ({@code SKIP LOCKED}); detected with the
+	 * dialect.
+	 */
+	boolean skipsLocked() {
+		dialect();
+		return this.skipsLocked;
 	}
 
 	/**
