@@ -100,9 +100,9 @@ final class LeaseTable {
 	 * Prepares the SQL of one table.
 	 * @param dialect the database
 	 * @param table the lease table
-	 * @param skipLocked whether the database passes over rows others have locked ({@code SKIP LOCKED})
+	 * @param locking how claims lock rows there
 	 */
-	LeaseTable(SqlDialect dialect, String table, boolean skipLocked) {
+	LeaseTable(SqlDialect dialect, String table, RowLocking locking) {
 		this.table = table;
 		String now = dialect.now();
 		String free = "(lease_token IS NULL OR lease_expires_at < " + now + ")";
@@ -123,9 +123,9 @@ final class LeaseTable {
 				+ dialect.epochMillis("lease_expires_at") + " <= ?)";
 		this.freeBehindSql = "SELECT worker_id FROM " + table + " WHERE worker_id <= ? AND " + free + " AND " + behind
 				+ " ORDER BY " + fromStart + " LIMIT 16";
-		// A row another claimant has locked is passed over where the database can (it is that claimant's to take or
-		// leave), instead of waited for: waiting made simultaneous claimants queue on one row.
-		String lock = skipLocked ? " FOR UPDATE SKIP LOCKED" : " FOR UPDATE";
+		// A row another claimant has locked is passed over, or given up at once, where the database can (it is that
+		// claimant's to take or leave), instead of waited for: waiting made simultaneous claimants queue on one row.
+		String lock = locking.lockSuffix();
 		this.lockFreeSql = "SELECT high_water_mark, CASE WHEN lease_token IS NULL THEN 1 ELSE 0 END, "
 				+ dialect.epochMillis("lease_expires_at") + " FROM " + table + " WHERE worker_id = ? AND " + free
 				+ lock;
@@ -136,7 +136,10 @@ final class LeaseTable {
 		this.unusedFromSql = "SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM " + table + " WHERE worker_id = ?) THEN ? "
 				+ "ELSE (SELECT a.worker_id + 1 FROM " + table + " a WHERE a.worker_id >= ? AND NOT EXISTS (SELECT 1 "
 				+ "FROM " + table + " b WHERE b.worker_id = a.worker_id + 1) ORDER BY a.worker_id LIMIT 1) END";
-		this.insertSql = "INSERT INTO " + table + " (worker_id, instance_id, lease_token, host_name, port, "
+		// Fails at once where the database can when another claimant is inserting the same worker ID: waiting for it
+		// to commit made claimants queue, and each loser then held a shared lock on the winner's row until it rolled
+		// back, which the winner's renewals waited for.
+		this.insertSql = locking.insertPrefix() + "INSERT INTO " + table + " (worker_id, instance_id, lease_token, host_name, port, "
 				+ "lease_expires_at, high_water_mark, created, modified) VALUES (?, ?, ?, ?, ?, "
 				+ dialect.nowPlusMicros() + ", NULL, " + now + ", " + now + ")";
 		this.renewSql = "UPDATE " + table + " SET " + greatestMark + ", lease_expires_at = " + dialect.nowPlusMicros()

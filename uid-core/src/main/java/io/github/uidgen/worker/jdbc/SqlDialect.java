@@ -124,26 +124,6 @@ enum SqlDialect {
 	abstract void insert(JdbcClient.StatementSpec insert, KeyHolder keys);
 
 	/**
-	 * Tells whether the database can pass over rows others have locked ({@code FOR UPDATE SKIP LOCKED}): PostgreSQL
-	 * 9.5 and later, MySQL 8 and MariaDB 10.6 and later.
-	 */
-	static boolean skipsLocked(DatabaseMetaData metaData) throws SQLException {
-		String product = metaData.getDatabaseProductName();
-		String version = metaData.getDatabaseProductVersion();
-		String lower = ((product != null) ? product : "").toLowerCase(Locale.ROOT) + " "
-				+ ((version != null) ? version : "").toLowerCase(Locale.ROOT);
-		int major = metaData.getDatabaseMajorVersion();
-		int minor = metaData.getDatabaseMinorVersion();
-		if (lower.contains("postgres")) {
-			return major > 9 || (major == 9 && minor >= 5);
-		}
-		if (lower.contains("mariadb")) {
-			return major > 10 || (major == 10 && minor >= 6);
-		}
-		return major >= 8;
-	}
-
-	/**
 	 * Picks the dialect from the database's metadata.
 	 * @throws WorkerAssignmentException for a database that is not supported
 	 */
