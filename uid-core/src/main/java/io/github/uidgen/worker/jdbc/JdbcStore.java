@@ -338,9 +338,22 @@ final class JdbcStore {
 		}
 	}
 
-	/** Runs work on the connection of a transaction of its own. */
+	/**
+	 * Runs work that only reads the connection's metadata, outside a transaction: a transaction of its own cost
+	 * MySQL and MariaDB six statements around it (the isolation level read, set and reset, auto-commit off and on,
+	 * the commit), and every instance of a fleet starting together asks three times (the database, then whether each
+	 * table exists). On a connection with auto-commit off, what the reads may have opened is rolled back before the
+	 * connection goes back.
+	 */
 	private <T> T onConnection(ConnectionCallback<T> work) {
-		return this.transactions.execute((status) -> this.jdbcTemplate.execute(work));
+		return this.withoutTransaction.execute((status) -> this.jdbcTemplate.execute((ConnectionCallback<T>) (
+				connection) -> {
+			T result = work.doInConnection(connection);
+			if (!connection.getAutoCommit()) {
+				connection.rollback();
+			}
+			return result;
+		}));
 	}
 
 	/**
