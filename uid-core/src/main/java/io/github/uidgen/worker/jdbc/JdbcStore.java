@@ -107,6 +107,9 @@ final class JdbcStore {
 		SQLExceptionTranslator translator = new SQLExceptionSubclassTranslator();
 		JdbcTransactionManager transactionManager = new JdbcTransactionManager(bounded);
 		transactionManager.setExceptionTranslator(translator);
+		// A commit that failed on a connection that still works leaves the transaction open, and a pool that sets
+		// auto-commit back on as the connection returns commits it then: a claim reported failed would hold its row.
+		transactionManager.setRollbackOnCommitFailure(true);
 		this.transactions = new TransactionTemplate(transactionManager);
 		this.transactions.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
 		this.transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
