@@ -85,7 +85,7 @@ public final class FleetSimulation {
 
 	public static void main(String[] args) throws Exception {
 		Arguments arguments = new Arguments(args, "stores", "instances", "steady-seconds", "outage-seconds",
-				"work-dir");
+				"work-dir", "db-digests");
 		List<String> stores = List.of(arguments.get("stores", FleetStore.KINDS).split(","));
 		int instances = arguments.getInt("instances", 1000);
 		if (instances < 10 || instances > WORKER_IDS) {
@@ -95,6 +95,8 @@ public final class FleetSimulation {
 		Duration steady = Duration.ofSeconds(arguments.getInt("steady-seconds", 120));
 		Duration outage = Duration.ofSeconds(arguments.getInt("outage-seconds", 10));
 		Path workDir = Path.of(arguments.get("work-dir", "target/fleet"));
+		// MariaDB's performance_schema, for the statements by digest: it costs the server some CPU.
+		boolean digests = Boolean.parseBoolean(arguments.get("db-digests", "false"));
 		Files.createDirectories(workDir);
 		PrintStream out = System.out;
 		out.printf("# Fleet simulation: %d instances per store, steady state %d s, store outages %d s%n%n", instances,
@@ -106,7 +108,7 @@ public final class FleetSimulation {
 		List<String> rows = new ArrayList<>();
 		for (String kind : stores) {
 			Path dir = Files.createTempDirectory(workDir.toAbsolutePath(), kind.trim() + "-");
-			try (FleetStore store = FleetStore.start(kind.trim(), dir)) {
+			try (FleetStore store = FleetStore.start(kind.trim(), dir, digests)) {
 				FleetSimulation simulation = new FleetSimulation(store, instances, steady, outage, out);
 				simulation.run();
 				rows.add(String.join("|", simulation.summary));

@@ -70,13 +70,14 @@ abstract class FleetStore implements AutoCloseable {
 	 * Starts a store by its name.
 	 * @param kind one of {@link #KINDS}
 	 * @param dir a directory of its own for the server's data and log
+	 * @param digests whether MariaDB keeps statements by digest ({@code performance_schema}, some CPU)
 	 * @return the running store
 	 */
-	static FleetStore start(String kind, Path dir) {
+	static FleetStore start(String kind, Path dir, boolean digests) {
 		return switch (kind) {
 			case "redis" -> new Redis(dir);
 			case "zookeeper" -> new ZooKeeper();
-			case "db" -> new Db(dir);
+			case "db" -> new Db(dir, digests);
 			default -> throw new IllegalArgumentException("Unknown store '" + kind + "'; use one of " + KINDS);
 		};
 	}
@@ -433,9 +434,9 @@ abstract class FleetStore implements AutoCloseable {
 
 		private final ThrowawayMariaDb server;
 
-		Db(Path dir) {
+		Db(Path dir, boolean digests) {
 			// performance_schema (statements by digest, rows examined) costs the server some CPU: only when asked.
-			this.server = Boolean.getBoolean("fleet.db.performanceSchema")
+			this.server = digests
 					? ThrowawayMariaDb.start(dir, "--max-connections=2000", "--performance-schema=ON")
 					: ThrowawayMariaDb.start(dir, "--max-connections=2000");
 		}

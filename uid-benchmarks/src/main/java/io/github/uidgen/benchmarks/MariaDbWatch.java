@@ -18,7 +18,7 @@ import java.util.TreeMap;
  * What a MariaDB server did during one phase of the fleet simulation, to tell why a figure is what it is: the
  * deltas of its status counters (statements by kind, rows read, row lock waits, commits), the most sessions seen at
  * once in its process list by what they were doing (sampled every 250 ms), and, when {@code performance_schema} is
- * on, the statements by digest with the rows each examined.
+ * on ({@code fleet --db-digests true}), the statements by digest with the rows each examined.
  */
 final class MariaDbWatch implements AutoCloseable {
 
