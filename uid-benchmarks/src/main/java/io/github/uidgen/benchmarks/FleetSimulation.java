@@ -85,7 +85,7 @@ public final class FleetSimulation {
 
 	public static void main(String[] args) throws Exception {
 		Arguments arguments = new Arguments(args, "stores", "instances", "steady-seconds", "outage-seconds",
-				"heartbeat-seconds", "work-dir");
+				"heartbeat-seconds", "work-dir", "db-digests");
 		List<String> stores = List.of(arguments.get("stores", FleetStore.KINDS).split(","));
 		int instances = arguments.getInt("instances", 1000);
 		if (instances < 10 || instances > WORKER_IDS) {
@@ -97,6 +97,8 @@ public final class FleetSimulation {
 		int heartbeatSeconds = arguments.getInt("heartbeat-seconds", 0);
 		FleetStore.heartbeat((heartbeatSeconds > 0) ? Duration.ofSeconds(heartbeatSeconds) : null);
 		Path workDir = Path.of(arguments.get("work-dir", "target/fleet"));
+		// MariaDB's performance_schema, for the statements by digest: it costs the server some CPU.
+		boolean digests = Boolean.parseBoolean(arguments.get("db-digests", "false"));
 		Files.createDirectories(workDir);
 		PrintStream out = System.out;
 		out.printf("# Fleet simulation: %d instances per store, steady state %d s, store outages %d s%n%n", instances,
@@ -108,7 +110,7 @@ public final class FleetSimulation {
 		List<String> rows = new ArrayList<>();
 		for (String kind : stores) {
 			Path dir = Files.createTempDirectory(workDir.toAbsolutePath(), kind.trim() + "-");
-			try (FleetStore store = FleetStore.start(kind.trim(), dir)) {
+			try (FleetStore store = FleetStore.start(kind.trim(), dir, digests)) {
 				FleetSimulation simulation = new FleetSimulation(store, instances, steady, outage, out);
 				simulation.run();
 				rows.add(String.join("|", simulation.summary));
@@ -162,6 +164,7 @@ public final class FleetSimulation {
 
 	/** Every instance starts at the same moment: claim, and time to a first ID. */
 	private void startAllAtOnce() throws InterruptedException {
+		FleetStore.Watch watch = this.store.watch();
 		Starts starts = startConcurrently(0, this.size);
 		if (this.clients[0].assigner() instanceof RedisWorkerIdAssigner redis) {
 			this.claimWait = redis.getClaimProbation();
@@ -181,6 +184,7 @@ public final class FleetSimulation {
 		this.out.printf("%nStarted: %d of %d; failed: %d%s; distinct worker IDs held: %d%n%n", starts.started(),
 				this.size, starts.failures.size(), starts.failures.isEmpty() ? "" : " (first: " + starts.failures.get(0)
 						+ ")", distinctWorkerIds());
+		watch.print(this.out, "the simultaneous start", starts.started());
 		long[] work = less(starts.claims, this.claimWait);
 		this.summary.add(ms(work, 0.5) + " / " + ms(work, 0.99) + " / " + ms(work, 1)
 				+ (this.claimWait.isZero() ? "" : " + " + this.claimWait.toMillis() + " ms probation"));
@@ -193,6 +197,7 @@ public final class FleetSimulation {
 	 * @param summarise whether the figures go into the summary of all stores
 	 */
 	private void steadyState(String title, boolean summarise) {
+		FleetStore.Watch watch = this.store.watch();
 		FleetStore.Reading before = this.store.read();
 		long jvmBefore = processCpuNanos();
 		long startNanos = System.nanoTime();
@@ -213,6 +218,7 @@ public final class FleetSimulation {
 					String.format(Locale.ROOT, "%.1f %%", jvmCpu))
 			.print(this.out);
 		this.out.println();
+		watch.print(this.out, "the steady state", 0);
 		if (!summarise) {
 			return;
 		}

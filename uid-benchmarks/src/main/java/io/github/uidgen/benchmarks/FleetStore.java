@@ -73,13 +73,14 @@ abstract class FleetStore implements AutoCloseable {
 	 * Starts a store by its name.
 	 * @param kind one of {@link #KINDS}
 	 * @param dir a directory of its own for the server's data and log
+	 * @param digests whether MariaDB keeps statements by digest ({@code performance_schema}, some CPU)
 	 * @return the running store
 	 */
-	static FleetStore start(String kind, Path dir) {
+	static FleetStore start(String kind, Path dir, boolean digests) {
 		return switch (kind) {
 			case "redis" -> new Redis(dir);
 			case "zookeeper" -> new ZooKeeper();
-			case "db" -> new Db(dir);
+			case "db" -> new Db(dir, digests);
 			default -> throw new IllegalArgumentException("Unknown store '" + kind + "'; use one of " + KINDS);
 		};
 	}
@@ -112,6 +113,29 @@ abstract class FleetStore implements AutoCloseable {
 
 	/** Reads the server's CPU time, operations and memory now. */
 	abstract Reading read();
+
+	/** What the server did during a phase, printed at its end. */
+	@FunctionalInterface
+	interface Watch {
+
+		/**
+		 * Prints what the server did since the watch started.
+		 * @param out where
+		 * @param title what the phase was
+		 * @param claims the claims made in it
+		 */
+		void print(PrintStream out, String title, int claims);
+
+	}
+
+	/**
+	 * Starts watching what the server does, where the store can tell more than {@link #read()}.
+	 * @return the watch; by default one that prints nothing
+	 */
+	Watch watch() {
+		return (out, title, claims) -> {
+		};
+	}
 
 	/**
 	 * Stops the server, keeps it down for the outage, and starts it again on its data.
@@ -416,8 +440,16 @@ abstract class FleetStore implements AutoCloseable {
 
 		private final ThrowawayMariaDb server;
 
-		Db(Path dir) {
-			this.server = ThrowawayMariaDb.start(dir, "--max-connections=2000");
+		Db(Path dir, boolean digests) {
+			// performance_schema (statements by digest, rows examined) costs the server some CPU: only when asked.
+			this.server = digests
+					? ThrowawayMariaDb.start(dir, "--max-connections=2000", "--performance-schema=ON")
+					: ThrowawayMariaDb.start(dir, "--max-connections=2000");
+		}
+
+		@Override
+		Watch watch() {
+			return MariaDbWatch.start(this.server.jdbcUrl())::print;
 		}
 
 		@Override

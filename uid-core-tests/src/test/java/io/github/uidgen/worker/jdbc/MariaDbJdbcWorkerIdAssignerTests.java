@@ -2,12 +2,22 @@ package io.github.uidgen.worker.jdbc;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
 import com.mysql.cj.jdbc.JdbcConnection;
 import com.mysql.cj.jdbc.MysqlDataSource;
 import com.zaxxer.hikari.HikariDataSource;
+import io.github.uidgen.UidLayout;
 import io.github.uidgen.testsupport.TestDatabases;
 import io.github.uidgen.testsupport.TestDatabases.Database;
 import org.junit.jupiter.api.Test;
@@ -21,6 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MariaDbJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTests {
 
 	private static final int RENEWALS = 20;
+
+	private static final int CLAIMANTS = 32;
 
 	@Override
 	Database database() {
@@ -87,7 +99,82 @@ class MariaDbJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTests
 	}
 
 	private static long questions(DataSource pool) {
-		return Long.parseLong(TestDatabases.query(pool, "SHOW SESSION STATUS LIKE 'Questions'").get(0).get(1).toString());
+		return sessionStatus(pool, "Questions");
+	}
+
+	/**
+	 * Claimants released at once onto one table each take a worker ID of their own within a few rounds, and do not
+	 * take turns: counted on each claimant's one connection, a round is a claim transaction ended (committed, or rolled
+	 * back after a lost race). When every round searched from the lowest unused worker ID, all claimants inserted the
+	 * same one, one won and the others waited on its key lock and tried again, some N(N+1)/2 rounds in all.
+	 */
+	@Test
+	void claimantsStartingTogetherTakeDistinctWorkerIdsInAFewRoundsEach() throws Exception {
+		List<HikariDataSource> pools = new ArrayList<>();
+		ExecutorService threads = Executors.newFixedThreadPool(CLAIMANTS);
+		try {
+			List<JdbcLeaseWorkerIdAssigner> assigners = new ArrayList<>();
+			long[] roundsBefore = new long[CLAIMANTS];
+			for (int i = 0; i < CLAIMANTS; i++) {
+				HikariDataSource pool = onePool(true);
+				pools.add(pool);
+				JdbcLeaseWorkerIdAssigner assigner = leaseAssigner(pool, "together-" + i);
+				// Connected, the database told and the tables made, as in a fleet that is up: only claims are left.
+				assigner.fleet().orElseThrow().read(1);
+				assigners.add(assigner);
+				roundsBefore[i] = rounds(pool);
+			}
+			CountDownLatch ready = new CountDownLatch(CLAIMANTS);
+			CountDownLatch go = new CountDownLatch(1);
+			List<Future<Long>> claims = new ArrayList<>();
+			for (JdbcLeaseWorkerIdAssigner assigner : assigners) {
+				claims.add(threads.submit(() -> {
+					ready.countDown();
+					assertThat(go.await(30, TimeUnit.SECONDS)).isTrue();
+					return assigner.assign(1023).workerId();
+				}));
+			}
+			assertThat(ready.await(30, TimeUnit.SECONDS)).isTrue();
+			go.countDown();
+			Set<Long> workerIds = new HashSet<>();
+			for (Future<Long> claim : claims) {
+				workerIds.add(claim.get(60, TimeUnit.SECONDS));
+			}
+			long rounds = 0;
+			for (int i = 0; i < CLAIMANTS; i++) {
+				rounds += rounds(pools.get(i)) - roundsBefore[i];
+			}
+			assertThat(workerIds).hasSize(CLAIMANTS);
+			// One round each, and one more for most of them after the race for the lowest worker ID at the start.
+			assertThat(rounds).isLessThanOrEqualTo(3L * CLAIMANTS);
+		}
+		finally {
+			threads.shutdownNow();
+			pools.forEach(HikariDataSource::close);
+		}
+	}
+
+	@Test
+	void aLayoutAlreadyRecordedIsReadWithoutWritingTheTable() {
+		try (HikariDataSource pool = onePool(true)) {
+			leaseAssigner(pool, "first").recordLayout(UidLayout.defaults());
+			JdbcLeaseWorkerIdAssigner next = leaseAssigner(pool, "next");
+			next.fleet().orElseThrow().read(1);
+			long writes = sessionStatus(pool, "Com_insert") + sessionStatus(pool, "Com_update");
+			next.recordLayout(UidLayout.defaults());
+			// An insert of the row that exists locks it until the commit: a fleet starting together queued on it.
+			assertThat(sessionStatus(pool, "Com_insert") + sessionStatus(pool, "Com_update")).isEqualTo(writes);
+		}
+	}
+
+	/** Claim transactions ended on the pool's one connection. */
+	private static long rounds(DataSource pool) {
+		return sessionStatus(pool, "Com_commit") + sessionStatus(pool, "Com_rollback");
+	}
+
+	private static long sessionStatus(DataSource pool, String name) {
+		return Long.parseLong(TestDatabases.query(pool, "SHOW SESSION STATUS LIKE '" + name + "'").get(0).get(1)
+			.toString());
 	}
 
 }

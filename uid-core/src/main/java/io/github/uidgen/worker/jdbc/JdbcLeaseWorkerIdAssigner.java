@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
@@ -36,7 +37,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * ever.
  *
  * <p>A start claims this instance's previous worker ID if it is free, else the lowest released or expired one, else
- * the lowest never used; when every ID up to the layout's maximum is leased it fails with
+ * the lowest never used (after a race lost to another claimant, the first such from a random worker ID on, so that
+ * instances starting together spread out instead of taking turns on one); when every ID up to the layout's maximum
+ * is leased it fails with
  * {@link WorkerIdOutOfRangeException}. The lease is renewed by the generator's heartbeat and released on close; a
  * lease that is still live is never taken, not even by an instance with the same instance ID. Each row also holds
  * the worker's high-water mark, written ahead of issue, so whoever takes a worker ID next starts after every ID its
@@ -114,9 +117,11 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 
 	/**
 	 * Records the layout in a row of the lease table of its own (worker ID 2^62, the layout in {@code instance_id}),
-	 * which no claim of this or an older version reads; the table needs no new column. An insert that does nothing
-	 * when the row exists, then a read, in one transaction: of two racing first starts, the second's insert waits for
-	 * the first's and the second reads what the first recorded.
+	 * which no claim of this or an older version reads; the table needs no new column. A plain read first, which
+	 * takes no lock: once the layout is recorded, every start only reads it (an insert of the row that exists locks
+	 * it, so a fleet starting together queued on it). Else an insert that does nothing when the row exists, then a
+	 * read, in one transaction: of two racing first starts, the second's insert waits for the first's and the second
+	 * reads what the first recorded.
 	 */
 	@Override
 	public void recordLayout(UidLayout layout) {
@@ -126,6 +131,10 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 		for (int round = 1; recorded == null; round++) {
 			try {
 				recorded = this.store.inTransaction((jdbc) -> {
+					String found = table.layout(jdbc);
+					if (found != null) {
+						return found;
+					}
 					if (table.insertLayoutIfAbsent(jdbc, own)) {
 						logger.info("uid layout recorded in {}: {}", table.table(), own);
 					}
@@ -161,8 +170,9 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 	@Override
 	public WorkerAssignment assign(long maxWorkerId, Duration maxMarkLead) {
 		LeaseTable table = leaseTable();
-		WorkerAssignment assignment = claim(table, (jdbc, token, leaseMicros) -> table.tryClaim(jdbc, maxWorkerId,
-				this.lease.instanceId(), token, this.hostName, this.lease.port(), leaseMicros, maxMarkLead.toMillis()));
+		WorkerAssignment assignment = claim(table, maxWorkerId, (jdbc, startAt, token, leaseMicros) -> table.tryClaim(
+				jdbc, maxWorkerId, startAt, this.lease.instanceId(), token, this.hostName, this.lease.port(),
+				leaseMicros, maxMarkLead.toMillis()));
 		if (assignment == null) {
 			throw full(table, maxWorkerId);
 		}
@@ -174,9 +184,9 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 	@Override
 	public Optional<WorkerAssignment> assignBehind(long maxWorkerId, long latestMarkMillis) {
 		LeaseTable table = leaseTable();
-		WorkerAssignment assignment = claim(table, (jdbc, token, leaseMicros) -> table.tryClaimBehind(jdbc,
-				maxWorkerId, this.lease.instanceId(), token, this.hostName, this.lease.port(), leaseMicros,
-				latestMarkMillis));
+		WorkerAssignment assignment = claim(table, maxWorkerId, (jdbc, startAt, token, leaseMicros) -> table
+			.tryClaimBehind(jdbc, maxWorkerId, startAt, this.lease.instanceId(), token, this.hostName,
+					this.lease.port(), leaseMicros, latestMarkMillis));
 		if (assignment != null) {
 			logger.info("uid worker ID {} leased from {} for instance '{}' as well, its mark behind {} ({})",
 					assignment.workerId(), table.table(), this.lease.instanceId(),
@@ -185,28 +195,36 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 		return Optional.ofNullable(assignment);
 	}
 
-	/** One attempt at a claim, in a transaction, with the token it leases under. */
+	/** One attempt at a claim, in a transaction, from a start point, with the token it leases under. */
 	@FunctionalInterface
 	private interface ClaimAttempt {
 
-		LeaseTable.Claim tryOnce(JdbcClient jdbc, String token, long leaseMicros);
+		LeaseTable.Claim tryOnce(JdbcClient jdbc, long startAt, String token, long leaseMicros);
 
 	}
 
 	/**
 	 * Runs claim attempts until one wins; returns {@code null} when there is nothing to claim. A claim is recorded
 	 * in the history in its own transaction: a failure to record it fails the claim.
+	 *
+	 * <p>The first attempt searches from worker ID 0, so a claim that meets no other takes the lowest. Every
+	 * attempt after a lost race starts its search at a random worker ID instead: claimants that start together all
+	 * compute the same lowest one, and searching from there again made them take turns on it, one winner per round
+	 * and every loser waiting on the winner's key lock (a fleet of 1,000 started at once ran its claims past the
+	 * round trip's bound). Spread out, the next attempts rarely meet.
 	 */
-	private WorkerAssignment claim(LeaseTable table, ClaimAttempt attempt) {
+	private WorkerAssignment claim(LeaseTable table, long maxWorkerId, ClaimAttempt attempt) {
 		ClaimTable claims = tables().claims();
 		long leaseMicros = micros(this.lease.leaseDuration());
 		RuntimeException lastContention = null;
+		long startAt = 0;
 		for (int round = 1; round <= MAX_CLAIM_ATTEMPTS; round++) {
 			String token = LeaseTokens.newToken();
+			long from = startAt;
 			LeaseTable.Claim claim;
 			try {
 				claim = this.store.inTransaction((jdbc) -> {
-					LeaseTable.Claim made = attempt.tryOnce(jdbc, token, leaseMicros);
+					LeaseTable.Claim made = attempt.tryOnce(jdbc, from, token, leaseMicros);
 					if (made.taken() && claims != null) {
 						claims.recordClaim(jdbc, made, this.lease.instanceId(), this.hostName,
 								this.lease.claimHistory());
@@ -217,6 +235,7 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 			catch (DuplicateKeyException | ConcurrencyFailureException ex) {
 				// Another claimant inserted the same worker ID first, or the database broke a deadlock: try again.
 				lastContention = ex;
+				startAt = randomStart(maxWorkerId);
 				ClaimBackOff.pause(round);
 				continue;
 			}
@@ -224,6 +243,7 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 				throw this.store.translate(ex);
 			}
 			if (claim == LeaseTable.Claim.RACED) {
+				startAt = randomStart(maxWorkerId);
 				ClaimBackOff.pause(round);
 				continue;
 			}
@@ -393,6 +413,11 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 			}
 			return prepared;
 		}
+	}
+
+	/** A worker ID from 0 to the maximum, at random. */
+	private static long randomStart(long maxWorkerId) {
+		return ThreadLocalRandom.current().nextLong(Math.max(1, maxWorkerId + 1));
 	}
 
 	private static long micros(Duration duration) {

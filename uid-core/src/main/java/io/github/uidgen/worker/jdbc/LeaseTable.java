@@ -76,7 +76,7 @@ final class LeaseTable {
 
 	private final String lockFreeBehindSql;
 
-	private final String lowestUnusedSql;
+	private final String unusedFromSql;
 
 	private final String insertSql;
 
@@ -96,15 +96,23 @@ final class LeaseTable {
 
 	private final String insertLayoutSql;
 
-	LeaseTable(SqlDialect dialect, String table) {
+	/**
+	 * Prepares the SQL of one table.
+	 * @param dialect the database
+	 * @param table the lease table
+	 * @param locking how claims lock rows there
+	 */
+	LeaseTable(SqlDialect dialect, String table, RowLocking locking) {
 		this.table = table;
 		String now = dialect.now();
 		String free = "(lease_token IS NULL OR lease_expires_at < " + now + ")";
 		String greatestMark = "high_water_mark = COALESCE(GREATEST(high_water_mark, ?), ?)";
 		String own = "CASE WHEN instance_id = ? THEN 0 ELSE 1 END";
+		// From a start point on, wrapping round to the lowest: 0 for the lowest first.
+		String fromStart = "CASE WHEN worker_id >= ? THEN 0 ELSE 1 END, worker_id";
 		this.freeWithSaneMarkSql = "SELECT worker_id FROM " + table + " WHERE worker_id <= ? AND " + free
 				+ " AND (high_water_mark IS NULL OR high_water_mark <= " + dialect.nowMillis() + " + ?) ORDER BY " + own
-				+ ", worker_id LIMIT 16";
+				+ ", " + fromStart + " LIMIT 16";
 		this.freeByMarkSql = "SELECT worker_id FROM " + table + " WHERE worker_id <= ? AND " + free
 				+ " ORDER BY high_water_mark, worker_id LIMIT 16";
 		this.takeSql = "UPDATE " + table + " SET instance_id = ?, lease_token = ?, host_name = ?, port = ?, "
@@ -114,16 +122,24 @@ final class LeaseTable {
 		String behind = "(high_water_mark IS NULL OR high_water_mark <= ?) AND (lease_token IS NULL OR "
 				+ dialect.epochMillis("lease_expires_at") + " <= ?)";
 		this.freeBehindSql = "SELECT worker_id FROM " + table + " WHERE worker_id <= ? AND " + free + " AND " + behind
-				+ " ORDER BY worker_id LIMIT 16";
+				+ " ORDER BY " + fromStart + " LIMIT 16";
+		// A row another claimant has locked is passed over, or given up at once, where the database can (it is that
+		// claimant's to take or leave), instead of waited for: waiting made simultaneous claimants queue on one row.
+		String lock = locking.lockSuffix();
 		this.lockFreeSql = "SELECT high_water_mark, CASE WHEN lease_token IS NULL THEN 1 ELSE 0 END, "
 				+ dialect.epochMillis("lease_expires_at") + " FROM " + table + " WHERE worker_id = ? AND " + free
-				+ " FOR UPDATE";
+				+ lock;
 		// The mark is checked again as the row is locked: an expired holder may still have raised it meanwhile.
-		this.lockFreeBehindSql = this.lockFreeSql.replace(" FOR UPDATE", " AND " + behind + " FOR UPDATE");
-		this.lowestUnusedSql = "SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM " + table + " WHERE worker_id = 0) THEN 0 "
-				+ "ELSE (SELECT MIN(a.worker_id) + 1 FROM " + table + " a WHERE NOT EXISTS (SELECT 1 FROM " + table
-				+ " b WHERE b.worker_id = a.worker_id + 1)) END";
-		this.insertSql = "INSERT INTO " + table + " (worker_id, instance_id, lease_token, host_name, port, "
+		this.lockFreeBehindSql = this.lockFreeSql.replace(lock, " AND " + behind + lock);
+		// The first worker ID at or after the start point without a row: the start point itself, or the one after
+		// the first row from it on whose next ID has no row. Read in key order, it stops at the first gap.
+		this.unusedFromSql = "SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM " + table + " WHERE worker_id = ?) THEN ? "
+				+ "ELSE (SELECT a.worker_id + 1 FROM " + table + " a WHERE a.worker_id >= ? AND NOT EXISTS (SELECT 1 "
+				+ "FROM " + table + " b WHERE b.worker_id = a.worker_id + 1) ORDER BY a.worker_id LIMIT 1) END";
+		// Fails at once where the database can when another claimant is inserting the same worker ID: waiting for it
+		// to commit made claimants queue, and each loser then held a shared lock on the winner's row until it rolled
+		// back, which the winner's renewals waited for.
+		this.insertSql = locking.insertPrefix() + "INSERT INTO " + table + " (worker_id, instance_id, lease_token, host_name, port, "
 				+ "lease_expires_at, high_water_mark, created, modified) VALUES (?, ?, ?, ?, ?, "
 				+ dialect.nowPlusMicros() + ", NULL, " + now + ", " + now + ")";
 		this.renewSql = "UPDATE " + table + " SET " + greatestMark + ", lease_expires_at = " + dialect.nowPlusMicros()
@@ -153,23 +169,25 @@ final class LeaseTable {
 	/**
 	 * Tries once to lease a worker ID. Among free (released or expired) worker IDs whose mark lies no further than
 	 * {@code maxMarkLeadMillis} ahead of the database clock, this instance's previous one comes first, then the
-	 * lowest; else the lowest never used; and only when neither exists a free one whose mark lies further ahead (the
-	 * nearest first), which a host with a fast clock left behind.
+	 * lowest from the start point on; else the lowest never used from the start point on; and only when neither
+	 * exists a free one whose mark lies further ahead (the nearest first), which a host with a fast clock left
+	 * behind. The search wraps round to 0 past the maximum; from 0 it takes the lowest.
+	 * @param startAt where the search for a free or unused worker ID starts, from 0 to {@code maxWorkerId}
 	 * @return the claim, {@link Claim#FULL} or {@link Claim#RACED}
 	 * @throws org.springframework.dao.DuplicateKeyException when another claimant inserted the same worker ID
 	 * first, and {@link org.springframework.dao.ConcurrencyFailureException} on a deadlock: try again
 	 */
-	Claim tryClaim(JdbcClient jdbc, long maxWorkerId, String instanceId, String token, String hostName, String port,
-			long leaseMicros, long maxMarkLeadMillis) {
+	Claim tryClaim(JdbcClient jdbc, long maxWorkerId, long startAt, String instanceId, String token, String hostName,
+			String port, long leaseMicros, long maxMarkLeadMillis) {
 		List<Long> sane = jdbc.sql(this.freeWithSaneMarkSql)
-			.params(maxWorkerId, maxMarkLeadMillis, instanceId)
+			.params(maxWorkerId, maxMarkLeadMillis, instanceId, startAt)
 			.query(Long.class)
 			.list();
 		Claim claim = takeFirstFree(jdbc, sane, instanceId, token, hostName, port, leaseMicros);
 		if (claim != null) {
 			return claim;
 		}
-		long unused = jdbc.sql(this.lowestUnusedSql).query(Long.class).single();
+		long unused = unused(jdbc, maxWorkerId, startAt);
 		if (unused <= maxWorkerId) {
 			jdbc.sql(this.insertSql).params(unused, instanceId, token, hostName, text(port), leaseMicros).update();
 			return Claim.firstUse(unused);
@@ -184,15 +202,17 @@ final class LeaseTable {
 
 	/**
 	 * Tries once to lease a further worker ID whose mark is at most {@code latestMarkMillis}: the lowest free one
-	 * with such a mark, else the lowest never used.
+	 * with such a mark from the start point on, else the lowest never used from the start point on (see
+	 * {@link #tryClaim}).
+	 * @param startAt where the search starts, from 0 to {@code maxWorkerId}
 	 * @return the claim, {@link Claim#FULL} when there is no such worker ID, or {@link Claim#RACED}
 	 * @throws org.springframework.dao.DuplicateKeyException when another claimant inserted the same worker ID
 	 * first, and {@link org.springframework.dao.ConcurrencyFailureException} on a deadlock: try again
 	 */
-	Claim tryClaimBehind(JdbcClient jdbc, long maxWorkerId, String instanceId, String token, String hostName,
-			String port, long leaseMicros, long latestMarkMillis) {
+	Claim tryClaimBehind(JdbcClient jdbc, long maxWorkerId, long startAt, String instanceId, String token,
+			String hostName, String port, long leaseMicros, long latestMarkMillis) {
 		List<Long> behind = jdbc.sql(this.freeBehindSql)
-			.params(maxWorkerId, latestMarkMillis, latestMarkMillis)
+			.params(maxWorkerId, latestMarkMillis, latestMarkMillis, startAt)
 			.query(Long.class)
 			.list();
 		for (long candidate : behind) {
@@ -205,12 +225,24 @@ final class LeaseTable {
 		if (!behind.isEmpty()) {
 			return Claim.RACED;
 		}
-		long unused = jdbc.sql(this.lowestUnusedSql).query(Long.class).single();
+		long unused = unused(jdbc, maxWorkerId, startAt);
 		if (unused <= maxWorkerId) {
 			jdbc.sql(this.insertSql).params(unused, instanceId, token, hostName, text(port), leaseMicros).update();
 			return Claim.firstUse(unused);
 		}
 		return Claim.FULL;
+	}
+
+	/**
+	 * Finds the lowest worker ID without a row from the start point on, else from 0.
+	 * @return the worker ID, above {@code maxWorkerId} when every one up to it has a row
+	 */
+	private long unused(JdbcClient jdbc, long maxWorkerId, long startAt) {
+		long unused = jdbc.sql(this.unusedFromSql).params(startAt, startAt, startAt).query(Long.class).single();
+		if (unused > maxWorkerId && startAt > 0) {
+			unused = jdbc.sql(this.unusedFromSql).params(0L, 0L, 0L).query(Long.class).single();
+		}
+		return unused;
 	}
 
 	/**

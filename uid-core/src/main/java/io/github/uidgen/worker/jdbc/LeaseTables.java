@@ -27,7 +27,7 @@ record LeaseTables(SqlDialect dialect, LeaseTable lease, ClaimTable claims, bool
 	 */
 	static LeaseTables prepare(JdbcStore store, String claimTable) {
 		SqlDialect dialect = store.dialect();
-		LeaseTable lease = new LeaseTable(dialect, store.table());
+		LeaseTable lease = new LeaseTable(dialect, store.table(), store.rowLocking());
 		if (store.prepareTable(SchemaScript.DEFAULT_CLAIM_TABLE, claimTable)) {
 			return new LeaseTables(dialect, lease, new ClaimTable(dialect, claimTable), true);
 		}

@@ -38,7 +38,8 @@ final class ClaimCandidates {
 	 * Orders the worker IDs worth trying in a round of a claim, as {@link #preferred(Snapshot, long, Duration)} does;
 	 * from the second round on, the free and the never-used ones are a random pick, tried lowest first, among the
 	 * lowest {@link #window(int)}: a claim that lost a race lost it to other claimants of the same moment, who would
-	 * all try the same few lowest worker IDs again (a fleet of 1,000 starting at once needed hundreds of rounds).
+	 * all try the same few lowest worker IDs again (a fleet of 1,000 starting at once needed hundreds of rounds, and
+	 * with a window that doubled each round, 1,000 claims took 23 s, every attempt a write).
 	 */
 	List<Candidate> preferred(Snapshot snapshot, long maxWorkerId, Duration maxMarkLead, int round) {
 		long now = snapshot.storeMillis();
@@ -80,9 +81,12 @@ final class ClaimCandidates {
 		return fine;
 	}
 
-	/** How many of the lowest worker IDs a round picks among: a round's worth, doubling with every round lost. */
+	/**
+	 * How many of the lowest worker IDs a round picks among: a round's worth in the first, then every one up to
+	 * 524,288 (a layout of 19 worker bits), so that claimants who met in the first round spread out at once.
+	 */
 	static int window(int round) {
-		return PER_ROUND << Math.min(Math.max(round, 1) - 1, 16);
+		return (round <= 1) ? PER_ROUND : PER_ROUND << 16;
 	}
 
 	/**

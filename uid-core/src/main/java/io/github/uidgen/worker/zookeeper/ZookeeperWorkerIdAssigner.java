@@ -175,6 +175,11 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 				if (assignment != null) {
 					return assignment;
 				}
+				if (round == 1) {
+					// The first round's candidates are the lowest, which every claimant of the moment tries: one lost
+					// means the others are likely lost too, each a write to find out. The next round spreads out.
+					break;
+				}
 			}
 			ClaimBackOff.pause(round);
 		}
