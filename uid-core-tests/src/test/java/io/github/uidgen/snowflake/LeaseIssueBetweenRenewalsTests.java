@@ -2,7 +2,6 @@ package io.github.uidgen.snowflake;
 
 import java.time.Duration;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
@@ -11,8 +10,6 @@ import io.github.uidgen.snowflake.TestGenerators.Kind;
 import io.github.uidgen.testsupport.AssignerBackend;
 import io.github.uidgen.testsupport.Duplicates;
 import io.github.uidgen.testsupport.TestDatabases.Database;
-import io.github.uidgen.worker.FixedWorkerIdAssigner;
-import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -48,7 +45,7 @@ class LeaseIssueBetweenRenewalsTests {
 	@ParameterizedTest
 	@EnumSource(Kind.class)
 	void theStoreIsWrittenAtItsRenewalIntervalAndIssueGoesOnOnTheLeaseBetween(Kind kind) {
-		LeaseRecordingAssigner assigner = new LeaseRecordingAssigner();
+		RecordingAssigner assigner = new RecordingAssigner(5, LEASE, RENEW_INTERVAL);
 		AbstractUidGenerator generator = TestGenerators.build(kind, assigner, UidClock.SYSTEM);
 		long highestUnit = Long.MIN_VALUE;
 		long taken = 0;
@@ -138,55 +135,6 @@ class LeaseIssueBetweenRenewalsTests {
 				second.close();
 			}
 		}
-	}
-
-	/** A lease of 30 s renewed every second; remembers the highest mark and when the last renewal was sent. */
-	private static final class LeaseRecordingAssigner implements WorkerIdAssigner {
-
-		private final FixedWorkerIdAssigner delegate = new FixedWorkerIdAssigner(5);
-
-		final AtomicLong recorded = new AtomicLong(Long.MIN_VALUE);
-
-		/** The clock when the last renewal reached this store: the keeper read it no later, before sending. */
-		final AtomicLong leaseSentMillis = new AtomicLong(Long.MIN_VALUE);
-
-		final AtomicLong renewals = new AtomicLong();
-
-		final AtomicLong released = new AtomicLong(Long.MIN_VALUE);
-
-		@Override
-		public WorkerAssignment assign(long maxWorkerId) {
-			return this.delegate.assign(maxWorkerId);
-		}
-
-		@Override
-		public void renew(long workerId, long highWaterMarkMillis) {
-			long now = System.currentTimeMillis();
-			this.recorded.accumulateAndGet(highWaterMarkMillis, Math::max);
-			this.leaseSentMillis.accumulateAndGet(now, Math::max);
-			this.renewals.incrementAndGet();
-		}
-
-		@Override
-		public void release(long workerId, long highWaterMarkMillis) {
-			this.released.set(highWaterMarkMillis);
-		}
-
-		@Override
-		public Duration renewInterval() {
-			return RENEW_INTERVAL;
-		}
-
-		@Override
-		public Duration leaseHold() {
-			return LEASE;
-		}
-
-		@Override
-		public String name() {
-			return "lease-recording";
-		}
-
 	}
 
 }

@@ -1,13 +1,9 @@
 package io.github.uidgen.snowflake;
 
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.uidgen.UidClock;
 import io.github.uidgen.snowflake.TestGenerators.Kind;
-import io.github.uidgen.worker.FixedWorkerIdAssigner;
-import io.github.uidgen.worker.WorkerAssignment;
-import io.github.uidgen.worker.WorkerIdAssigner;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -25,7 +21,7 @@ class MarkAheadOfIssueTests {
 	@ParameterizedTest
 	@EnumSource(Kind.class)
 	void everyIssuedIdLiesWithinAMarkRecordedBeforeIt(Kind kind) {
-		RecordingAssigner assigner = new RecordingAssigner();
+		RecordingAssigner assigner = new RecordingAssigner(3);
 		AbstractUidGenerator generator = TestGenerators.build(kind, assigner, UidClock.SYSTEM);
 		try {
 			long violations = 0;
@@ -58,41 +54,6 @@ class MarkAheadOfIssueTests {
 			generator.close();
 		}
 		assertThat(assigner.released.get()).as("released with a final mark on close").isPositive();
-	}
-
-	/** Remembers the highest mark recorded so far. */
-	private static final class RecordingAssigner implements WorkerIdAssigner {
-
-		private final FixedWorkerIdAssigner delegate = new FixedWorkerIdAssigner(3);
-
-		final AtomicLong recorded = new AtomicLong(Long.MIN_VALUE);
-
-		final AtomicLong renewals = new AtomicLong();
-
-		final AtomicLong released = new AtomicLong(-1);
-
-		@Override
-		public WorkerAssignment assign(long maxWorkerId) {
-			return this.delegate.assign(maxWorkerId);
-		}
-
-		@Override
-		public void renew(long workerId, long highWaterMarkMillis) {
-			this.delegate.renew(workerId, highWaterMarkMillis);
-			this.recorded.accumulateAndGet(highWaterMarkMillis, Math::max);
-			this.renewals.incrementAndGet();
-		}
-
-		@Override
-		public void release(long workerId, long highWaterMarkMillis) {
-			this.released.set(highWaterMarkMillis);
-		}
-
-		@Override
-		public String name() {
-			return "recording";
-		}
-
 	}
 
 }

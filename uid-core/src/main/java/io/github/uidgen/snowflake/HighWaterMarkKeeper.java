@@ -79,8 +79,6 @@ final class HighWaterMarkKeeper {
 	/** How often the store is written while it answers. */
 	private final long renewIntervalNanos;
 
-	private final long halfSpanNanos;
-
 	/** How long a renewal call is waited for before it counts as failed and the next goes out beside it. */
 	private final long callWaitNanos;
 
@@ -150,7 +148,6 @@ final class HighWaterMarkKeeper {
 		// on the lease between renewals; any other keeps the mark ahead of issue, every half span.
 		this.renewIntervalNanos = (this.issueOnLeaseMillis > 0 && storeIntervalNanos > 0)
 				? Math.min(storeIntervalNanos, issueOnLease.toNanos() / 2) : onSpanNanos;
-		this.halfSpanNanos = halfSpanNanos;
 		this.callWaitNanos = Math.max(onSpanNanos, MIN_CALL_WAIT_NANOS);
 		this.recorder = new MarkRecorder(assigner, workerId, layout, clock);
 		this.awaitTimeoutNanos = awaitTimeout.toNanos();
@@ -377,7 +374,7 @@ final class HighWaterMarkKeeper {
 			try {
 				long untilDue = untilDueNanos();
 				if (!this.requested && untilDue > 0) {
-					LockSupport.parkNanos(this, this.retired ? Math.min(untilDue, this.halfSpanNanos) : untilDue);
+					LockSupport.parkNanos(this, this.retired ? Math.min(untilDue, this.spanNanos / 2) : untilDue);
 				}
 				if (this.closed) {
 					return;
