@@ -11,6 +11,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -18,8 +19,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Requests to the actuator of a running test application, with the answers as a client reads them. A static worker
- * ID's state file goes to a folder of the test class's own.
+ * ID's state file goes to a folder of the test class's own. The class's context is closed when the class ends, before
+ * JUnit removes that folder: a context left in the cache would go on writing the state file into it while it is being
+ * removed (each class's properties differ, so no other class would have reused it).
  */
+@DirtiesContext
 abstract class AbstractEndpointWebTests {
 
 	@TempDir
