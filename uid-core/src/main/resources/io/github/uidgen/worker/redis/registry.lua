@@ -60,6 +60,35 @@ end
 local here = server .. ' ' .. node .. ' ' .. replid
 local op = ARGV[1]
 
+-- A renewal whose record checks out: extends the lease and raises the mark (not for a probe), given the mark and the
+-- generation key as read; returns the renewal's reply.
+local function extend(worker, recorded, floor, what)
+  local expiry = str(now + tonumber(ARGV[5]))
+  redis.call('ZADD', KEYS[1], expiry, worker)
+  local mark = recorded
+  if ARGV[4] ~= '' and ((not recorded) or tonumber(recorded) < tonumber(ARGV[4])) then
+    redis.call('HSET', KEYS[5], worker, ARGV[4])
+    mark = ARGV[4]
+  end
+  return {'ok', what, server, expiry, mark or '', floor, ''}
+end
+
+-- What nearly every renewal finds, decided before the rest of the script is set up (which took as long again as the
+-- renewal's own work): this process named as the registry's writer, the generation key there, the claim's token in
+-- place, its mark no older than the one it last recorded, and a mark to record. Anything else takes the whole way
+-- below, which reads the same keys again: nothing is written here before all of it holds.
+if op == 'renew' and ARGV[4] ~= '' then
+  local written = redis.call('MGET', KEYS[7], KEYS[6])
+  local stored, floor = written[1], written[2]
+  if floor and stored and string.sub(stored, 1, #here + 1) == here .. ' '
+      and redis.call('HGET', KEYS[2], ARGV[2]) == ARGV[3] then
+    local recorded = redis.call('HGET', KEYS[5], ARGV[2])
+    if ARGV[7] == '' or (recorded and tonumber(recorded) >= tonumber(ARGV[7])) then
+      return extend(ARGV[2], recorded, floor, '')
+    end
+  end
+end
+
 local function raiseFloorTo(at)
   local floor = tonumber(redis.call('GET', KEYS[6]) or '0')
   if floor < at then redis.call('SET', KEYS[6], str(at)) end
@@ -219,13 +248,8 @@ if op == 'renew' then
     if certain and not probe then return reestablish('rewound', what) end
     return {'rewound', recorded or '', server, lastKind}
   end
-  redis.call('ZADD', KEYS[1], str(now + tonumber(ARGV[5])), worker)
-  -- The stored mark and the floor as read above, as nothing since wrote them (raise() would read the mark again).
-  local mark = recorded
-  if (not probe) and ((not recorded) or tonumber(recorded) < tonumber(ARGV[4])) then
-    redis.call('HSET', KEYS[5], worker, ARGV[4])
-    mark = ARGV[4]
-  end
+  -- The stored mark and the floor as read above, as nothing since wrote them.
+  local reply = extend(worker, recorded, floor, what)
   if probe then
     -- The probe at the end of a claim's probation: the claim starts after a mark a lost holder raised meanwhile,
     -- so its record says so too.
@@ -237,7 +261,7 @@ if op == 'renew' then
       rewriteClaim(worker, n, claim)
     end
   end
-  return {'ok', what, server, str(now + tonumber(ARGV[5])), mark or '', floor, ''}
+  return reply
 end
 
 if op == 'release' then
