@@ -36,15 +36,58 @@
 local function str(n) return string.format('%.0f', n) end
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local info = redis.call('INFO', 'server') .. redis.call('INFO', 'replication')
-local server = string.match(info, 'run_id:(%w+)')
-local replid = string.match(info, 'master_replid:(%w+)') or '-'
-local previousReplid = string.match(info, 'master_replid2:(%w+)') or '-'
+-- What identifies the Redis process, read at every call (a renewal's too) to tell a restart, a failover or a moved
+-- slot; INFO is the only source of run_id. One INFO of two sections (Redis 7 takes several, an older Redis only one),
+-- its fields found by a plain search for their line: patterns tried at every position of INFO's kilobyte of text took
+-- a quarter of a renewal's time in Redis. CLUSTER MYID only on a Cluster node (or where INFO does not say): elsewhere
+-- it only raises an error.
+local info = redis.pcall('INFO', 'server', 'replication')
+if type(info) ~= 'string' then info = redis.call('INFO', 'server') .. redis.call('INFO', 'replication') end
+local function field(line)
+  local at = string.find(info, line, 1, true)
+  return at and string.match(info, '^[%w]+', at + #line)
+end
+local server = field('\nrun_id:')
+local replid = field('\nmaster_replid:') or '-'
+local previousReplid = field('\nmaster_replid2:') or '-'
 if string.match(previousReplid, '^0+$') then previousReplid = '-' end
-local myid = redis.pcall('CLUSTER', 'MYID')
-local node = (type(myid) == 'string') and myid or '-'
+local node = '-'
+local mode = field('\nredis_mode:')
+if mode == 'cluster' or not mode then
+  local myid = redis.pcall('CLUSTER', 'MYID')
+  if type(myid) == 'string' then node = myid end
+end
 local here = server .. ' ' .. node .. ' ' .. replid
 local op = ARGV[1]
+
+-- A renewal whose record checks out: extends the lease and raises the mark (not for a probe), given the mark and the
+-- generation key as read; returns the renewal's reply.
+local function extend(worker, recorded, floor, what)
+  local expiry = str(now + tonumber(ARGV[5]))
+  redis.call('ZADD', KEYS[1], expiry, worker)
+  local mark = recorded
+  if ARGV[4] ~= '' and ((not recorded) or tonumber(recorded) < tonumber(ARGV[4])) then
+    redis.call('HSET', KEYS[5], worker, ARGV[4])
+    mark = ARGV[4]
+  end
+  return {'ok', what, server, expiry, mark or '', floor, ''}
+end
+
+-- What nearly every renewal finds, decided before the rest of the script is set up (which took as long again as the
+-- renewal's own work): this process named as the registry's writer, the generation key there, the claim's token in
+-- place, its mark no older than the one it last recorded, and a mark to record. Anything else takes the whole way
+-- below, which reads the same keys again: nothing is written here before all of it holds.
+if op == 'renew' and ARGV[4] ~= '' then
+  local written = redis.call('MGET', KEYS[7], KEYS[6])
+  local stored, floor = written[1], written[2]
+  if floor and stored and string.sub(stored, 1, #here + 1) == here .. ' '
+      and redis.call('HGET', KEYS[2], ARGV[2]) == ARGV[3] then
+    local recorded = redis.call('HGET', KEYS[5], ARGV[2])
+    if ARGV[7] == '' or (recorded and tonumber(recorded) >= tonumber(ARGV[7])) then
+      return extend(ARGV[2], recorded, floor, '')
+    end
+  end
+end
 
 local function raiseFloorTo(at)
   local floor = tonumber(redis.call('GET', KEYS[6]) or '0')
@@ -60,7 +103,7 @@ end
 -- a registry this process did not keep renewed last with the process before, so it issues nothing later than its last
 -- renewal there plus its lease, which the margin covers: at most until this start plus the margin. Not so for a
 -- process that was promoted from a replica (it was running while the old master took writes), hence nil then.
-local uptime = tonumber(string.match(info, 'uptime_in_seconds:(%d+)') or '')
+local uptime = tonumber(field('\nuptime_in_seconds:') or '')
 local startedAt = (uptime and previousReplid == '-') and math.min(now, now - uptime * 1000 + 1000) or nil
 
 -- What happened to the registry since it was last written, when another Redis process wrote it: its slot moved to
@@ -74,7 +117,10 @@ local startedAt = (uptime and previousReplid == '-') and math.min(now, now - upt
 -- <node now>', kind being 'moved', 'failover', 'restarted' or 'unnamed'.
 local stored = redis.call('GET', KEYS[7])
 local wasRun, wasNode, wasReplid, lastKind = '', '', '', ''
-if stored then
+if stored and string.sub(stored, 1, #here + 1) == here .. ' ' then
+  -- What nearly every call finds, read without taking the whole value apart.
+  wasRun, wasNode, wasReplid, lastKind = server, node, replid, string.match(stored, '^%S*', #here + 2)
+elseif stored then
   wasRun, wasNode, wasReplid, lastKind = string.match(stored .. '   ', '^(%S*)%s*(%S*)%s*(%S*)%s*(%S*)')
 end
 
@@ -173,7 +219,8 @@ if op == 'renew' then
     return {'ok', what, server, str(now + tonumber(ARGV[5])), redis.call('HGET', KEYS[5], worker) or '',
         redis.call('GET', KEYS[6]), how}
   end
-  if redis.call('EXISTS', KEYS[6]) == 0 then
+  local floor = redis.call('GET', KEYS[6])
+  if not floor then
     if probe or not certain then return {'wiped'} end
     -- Nobody has claimed here since the loss: newcomers wait the margin from now, as other holders' leases are gone.
     redis.call('SET', KEYS[6], str(now + tonumber(margin)))
@@ -181,7 +228,8 @@ if op == 'renew' then
     stored, wasRun, wasNode, wasReplid, lastKind = here, server, node, replid, 'lost'
     return reestablish('wiped', '')
   end
-  local what = change(margin) or ''
+  local what = change(margin)
+  if what then floor = redis.call('GET', KEYS[6]) else what = '' end
   local held = redis.call('HGET', KEYS[2], worker)
   if held ~= token then
     if certain then
@@ -200,21 +248,20 @@ if op == 'renew' then
     if certain and not probe then return reestablish('rewound', what) end
     return {'rewound', recorded or '', server, lastKind}
   end
-  redis.call('ZADD', KEYS[1], str(now + tonumber(ARGV[5])), worker)
-  if not probe then raise(worker, ARGV[4]) end
+  -- The stored mark and the floor as read above, as nothing since wrote them.
+  local reply = extend(worker, recorded, floor, what)
   if probe then
     -- The probe at the end of a claim's probation: the claim starts after a mark a lost holder raised meanwhile,
     -- so its record says so too.
     local n, claim = newestClaim(worker)
-    local mark = tonumber(redis.call('HGET', KEYS[5], worker) or '')
+    local raised = tonumber(recorded or '')
     local found = claim and tonumber(tostring(claim.m or ''))
-    if claim and claim.e == 'open' and mark and ((not found) or found < mark) then
-      claim.m = str(mark)
+    if claim and claim.e == 'open' and raised and ((not found) or found < raised) then
+      claim.m = str(raised)
       rewriteClaim(worker, n, claim)
     end
   end
-  return {'ok', what, server, str(now + tonumber(ARGV[5])), redis.call('HGET', KEYS[5], worker) or '',
-      redis.call('GET', KEYS[6]), ''}
+  return reply
 end
 
 if op == 'release' then
