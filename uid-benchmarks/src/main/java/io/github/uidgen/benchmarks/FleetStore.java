@@ -59,8 +59,18 @@ abstract class FleetStore implements AutoCloseable {
 	record Reading(long cpuMillis, long operations, long memoryBytes) {
 	}
 
-	/** One instance's assigner and the client under it, which {@link #close()} closes. */
-	record Client(WorkerIdAssigner assigner, Runnable closer) implements AutoCloseable {
+	/**
+	 * One instance's assigner and the client under it, which {@link #close()} closes.
+	 * @param assigner the assigner
+	 * @param closer closes the client
+	 * @param counts what the client sent, where the store counts it (ZooKeeper), else {@code null}
+	 */
+	record Client(WorkerIdAssigner assigner, Runnable closer, CountingZooKeeper.Counts counts)
+			implements AutoCloseable {
+
+		Client(WorkerIdAssigner assigner, Runnable closer) {
+			this(assigner, closer, null);
+		}
 
 		@Override
 		public void close() {
@@ -303,18 +313,13 @@ abstract class FleetStore implements AutoCloseable {
 	 */
 	private static final class ZooKeeper extends FleetStore {
 
-		/** The names the server's threads start with; the clients' are {@code …-SendThread}, {@code …-EventThread}. */
-		private static final List<String> SERVER_THREADS = List.of("NIOServerCxnFactory", "NIOWorkerThread",
-				"SyncThread", "ProcessThread", "CommitProcessor", "CommitProcWorkThread", "SessionTracker",
-				"RequestThrottler", "ConnnectionExpirer");
-
 		private final TestingServer server;
 
 		/** CPU time of server threads that have ended, so that a restart's new threads add to it. */
 		private final Map<Long, Long> cpuByThread = new HashMap<>();
 
 		ZooKeeper() {
-			System.setProperty("zookeeper.4lw.commands.whitelist", "mntr");
+			System.setProperty("zookeeper.4lw.commands.whitelist", "mntr,srvr");
 			this.server = ClaimStore.startZooKeeper();
 		}
 
@@ -344,17 +349,31 @@ abstract class FleetStore implements AutoCloseable {
 
 		@Override
 		Client client(String instanceId) {
+			// Counts what the client sends (a ZooKeeper handle of the simulation's own under Curator), and when its
+			// session was established and last re-established.
+			CountingZooKeeper.Counts counts = new CountingZooKeeper.Counts();
 			CuratorFramework client = CuratorFrameworkFactory.builder()
 				.connectString(this.server.getConnectString())
 				.sessionTimeoutMs(30_000)
 				.connectionTimeoutMs(10_000)
 				.retryPolicy(new ExponentialBackoffRetry(200, 3))
+				.zookeeperFactory(CountingZooKeeper.factory(counts))
 				.build();
+			client.getConnectionStateListenable().addListener((curator, state) -> {
+				if (state.isConnected()) {
+					counts.connected();
+				}
+			});
 			client.start();
 			return new Client(ZookeeperWorkerIdAssigner.builder(client)
 				.instanceId(instanceId)
 				.heartbeatInterval(heartbeat())
-				.build(), client::close);
+				.build(), client::close, counts);
+		}
+
+		@Override
+		Watch watch() {
+			return ZooKeeperWatch.start(this.server.getPort())::print;
 		}
 
 		@Override
@@ -367,7 +386,7 @@ abstract class FleetStore implements AutoCloseable {
 		private synchronized long serverCpuMillis() {
 			ThreadMXBean threads = ManagementFactory.getThreadMXBean();
 			for (Thread thread : Thread.getAllStackTraces().keySet()) {
-				if (SERVER_THREADS.stream().anyMatch(thread.getName()::startsWith)) {
+				if (ZooKeeperWatch.SERVER_THREADS.stream().anyMatch(thread.getName()::startsWith)) {
 					long nanos = threads.getThreadCpuTime(thread.getId());
 					if (nanos > 0) {
 						this.cpuByThread.put(thread.getId(), nanos);
@@ -377,28 +396,8 @@ abstract class FleetStore implements AutoCloseable {
 			return this.cpuByThread.values().stream().mapToLong(Long::longValue).sum() / 1_000_000;
 		}
 
-		/** ZooKeeper's {@code mntr} four-letter command. */
 		private Map<String, String> mntr() {
-			Map<String, String> values = new HashMap<>();
-			try (Socket socket = new Socket()) {
-				socket.connect(new InetSocketAddress("127.0.0.1", this.server.getPort()), 5_000);
-				socket.setSoTimeout(5_000);
-				OutputStream out = socket.getOutputStream();
-				out.write("mntr".getBytes(StandardCharsets.US_ASCII));
-				out.flush();
-				BufferedReader in = new BufferedReader(
-						new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
-				for (String line = in.readLine(); line != null; line = in.readLine()) {
-					String[] pair = line.split("\t", 2);
-					if (pair.length == 2) {
-						values.put(pair[0], pair[1].trim());
-					}
-				}
-			}
-			catch (IOException ex) {
-				// Down (a restart under way): no reading.
-			}
-			return values;
+			return ZooKeeperWatch.mntr(this.server.getPort());
 		}
 
 		@Override
