@@ -510,6 +510,9 @@ public final class FleetSimulation {
 						failures.add(ex.getClass().getSimpleName() + ": " + ex.getMessage());
 					}
 				}
+				finally {
+					ZooKeeperWatch.threadEnded();
+				}
 			}, "fleet-start-" + index);
 			thread.setDaemon(true);
 			threads.add(thread);

@@ -6,7 +6,6 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadInfo;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -15,12 +14,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What the in-process ZooKeeper server, and the JVM it shares with the fleet, did during one phase of the fleet
  * simulation: the writes the ensemble logged (its {@code zxid} grew by one for each, refused ones too), the reads and
  * writes it answered with their latency in the server, its disk syncs, the most requests outstanding at once (sampled
- * every 250 ms), and the CPU time of the JVM's threads by kind (the server's, the ZooKeeper clients', Curator's, the
+ * every 500 ms), and the CPU time of the JVM's threads by kind (the server's, the ZooKeeper clients', Curator's, the
  * instances' own start threads), against the two cores and what other processes of the machine took meanwhile.
  */
 final class ZooKeeperWatch {
@@ -34,7 +34,9 @@ final class ZooKeeperWatch {
 	private static final List<String> SUMMARIES = List.of("updatelatency", "readlatency", "fsynctime",
 			"prep_processor_queue_time_ms", "local_write_committed_time_ms", "jvm_pause_time_ms");
 
-	private static final long SAMPLE_MILLIS = 250;
+	private static final long SAMPLE_MILLIS = 500;
+
+	private static final String START_THREADS = "the instances' start threads (claim, first mark, first ID)";
 
 	private final int port;
 
@@ -62,11 +64,13 @@ final class ZooKeeperWatch {
 
 	private final Thread sampler;
 
+	private final long endedBefore = ENDED_START_THREADS.get();
+
 	private ZooKeeperWatch(int port) {
 		this.port = port;
 		this.before = mntr(port);
 		this.zxidBefore = zxid(port);
-		sampleThreads();
+		sampleThreads(true);
 		this.sampler = new Thread(this::sample, "zookeeper-watch");
 		this.sampler.setDaemon(true);
 		this.sampler.start();
@@ -87,7 +91,6 @@ final class ZooKeeperWatch {
 			if (outstanding > this.mostOutstanding) {
 				this.mostOutstanding = outstanding;
 			}
-			sampleThreads();
 			try {
 				Thread.sleep(SAMPLE_MILLIS);
 			}
@@ -97,26 +100,47 @@ final class ZooKeeperWatch {
 		}
 	}
 
-	private synchronized void sampleThreads() {
-		long[] ids = this.threads.getAllThreadIds();
+	/**
+	 * Reads the CPU time of every live thread, at the start and at the end of the phase only: sampling thousands of
+	 * threads as the phase runs cost the CPU it measures. Threads that end within the phase report their own time
+	 * ({@link #threadEnded()}).
+	 */
+	private synchronized void sampleThreads(boolean first) {
+		ThreadGroup root = Thread.currentThread().getThreadGroup();
+		while (root.getParent() != null) {
+			root = root.getParent();
+		}
+		Thread[] all = new Thread[root.activeCount() + 256];
+		int count = root.enumerate(all, true);
+		long[] ids = new long[count];
+		for (int i = 0; i < count; i++) {
+			ids[i] = all[i].getId();
+			this.kindByThread.putIfAbsent(ids[i], kind(all[i].getName()));
+		}
 		long[] cpu = this.threads.getThreadCpuTime(ids);
-		for (int i = 0; i < ids.length; i++) {
+		for (int i = 0; i < count; i++) {
 			if (cpu[i] < 0) {
 				continue;
 			}
-			long id = ids[i];
-			if (!this.kindByThread.containsKey(id)) {
-				ThreadInfo info = this.threads.getThreadInfo(id, 0);
-				this.kindByThread.put(id, (info != null) ? kind(info.getThreadName()) : "other");
-			}
-			long[] seen = this.cpuByThread.get(id);
+			long[] seen = this.cpuByThread.get(ids[i]);
 			if (seen == null) {
 				// A thread that started within the phase counts from 0, one that ran before from now.
-				this.cpuByThread.put(id, new long[] { (this.sampler == null) ? cpu[i] : 0, cpu[i] });
+				this.cpuByThread.put(ids[i], new long[] { first ? cpu[i] : 0, cpu[i] });
 			}
 			else {
 				seen[1] = cpu[i];
 			}
+		}
+	}
+
+	/** CPU time of the instances' start threads that ended, each adding its own as it ends. */
+	private static final AtomicLong ENDED_START_THREADS = new AtomicLong();
+
+	/** Called by an instance's start thread as it ends, with nothing after it: adds its CPU time to the phase's. */
+	static void threadEnded() {
+		long nanos = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+		if (nanos > 0) {
+			ENDED_START_THREADS.addAndGet(nanos);
 		}
 	}
 
@@ -131,7 +155,7 @@ final class ZooKeeperWatch {
 			return "Curator (background and connection-state threads)";
 		}
 		if (name.startsWith("fleet-start-")) {
-			return "the instances' start threads (claim, first mark, first ID)";
+			return START_THREADS;
 		}
 		if (name.startsWith("uid-")) {
 			return "the generators' own threads (mark keepers)";
@@ -154,7 +178,7 @@ final class ZooKeeperWatch {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
-		sampleThreads();
+		sampleThreads(false);
 		double seconds = (System.nanoTime() - this.startNanos) / 1e9;
 		Map<String, String> after = mntr(this.port);
 		long writes = zxid(this.port) - this.zxidBefore;
@@ -187,10 +211,13 @@ final class ZooKeeperWatch {
 			byKind.merge(this.kindByThread.get(entry.getKey()), used, Long::sum);
 			threadTotal += used;
 		}
+		long ended = ENDED_START_THREADS.get() - this.endedBefore;
+		byKind.merge(START_THREADS, ended, Long::sum);
+		threadTotal += ended;
 		long process = processCpuNanos() - this.processCpuBefore;
 		byKind.put("the JVM itself (GC, JIT; the process less its threads)", Math.max(0, process - threadTotal));
-		out.printf("CPU of the simulation's JVM in that time, by thread (sampled every %d ms; of 2 cores = 200 %%): "
-				+ "%.0f %% of one core in all; the machine: %s%n%n", SAMPLE_MILLIS, process / 1e7 / seconds,
+		out.printf("CPU of the simulation's JVM in that time, by thread (read at its start and end; of 2 cores = 200 %%): "
+				+ "%.0f %% of one core in all; the machine: %s%n%n", process / 1e7 / seconds,
 				CpuSnapshot.take().since(this.machineBefore));
 		MarkdownTable table = new MarkdownTable("threads", "CPU (% of one core)").leftAligned(0);
 		byKind.entrySet()
