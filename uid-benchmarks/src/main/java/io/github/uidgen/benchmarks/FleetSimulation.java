@@ -151,6 +151,13 @@ public final class FleetSimulation {
 			restart(false);
 			restart(true);
 		}
+		catch (RuntimeException ex) {
+			// Closing 1,000 clients of a store that is gone waits on each: report and stop here.
+			this.out.println("The run stopped: " + ex);
+			ex.printStackTrace(this.out);
+			this.out.flush();
+			System.exit(2);
+		}
 		finally {
 			this.probe.stop();
 			closeAll();
@@ -313,6 +320,8 @@ public final class FleetSimulation {
 			.row("each client connected again after the return, p50 / p90 / p99 / max (where counted)",
 					ms(reconnects, 0.5) + " / " + ms(reconnects, 0.9) + " / " + ms(reconnects, 0.99) + " / "
 							+ ms(reconnects, 1))
+			.row("the server's restart until it answered (its data loaded), before \"the return\"",
+					(this.store.restartNote() != null && !empty) ? this.store.restartNote() : "–")
 			.row("worker IDs held in the store afterwards", held)
 			.row("distinct worker IDs of the running instances", distinctWorkerIds())
 			.print(this.out);

@@ -153,6 +153,11 @@ abstract class FleetStore implements AutoCloseable {
 	 */
 	abstract void restart(Duration outage);
 
+	/** How long the last restart took until the server answered, where the store measures it, else {@code null}. */
+	String restartNote() {
+		return null;
+	}
+
 	/**
 	 * Stops the server, keeps it down for the outage, and starts it again without its data.
 	 * @param outage how long it stays down
@@ -404,12 +409,37 @@ abstract class FleetStore implements AutoCloseable {
 		void restart(Duration outage) {
 			try {
 				this.server.stop();
-				sleep(outage);
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException("Cannot stop ZooKeeper", ex);
+			}
+			sleep(outage);
+			long startNanos = System.nanoTime();
+			try {
 				this.server.restart();
 			}
 			catch (Exception ex) {
-				throw new IllegalStateException("Cannot restart ZooKeeper", ex);
+				// Curator's TestingServer gives up waiting after 10 s while the server still loads its data (the
+				// transaction log since the last snapshot, 1,000 sessions): wait for it to answer instead.
+				System.out.printf("(TestingServer.restart() gave up after %.1f s: %s; waiting for the server to "
+						+ "answer)%n%n", (System.nanoTime() - startNanos) / 1e9, ex);
 			}
+			long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+			while (mntr().isEmpty() && System.nanoTime() < deadline) {
+				sleep(Duration.ofMillis(100));
+			}
+			this.restartSeconds = (System.nanoTime() - startNanos) / 1e9;
+			if (mntr().isEmpty()) {
+				throw new IllegalStateException("ZooKeeper did not answer within 3 minutes of its restart");
+			}
+		}
+
+		/** How long the last restart took from the server's start until it answered, seconds. */
+		private double restartSeconds;
+
+		@Override
+		String restartNote() {
+			return String.format(java.util.Locale.ROOT, "%.1f s", this.restartSeconds);
 		}
 
 		@Override
