@@ -151,6 +151,13 @@ public final class FleetSimulation {
 			restart(false);
 			restart(true);
 		}
+		catch (RuntimeException ex) {
+			// Closing 1,000 clients of a store that is gone waits on each: report and stop here.
+			this.out.println("The run stopped: " + ex);
+			ex.printStackTrace(this.out);
+			this.out.flush();
+			System.exit(2);
+		}
 		finally {
 			this.probe.stop();
 			closeAll();
@@ -184,6 +191,7 @@ public final class FleetSimulation {
 		this.out.printf("%nStarted: %d of %d; failed: %d%s; distinct worker IDs held: %d%n%n", starts.started(),
 				this.size, starts.failures.size(), starts.failures.isEmpty() ? "" : " (first: " + starts.failures.get(0)
 						+ ")", distinctWorkerIds());
+		printClaimCalls(starts);
 		watch.print(this.out, "the simultaneous start", starts.started());
 		long[] work = less(starts.claims, this.claimWait);
 		this.summary.add(ms(work, 0.5) + " / " + ms(work, 0.99) + " / " + ms(work, 1)
@@ -279,8 +287,21 @@ public final class FleetSimulation {
 			return;
 		}
 		long backNanos = System.nanoTime();
-		int renewing = awaitInstances((i) -> isRenewing(this.generators.get(i)));
+		long[] returns = new long[this.size];
+		int renewing = awaitInstances((i) -> {
+			if (returns[i] == 0 && isRenewing(this.generators.get(i))) {
+				returns[i] = Math.max(1, System.nanoTime() - backNanos);
+			}
+			return returns[i] != 0;
+		});
 		long allRenewing = System.nanoTime() - backNanos;
+		long[] reconnects = new long[this.size];
+		for (int i = 0; i < this.size; i++) {
+			CountingZooKeeper.Counts counts = (this.clients[i] != null) ? this.clients[i].counts() : null;
+			if (counts != null && counts.lastConnectedNanos() > 0) {
+				reconnects[i] = Math.max(1, counts.lastConnectedNanos() - backNanos);
+			}
+		}
 		// The probe's next pass shows whether every instance serves.
 		long refused = this.probe.refused() - refusedBefore;
 		long calls = this.probe.calls() - callsBefore;
@@ -294,6 +315,13 @@ public final class FleetSimulation {
 			.row("instances renewing again", renewing + " of " + this.size)
 			.row("from the store's return until every instance renewed", String.format(Locale.ROOT, "%.1f s",
 					allRenewing / 1e9))
+			.row("each instance renewing again after the return, p50 / p90 / p99 / max (polled every 100 ms)",
+					ms(returns, 0.5) + " / " + ms(returns, 0.9) + " / " + ms(returns, 0.99) + " / " + ms(returns, 1))
+			.row("each client connected again after the return, p50 / p90 / p99 / max (where counted)",
+					ms(reconnects, 0.5) + " / " + ms(reconnects, 0.9) + " / " + ms(reconnects, 0.99) + " / "
+							+ ms(reconnects, 1))
+			.row("the server's restart until it answered (its data loaded), before \"the return\"",
+					(this.store.restartNote() != null && !empty) ? this.store.restartNote() : "–")
 			.row("worker IDs held in the store afterwards", held)
 			.row("distinct worker IDs of the running instances", distinctWorkerIds())
 			.print(this.out);
@@ -374,13 +402,74 @@ public final class FleetSimulation {
 		}
 	}
 
+	/**
+	 * Where the store counts its clients' requests: how long the instances waited for their sessions, recorded the
+	 * layout, and what each claim sent and waited on.
+	 */
+	private void printClaimCalls(Starts starts) {
+		List<CountingZooKeeper.Snapshot> calls = Arrays.stream(starts.claimCalls)
+			.filter((snapshot) -> snapshot != null)
+			.toList();
+		if (calls.isEmpty() || calls.stream().allMatch((snapshot) -> snapshot.equals(CountingZooKeeper.Snapshot.NONE))) {
+			return;
+		}
+		long beforeRelease = Arrays.stream(starts.sessionWaits).filter((nanos) -> nanos == 1).count();
+		long[] waited = Arrays.stream(starts.sessionWaits).filter((nanos) -> nanos > 1).toArray();
+		this.out.printf("Where the start's time went: %d of %d sessions were established before the release (each "
+				+ "client started when its instance's thread was made), the others %s / %s / %s after it (p50 / p99 / "
+				+ "max).%n%n", beforeRelease, starts.sessionWaits.length, ms(waited, 0.5), ms(waited, 0.99),
+				ms(waited, 1));
+		long[] reads = calls.stream().mapToLong(CountingZooKeeper.Snapshot::reads).toArray();
+		long[] writes = calls.stream().mapToLong(CountingZooKeeper.Snapshot::writes).toArray();
+		long[] refused = calls.stream().mapToLong(CountingZooKeeper.Snapshot::refusedWrites).toArray();
+		long[] waits = calls.stream().mapToLong(CountingZooKeeper.Snapshot::waitNanos).toArray();
+		long[] elsewhere = new long[calls.size()];
+		int n = 0;
+		for (int i = 0; i < starts.claimCalls.length; i++) {
+			if (starts.claimCalls[i] != null) {
+				elsewhere[n++] = Math.max(1, starts.claims[i] - starts.claimCalls[i].waitNanos());
+			}
+		}
+		new MarkdownTable("per claim", "mean", "p50", "p99", "max")
+			.leftAligned(0)
+			.row("the layout record before it (recordLayout(), the session's wait included)", "",
+					ms(starts.layouts, 0.5), ms(starts.layouts, 0.99), ms(starts.layouts, 1))
+			.row("the claim (assign())", "", ms(starts.claims, 0.5), ms(starts.claims, 0.99), ms(starts.claims, 1))
+			.row("time waiting on synchronous requests", "", ms(waits, 0.5), ms(waits, 0.99), ms(waits, 1))
+			.row("the rest: pipelined reads, back-off pauses, the CPU", "", ms(elsewhere, 0.5), ms(elsewhere, 0.99),
+					ms(elsewhere, 1))
+			.row("reads sent (getData, getChildren, exists)", mean(reads), count(reads, 0.5), count(reads, 0.99),
+					count(reads, 1))
+			.row("writes sent (create, setData, delete, multi)", mean(writes), count(writes, 0.5),
+					count(writes, 0.99), count(writes, 1))
+			.row("writes refused (a version or existence not as read: races lost, paths there already)",
+					mean(refused), count(refused, 0.5), count(refused, 0.99), count(refused, 1))
+			.print(this.out);
+		this.out.println();
+	}
+
+	private static String mean(long[] values) {
+		return String.format(Locale.ROOT, "%.1f", Arrays.stream(values).average().orElse(0));
+	}
+
+	private static String count(long[] values, double quantile) {
+		long[] sorted = Arrays.stream(values).sorted().toArray();
+		return (sorted.length == 0) ? "–"
+				: Long.toString(sorted[Math.max(0, (int) Math.ceil(quantile * sorted.length) - 1)]);
+	}
+
 	/** Nanosecond figures less a fixed wait; zeros (nothing measured) stay zero. */
 	private static long[] less(long[] nanos, Duration wait) {
 		return Arrays.stream(nanos).map((value) -> (value > 0) ? Math.max(1, value - wait.toNanos()) : 0).toArray();
 	}
 
-	/** The instances that started, the claims timed, the first IDs timed (nanoseconds), the failures. */
-	private record Starts(long[] claims, long[] firstIds, List<String> failures) {
+	/**
+	 * The instances that started, the claims timed, the first IDs timed (nanoseconds), the failures; and, where the
+	 * store counts its clients' requests, each instance's wait for its session from the moment all were released
+	 * (0 when it had it before), its layout record timed, and what its claim sent.
+	 */
+	private record Starts(long[] claims, long[] firstIds, List<String> failures, long[] sessionWaits, long[] layouts,
+			CountingZooKeeper.Snapshot[] claimCalls) {
 
 		int started() {
 			return (int) Arrays.stream(this.firstIds).filter((nanos) -> nanos > 0).count();
@@ -400,13 +489,17 @@ public final class FleetSimulation {
 		CountDownLatch ready = new CountDownLatch(count);
 		CountDownLatch go = new CountDownLatch(1);
 		long[] goNanos = new long[1];
+		long[] layouts = new long[count];
+		CountingZooKeeper.Snapshot[] claimCalls = new CountingZooKeeper.Snapshot[count];
+		CountingZooKeeper.Counts[] counts = new CountingZooKeeper.Counts[count];
 		List<Thread> threads = new ArrayList<>();
 		for (int i = from; i < to; i++) {
 			int index = i;
 			Thread thread = new Thread(() -> {
 				FleetStore.Client client = this.store.client(this.instanceIds[index]);
 				this.clients[index] = client;
-				TimedClaims timed = new TimedClaims(client.assigner());
+				counts[index - from] = client.counts();
+				TimedClaims timed = new TimedClaims(client.assigner(), client.counts());
 				ready.countDown();
 				try {
 					go.await();
@@ -414,6 +507,8 @@ public final class FleetSimulation {
 					generator.getUID();
 					firstIds[index - from] = System.nanoTime() - goNanos[0];
 					claims[index - from] = timed.firstClaimNanos;
+					layouts[index - from] = timed.layoutNanos;
+					claimCalls[index - from] = timed.claimCalls;
 					this.generators.set(index, generator);
 				}
 				catch (InterruptedException ex) {
@@ -423,6 +518,9 @@ public final class FleetSimulation {
 					synchronized (failures) {
 						failures.add(ex.getClass().getSimpleName() + ": " + ex.getMessage());
 					}
+				}
+				finally {
+					ZooKeeperWatch.threadEnded();
 				}
 			}, "fleet-start-" + index);
 			thread.setDaemon(true);
@@ -437,45 +535,65 @@ public final class FleetSimulation {
 		for (Thread thread : threads) {
 			thread.join(BOUND.toMillis());
 		}
-		return new Starts(claims, firstIds, failures);
+		long[] sessionWaits = new long[count];
+		for (int i = 0; i < count; i++) {
+			long connected = (counts[i] != null) ? counts[i].connectedNanos() : 0;
+			// 1 ns stands for a session established before the release, so that it counts among the quantiles.
+			sessionWaits[i] = (connected == 0) ? 0 : Math.max(1, connected - goNanos[0]);
+		}
+		return new Starts(claims, firstIds, failures, sessionWaits, layouts, claimCalls);
 	}
 
-	/** Times the first claim of the assigner it wraps; passes every call on. */
+	/**
+	 * Times the first layout record and the first claim of the assigner it wraps, and counts what the claim sent where
+	 * the client counts it; passes every call on.
+	 */
 	private static final class TimedClaims implements WorkerIdAssigner {
 
 		private final WorkerIdAssigner assigner;
 
+		private final CountingZooKeeper.Counts counts;
+
 		private volatile long firstClaimNanos;
 
-		TimedClaims(WorkerIdAssigner assigner) {
+		private volatile long layoutNanos;
+
+		private volatile CountingZooKeeper.Snapshot claimCalls;
+
+		TimedClaims(WorkerIdAssigner assigner, CountingZooKeeper.Counts counts) {
 			this.assigner = assigner;
+			this.counts = counts;
 		}
 
 		@Override
 		public void recordLayout(UidLayout layout) {
+			long start = System.nanoTime();
 			this.assigner.recordLayout(layout);
+			if (this.layoutNanos == 0) {
+				this.layoutNanos = System.nanoTime() - start;
+			}
 		}
 
 		@Override
 		public WorkerAssignment assign(long maxWorkerId) {
-			long start = System.nanoTime();
-			WorkerAssignment assignment = this.assigner.assign(maxWorkerId);
-			timed(start);
-			return assignment;
+			return assign(maxWorkerId, null);
 		}
 
 		@Override
 		public WorkerAssignment assign(long maxWorkerId, Duration maxMarkLead) {
+			CountingZooKeeper.Snapshot before = calls();
 			long start = System.nanoTime();
-			WorkerAssignment assignment = this.assigner.assign(maxWorkerId, maxMarkLead);
-			timed(start);
+			WorkerAssignment assignment = (maxMarkLead != null) ? this.assigner.assign(maxWorkerId, maxMarkLead)
+					: this.assigner.assign(maxWorkerId);
+			if (this.firstClaimNanos == 0) {
+				this.firstClaimNanos = System.nanoTime() - start;
+				this.claimCalls = calls().minus(before);
+			}
 			return assignment;
 		}
 
-		private void timed(long start) {
-			if (this.firstClaimNanos == 0) {
-				this.firstClaimNanos = System.nanoTime() - start;
-			}
+		private CountingZooKeeper.Snapshot calls() {
+			return (this.counts != null) ? this.counts.snapshot() : CountingZooKeeper.Snapshot.NONE;
 		}
 
 		@Override

@@ -59,8 +59,18 @@ abstract class FleetStore implements AutoCloseable {
 	record Reading(long cpuMillis, long operations, long memoryBytes) {
 	}
 
-	/** One instance's assigner and the client under it, which {@link #close()} closes. */
-	record Client(WorkerIdAssigner assigner, Runnable closer) implements AutoCloseable {
+	/**
+	 * One instance's assigner and the client under it, which {@link #close()} closes.
+	 * @param assigner the assigner
+	 * @param closer closes the client
+	 * @param counts what the client sent, where the store counts it (ZooKeeper), else {@code null}
+	 */
+	record Client(WorkerIdAssigner assigner, Runnable closer, CountingZooKeeper.Counts counts)
+			implements AutoCloseable {
+
+		Client(WorkerIdAssigner assigner, Runnable closer) {
+			this(assigner, closer, null);
+		}
 
 		@Override
 		public void close() {
@@ -142,6 +152,11 @@ abstract class FleetStore implements AutoCloseable {
 	 * @param outage how long it stays down
 	 */
 	abstract void restart(Duration outage);
+
+	/** How long the last restart took until the server answered, where the store measures it, else {@code null}. */
+	String restartNote() {
+		return null;
+	}
 
 	/**
 	 * Stops the server, keeps it down for the outage, and starts it again without its data.
@@ -303,18 +318,13 @@ abstract class FleetStore implements AutoCloseable {
 	 */
 	private static final class ZooKeeper extends FleetStore {
 
-		/** The names the server's threads start with; the clients' are {@code …-SendThread}, {@code …-EventThread}. */
-		private static final List<String> SERVER_THREADS = List.of("NIOServerCxnFactory", "NIOWorkerThread",
-				"SyncThread", "ProcessThread", "CommitProcessor", "CommitProcWorkThread", "SessionTracker",
-				"RequestThrottler", "ConnnectionExpirer");
-
 		private final TestingServer server;
 
 		/** CPU time of server threads that have ended, so that a restart's new threads add to it. */
 		private final Map<Long, Long> cpuByThread = new HashMap<>();
 
 		ZooKeeper() {
-			System.setProperty("zookeeper.4lw.commands.whitelist", "mntr");
+			System.setProperty("zookeeper.4lw.commands.whitelist", "mntr,srvr");
 			this.server = ClaimStore.startZooKeeper();
 		}
 
@@ -344,17 +354,31 @@ abstract class FleetStore implements AutoCloseable {
 
 		@Override
 		Client client(String instanceId) {
+			// Counts what the client sends (a ZooKeeper handle of the simulation's own under Curator), and when its
+			// session was established and last re-established.
+			CountingZooKeeper.Counts counts = new CountingZooKeeper.Counts();
 			CuratorFramework client = CuratorFrameworkFactory.builder()
 				.connectString(this.server.getConnectString())
 				.sessionTimeoutMs(30_000)
 				.connectionTimeoutMs(10_000)
 				.retryPolicy(new ExponentialBackoffRetry(200, 3))
+				.zookeeperFactory(CountingZooKeeper.factory(counts))
 				.build();
+			client.getConnectionStateListenable().addListener((curator, state) -> {
+				if (state.isConnected()) {
+					counts.connected();
+				}
+			});
 			client.start();
 			return new Client(ZookeeperWorkerIdAssigner.builder(client)
 				.instanceId(instanceId)
 				.heartbeatInterval(heartbeat())
-				.build(), client::close);
+				.build(), client::close, counts);
+		}
+
+		@Override
+		Watch watch() {
+			return ZooKeeperWatch.start(this.server.getPort())::print;
 		}
 
 		@Override
@@ -367,7 +391,7 @@ abstract class FleetStore implements AutoCloseable {
 		private synchronized long serverCpuMillis() {
 			ThreadMXBean threads = ManagementFactory.getThreadMXBean();
 			for (Thread thread : Thread.getAllStackTraces().keySet()) {
-				if (SERVER_THREADS.stream().anyMatch(thread.getName()::startsWith)) {
+				if (ZooKeeperWatch.SERVER_THREADS.stream().anyMatch(thread.getName()::startsWith)) {
 					long nanos = threads.getThreadCpuTime(thread.getId());
 					if (nanos > 0) {
 						this.cpuByThread.put(thread.getId(), nanos);
@@ -377,40 +401,45 @@ abstract class FleetStore implements AutoCloseable {
 			return this.cpuByThread.values().stream().mapToLong(Long::longValue).sum() / 1_000_000;
 		}
 
-		/** ZooKeeper's {@code mntr} four-letter command. */
 		private Map<String, String> mntr() {
-			Map<String, String> values = new HashMap<>();
-			try (Socket socket = new Socket()) {
-				socket.connect(new InetSocketAddress("127.0.0.1", this.server.getPort()), 5_000);
-				socket.setSoTimeout(5_000);
-				OutputStream out = socket.getOutputStream();
-				out.write("mntr".getBytes(StandardCharsets.US_ASCII));
-				out.flush();
-				BufferedReader in = new BufferedReader(
-						new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
-				for (String line = in.readLine(); line != null; line = in.readLine()) {
-					String[] pair = line.split("\t", 2);
-					if (pair.length == 2) {
-						values.put(pair[0], pair[1].trim());
-					}
-				}
-			}
-			catch (IOException ex) {
-				// Down (a restart under way): no reading.
-			}
-			return values;
+			return ZooKeeperWatch.mntr(this.server.getPort());
 		}
 
 		@Override
 		void restart(Duration outage) {
 			try {
 				this.server.stop();
-				sleep(outage);
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException("Cannot stop ZooKeeper", ex);
+			}
+			sleep(outage);
+			long startNanos = System.nanoTime();
+			try {
 				this.server.restart();
 			}
 			catch (Exception ex) {
-				throw new IllegalStateException("Cannot restart ZooKeeper", ex);
+				// Curator's TestingServer gives up waiting after 10 s while the server still loads its data (the
+				// transaction log since the last snapshot, 1,000 sessions): wait for it to answer instead.
+				System.out.printf("(TestingServer.restart() gave up after %.1f s: %s; waiting for the server to "
+						+ "answer)%n%n", (System.nanoTime() - startNanos) / 1e9, ex);
 			}
+			long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+			while (mntr().isEmpty() && System.nanoTime() < deadline) {
+				sleep(Duration.ofMillis(100));
+			}
+			this.restartSeconds = (System.nanoTime() - startNanos) / 1e9;
+			if (mntr().isEmpty()) {
+				throw new IllegalStateException("ZooKeeper did not answer within 3 minutes of its restart");
+			}
+		}
+
+		/** How long the last restart took from the server's start until it answered, seconds. */
+		private double restartSeconds;
+
+		@Override
+		String restartNote() {
+			return String.format(java.util.Locale.ROOT, "%.1f s", this.restartSeconds);
 		}
 
 		@Override

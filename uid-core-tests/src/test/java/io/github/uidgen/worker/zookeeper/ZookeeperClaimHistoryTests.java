@@ -72,8 +72,7 @@ class ZookeeperClaimHistoryTests {
 	void aClaimWhoseHistoryCannotBeWrittenFailsAndLeavesTheWorkerIdAsItWas() throws Exception {
 		String namespace = TestRedis.uniqueNamespace("history-refused");
 		ZookeeperWorkerIdAssigner first = assigner(this.client, namespace, "first");
-		long workerId = first.assign(MAX_WORKER_ID).workerId();
-		first.release(workerId, 1_760_000_000_000L);
+		long workerId = claimAndRelease(first);
 		String base = first.getBasePath();
 		String claims = base + "/claims/" + workerId;
 		Stat before = this.client.checkExists().forPath(base + "/workers/" + workerId);
@@ -92,6 +91,34 @@ class ZookeeperClaimHistoryTests {
 		assertThat(taken.workerId()).isEqualTo(workerId);
 		assertThat(first.fleet().orElseThrow().history(workerId).claims()).extracting(WorkerClaim::instanceId)
 			.containsExactly("refused", "first");
+	}
+
+	/**
+	 * A worker ID whose worker znode was deleted by hand counts as never used, but its claims znode may be left: the
+	 * claim, which takes the claims znode of a never-used worker ID for missing, finds it when its create is refused
+	 * and claims again over it, the history kept.
+	 */
+	@Test
+	void aNeverUsedWorkerIdWhoseClaimsWereLeftBehindIsClaimedWithThem() throws Exception {
+		ZookeeperWorkerIdAssigner first = assigner(this.client, TestRedis.uniqueNamespace("claims-left"), "first");
+		long workerId = claimAndRelease(first);
+		this.client.delete().forPath(first.getBasePath() + "/workers/" + workerId);
+
+		ZookeeperWorkerIdAssigner next = assigner(this.client, first.getNamespace(), "next");
+		WorkerAssignment taken = next.assign(MAX_WORKER_ID);
+		assertThat(taken.workerId()).isEqualTo(workerId);
+		assertThat(taken.hasMark()).as("the worker znode and its mark are gone").isFalse();
+		assertThat(next.fleet().orElseThrow().history(workerId).claims()).extracting(WorkerClaim::instanceId)
+			.containsExactly("next", "first");
+		assertThat(this.client.checkExists().forPath(next.getBasePath() + "/leases/" + workerId).getEphemeralOwner())
+			.isEqualTo(this.client.getZookeeperClient().getZooKeeper().getSessionId());
+	}
+
+	/** Claims a worker ID and releases it with a mark; returns the worker ID. */
+	private static long claimAndRelease(ZookeeperWorkerIdAssigner assigner) {
+		long workerId = assigner.assign(MAX_WORKER_ID).workerId();
+		assigner.release(workerId, 1_760_000_000_000L);
+		return workerId;
 	}
 
 	/** The release's transaction fails as a whole too: the holder keeps its lease, and its claim stays open. */

@@ -2,10 +2,12 @@ package io.github.uidgen.worker.zookeeper;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import io.github.uidgen.InvalidSettingException;
+import io.github.uidgen.UidLayout;
 import io.github.uidgen.testsupport.ServerProcess;
 import io.github.uidgen.testsupport.TestRedis;
 import io.github.uidgen.testsupport.ThrowawayZooKeeper;
@@ -17,6 +19,8 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -123,6 +127,73 @@ class ZookeeperWorkerIdAssignerTests {
 		assertThat(this.client.checkExists().forPath(lease)).isNull();
 		assertThat(new String(this.client.getData().forPath(worker), StandardCharsets.UTF_8))
 			.contains("token=\n", "mark=1760000005000\n");
+	}
+
+	/**
+	 * An instance starting in a namespace in use writes the ensemble's clock and its claim's transaction, and nothing
+	 * else: the layout and the namespace's paths are read, not created again. Every create the ensemble refuses is
+	 * still a write it logs (in a multi, or on its own), counted here by the zxids of two writes of the test's own
+	 * around the start, on a server nobody else uses.
+	 */
+	@Test
+	void aStartInANamespaceInUseWritesOnlyTheClockAndItsClaim() throws Exception {
+		try (ThrowawayZooKeeper zooKeeper = ThrowawayZooKeeper.start();
+				CuratorFramework own = zooKeeper.newClient(Duration.ofSeconds(30))) {
+			ZookeeperWorkerIdAssigner first = assigner(own, "in-use", "first");
+			first.recordLayout(UidLayout.defaults());
+			long firstId = first.assign(MAX_WORKER_ID).workerId();
+
+			long before = writeZxid(own, "/before");
+			ZookeeperWorkerIdAssigner next = assigner(own, "in-use", "next");
+			next.recordLayout(UidLayout.defaults());
+			long nextId = next.assign(MAX_WORKER_ID).workerId();
+			long after = writeZxid(own, "/after");
+
+			assertThat(nextId).isNotEqualTo(firstId);
+			assertThat(after - before - 1).as("writes logged between the two of the test: the clock and the claim")
+				.isEqualTo(2);
+		}
+	}
+
+	/**
+	 * A claim queues itself as a claimant znode and starts its first round as many places down the free and never-used
+	 * worker IDs as claims queued before it are still in flight (their claimant znodes, made here by hand), so that
+	 * the claims of a fleet starting at once each try another worker ID; its own previous worker ID stays first, and
+	 * its take leaves the queue in the same transaction. Alone, a claim takes the lowest.
+	 */
+	@Test
+	void aFirstRoundStartsAsManyPlacesDownAsClaimsQueuedBeforeItAreInFlight() throws Exception {
+		String namespace = TestRedis.uniqueNamespace("queued");
+		ZookeeperWorkerIdAssigner first = assigner(this.client, namespace, "first");
+		long held = first.assign(MAX_WORKER_ID).workerId();
+		ZookeeperWorkerIdAssigner returning = assigner(this.client, namespace, "returning");
+		long previous = returning.assign(MAX_WORKER_ID).workerId();
+		returning.release(previous, 1_760_000_000_000L);
+		assertThat(List.of(held, previous)).containsExactly(0L, 1L);
+		String claimants = first.getBasePath() + "/claimants";
+		assertThat(this.client.getChildren().forPath(claimants)).as("each take left the queue").isEmpty();
+
+		String one = this.client.create().withMode(CreateMode.EPHEMERAL_SEQUENTIAL).forPath(claimants + "/c-");
+		String two = this.client.create().withMode(CreateMode.EPHEMERAL_SEQUENTIAL).forPath(claimants + "/c-");
+		assertThat(assigner(this.client, namespace, "third").assign(MAX_WORKER_ID).workerId())
+			.as("two claims ahead in flight: the third of 1 (released), 2, 3, … (never used)")
+			.isEqualTo(3);
+		assertThat(assigner(this.client, namespace, "returning").assign(MAX_WORKER_ID).workerId())
+			.as("its own previous worker ID, whatever the queue")
+			.isEqualTo(previous);
+		assertThat(this.client.getChildren().forPath(claimants)).containsExactlyInAnyOrder(
+				ZKPaths.getNodeFromPath(one), ZKPaths.getNodeFromPath(two));
+
+		this.client.delete().forPath(one);
+		this.client.delete().forPath(two);
+		assertThat(assigner(this.client, namespace, "alone").assign(MAX_WORKER_ID).workerId()).isEqualTo(2);
+	}
+
+	/** Creates a znode and returns the zxid of its creation. */
+	private static long writeZxid(CuratorFramework client, String path) throws Exception {
+		Stat stat = new Stat();
+		client.create().storingStatIn(stat).forPath(path);
+		return stat.getCzxid();
 	}
 
 	@Test

@@ -42,6 +42,18 @@ final class ClaimCandidates {
 	 * with a window that doubled each round, 1,000 claims took 23 s, every attempt a write).
 	 */
 	List<Candidate> preferred(Snapshot snapshot, long maxWorkerId, Duration maxMarkLead, int round) {
+		return preferred(snapshot, maxWorkerId, maxMarkLead, round, 0);
+	}
+
+	/**
+	 * Orders the worker IDs worth trying in a round of a claim, as {@link #preferred(Snapshot, long, Duration, int)}
+	 * does, a first round starting {@code queued} places down the free and never-used ones (wrapping round to the
+	 * first): that many claims queued before this one are in flight and likely to take the ones before it, so the
+	 * claims of a fleet starting at once each try another worker ID where all tried the lowest, and a claim that meets
+	 * no other still takes the lowest. This instance's previous worker ID stays first, far-ahead marks last.
+	 * @param queued how many claims in flight queued before this one
+	 */
+	List<Candidate> preferred(Snapshot snapshot, long maxWorkerId, Duration maxMarkLead, int round, int queued) {
 		long now = snapshot.storeMillis();
 		long markLimit = (now > Long.MAX_VALUE - maxMarkLead.toMillis()) ? Long.MAX_VALUE
 				: now + maxMarkLead.toMillis();
@@ -56,7 +68,8 @@ final class ClaimCandidates {
 				}
 			}
 		}
-		int window = window(round);
+		int skip = (round <= 1) ? Math.max(0, Math.min(queued, PER_ROUND << 16)) : 0;
+		int window = window(round) + skip;
 		List<Candidate> freeFine = new ArrayList<>();
 		List<Candidate> ahead = new ArrayList<>();
 		for (WorkerNode node : free) {
@@ -73,9 +86,21 @@ final class ClaimCandidates {
 		if (own != null) {
 			(isAhead(own, markLimit, now) ? ahead : fine).add(new Candidate(own));
 		}
-		fine.addAll(pick(freeFine, PER_ROUND - fine.size(), round));
 		List<Candidate> neverUsed = new ArrayList<>();
 		addNeverUsed(snapshot, maxWorkerId, neverUsed, window);
+		if (skip > 0) {
+			List<Candidate> queue = new ArrayList<>(freeFine);
+			queue.addAll(neverUsed);
+			if (!queue.isEmpty()) {
+				int from = skip % queue.size();
+				List<Candidate> rotated = new ArrayList<>(queue.subList(from, queue.size()));
+				rotated.addAll(queue.subList(0, from));
+				fine.addAll(rotated.subList(0, Math.min(rotated.size(), Math.max(0, PER_ROUND - fine.size()))));
+			}
+			fine.addAll(ahead);
+			return fine;
+		}
+		fine.addAll(pick(freeFine, PER_ROUND - fine.size(), round));
 		fine.addAll(pick(neverUsed, PER_ROUND - fine.size(), round));
 		fine.addAll(ahead);
 		return fine;

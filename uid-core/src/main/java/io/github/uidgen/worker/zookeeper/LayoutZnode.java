@@ -13,8 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The layout a namespace's worker IDs are used with, in a persistent znode of its own,
- * {@code <root>/<namespace>/layout}, beside {@code workers} and {@code leases}: a create lets exactly one of two
- * racing first starts write it, and the other reads what won.
+ * {@code <root>/<namespace>/layout}, beside {@code workers} and {@code leases}: it is read first, and created only
+ * when missing; a create lets exactly one of two racing first starts write it, and the other reads what won.
  */
 final class LayoutZnode {
 
@@ -47,15 +47,9 @@ final class LayoutZnode {
 	void record(UidLayout layout) {
 		String own = RecordedLayout.of(layout);
 		byte[] data = own.getBytes(StandardCharsets.UTF_8);
+		// Read first: every start but a namespace's first finds the layout recorded, and a create refused is still a
+		// write the ensemble logs (1,000 of them when a fleet starts at once).
 		for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-			try {
-				this.calls.call(() -> this.client.create().creatingParentsIfNeeded().forPath(this.path, data));
-				logger.info("uid layout recorded in ZooKeeper {}: {}", this.path, own);
-				return;
-			}
-			catch (Conflict exists) {
-				// Recorded already, by an earlier start or one racing this one: compare with it.
-			}
 			try {
 				byte[] recorded = this.calls.call(() -> this.client.getData().forPath(this.path));
 				RecordedLayout.check(new String(recorded, StandardCharsets.UTF_8), layout,
@@ -63,8 +57,16 @@ final class LayoutZnode {
 						"the znode " + this.path);
 				return;
 			}
-			catch (Conflict deleted) {
-				// Deleted between the create and the read: create it again.
+			catch (Conflict missing) {
+				// Not recorded yet (or deleted meanwhile): record it.
+			}
+			try {
+				this.calls.call(() -> this.client.create().creatingParentsIfNeeded().forPath(this.path, data));
+				logger.info("uid layout recorded in ZooKeeper {}: {}", this.path, own);
+				return;
+			}
+			catch (Conflict exists) {
+				// Another start recorded it meanwhile: compare with it.
 			}
 		}
 		throw new WorkerAssignmentException("The uid layout znode " + this.path + " was deleted " + MAX_ATTEMPTS

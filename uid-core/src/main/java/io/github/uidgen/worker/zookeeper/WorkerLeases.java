@@ -41,30 +41,40 @@ final class WorkerLeases {
 	 * ID's history in the same transaction, closing the previous claim if its holder never released it.
 	 * @param candidate the worker ID and its znode as read
 	 * @param storeMillis the ensemble's time at the start of this round: the claim's time
+	 * @param claimant the claim's place in the queue of claims in flight, which the take leaves; {@code null} for none
 	 */
-	WorkerAssignment tryTake(Candidate candidate, long storeMillis) {
+	WorkerAssignment tryTake(Candidate candidate, long storeMillis, WorkerRegistry.Claimant claimant) {
 		String token = LeaseTokens.newToken();
 		WorkerNode read = candidate.node();
 		long mark = (read != null) ? read.startMarkMillis(storeMillis) : WorkerAssignment.NO_MARK;
 		String host = this.lease.hostName().replace('\n', ' ').replace('\r', ' ');
 		WorkerRecord record = new WorkerRecord(this.lease.instanceId(), token, holdMillis(), mark, host, storeMillis);
-		ClaimList.Stored claims = this.registry.claims(candidate.workerId());
-		ClaimList history = closePrevious(claims.list(), read, storeMillis).open(storeMillis, mark, host,
-				this.lease.instanceId(), this.lease.claimHistory());
+		// A worker ID never used has no claims znode but where one was left behind (its worker znode deleted by
+		// hand): its take creates the znode, and reads it only when that create is refused.
+		ClaimList.Stored claims = (read != null) ? this.registry.claims(candidate.workerId()) : ClaimList.Stored.NONE;
 		long sessionId = this.registry.sessionId();
 		int version;
 		try {
 			version = this.registry.take(candidate.workerId(), read, candidate.staleLeaseNode(), record, claims,
-					history);
+					(list) -> closePrevious(list, read, storeMillis).open(storeMillis, mark, host,
+							this.lease.instanceId(), this.lease.claimHistory()),
+					claimant);
 		}
 		catch (Conflict ex) {
-			// The transaction may have been applied and only its answer lost (the client then retried it):
-			// nobody but this claim knows the token.
+			// The transaction may have been applied and only its answer lost (the client then retried it): nobody but
+			// this claim knows the token, which its lease znode holds. A race lost is told by that one read.
+			if (!token.equals(this.registry.leaseToken(candidate.workerId()))) {
+				return null;
+			}
 			WorkerNode now = this.registry.read(candidate.workerId());
 			if (now == null || !record.equals(now.record()) || !now.leaseNode()) {
 				return null;
 			}
 			version = now.version();
+			if (claimant != null) {
+				// Left the queue in that transaction.
+				claimant.dequeued();
+			}
 		}
 		this.held.put(candidate.workerId(), new HeldLease(record, version, sessionId));
 		WorkerAssignment assignment = new WorkerAssignment(candidate.workerId(), mark);

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 import io.github.uidgen.worker.WorkerAssignment;
@@ -15,12 +16,14 @@ import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import io.github.uidgen.worker.zookeeper.CuratorCalls.Conflict;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.BackgroundCallback;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -115,6 +118,8 @@ final class WorkerRegistry {
 
 	private final String claimsPath;
 
+	private final String claimantsPath;
+
 	private final CuratorCalls calls;
 
 	private volatile boolean pathsCreated;
@@ -127,6 +132,7 @@ final class WorkerRegistry {
 		this.leasesPath = ZKPaths.makePath(basePath, "leases");
 		this.clockPath = ZKPaths.makePath(basePath, "clock");
 		this.claimsPath = ZKPaths.makePath(basePath, "claims");
+		this.claimantsPath = ZKPaths.makePath(basePath, "claimants");
 	}
 
 	String basePath() {
@@ -171,12 +177,16 @@ final class WorkerRegistry {
 	}
 
 	/**
-	 * Reads the ensemble's time, then every worker znode up to a maximum and which lease znodes exist.
+	 * Reads the ensemble's time, then every worker znode up to a maximum and which lease znodes exist: the clock's
+	 * write and the two listings are sent together, one round trip's wait, and the worker znodes read pipelined after
+	 * them, a second one.
 	 * @param maxWorkerId the largest worker ID to read
-	 * @return the snapshot
+	 * @return the snapshot, whose time is the clock write's {@code mtime}
 	 */
 	Snapshot snapshot(long maxWorkerId) {
-		return snapshot(maxWorkerId, storeMillis(), true);
+		createPaths();
+		Listing listing = list(true);
+		return snapshot(maxWorkerId, listing.storeMillis(), listing, true);
 	}
 
 	/**
@@ -204,23 +214,229 @@ final class WorkerRegistry {
 	}
 
 	private Snapshot snapshot(long maxWorkerId, long storeMillis, boolean leasedToo) {
+		return snapshot(maxWorkerId, storeMillis, list(false), leasedToo);
+	}
+
+	private Snapshot snapshot(long maxWorkerId, long storeMillis, Listing listing, boolean leasedToo) {
+		List<Long> ids = listing.workerIds().stream().filter((id) -> id <= maxWorkerId).toList();
+		List<Long> toRead = leasedToo ? ids
+				: ids.stream().filter((id) -> !listing.leaseNodes().contains(id)).toList();
+		return new Snapshot(storeMillis, readNodes(toRead, listing.leaseNodes()), listing.leaseNodes(),
+				Set.copyOf(ids));
+	}
+
+	/**
+	 * Which lease and worker znodes exist, and the ensemble's time when the clock znode was written with them.
+	 * @param storeMillis the clock write's {@code mtime}, -1 when it was not written
+	 * @param leaseNodes the worker IDs with a lease znode
+	 * @param workerIds the worker IDs with a worker znode, ascending
+	 * @param ahead how many claims in flight queued before this one, 0 when not listed
+	 */
+	private record Listing(long storeMillis, Set<Long> leaseNodes, List<Long> workerIds, int ahead) {
+	}
+
+	/**
+	 * Lists the lease and the worker znodes, and writes the clock znode first when asked, all sent at once on the
+	 * session's connection: one round trip's wait where it was three.
+	 */
+	private Listing list(boolean writeClock) {
+		List<Request> requests = new ArrayList<>(3);
+		if (writeClock) {
+			requests.add((callback) -> this.client.setData().inBackground(callback).forPath(this.clockPath, NO_DATA));
+		}
+		return list(requests, null);
+	}
+
+	/**
+	 * Sends the requests given, then the listings of the lease znodes, the worker znodes and, for a claimant, the
+	 * claims in flight, all at once; the first request's answer carries the ensemble's time, if any.
+	 */
+	private Listing list(List<Request> first, Claimant claimant) {
+		List<Request> requests = new ArrayList<>(first);
+		requests.add((callback) -> this.client.getChildren().inBackground(callback).forPath(this.leasesPath));
+		requests.add((callback) -> this.client.getChildren().inBackground(callback).forPath(this.workersPath));
+		if (claimant != null) {
+			requests.add((callback) -> this.client.getChildren().inBackground(callback).forPath(this.claimantsPath));
+		}
+		CuratorEvent[] answers = pipelined(requests, "listings of " + this.basePath);
+		for (CuratorEvent answer : answers) {
+			requireOk(answer);
+		}
+		int at = first.size();
 		Set<Long> leaseNodes = new HashSet<>();
-		for (String name : this.calls.call(() -> this.client.getChildren().forPath(this.leasesPath))) {
+		for (String name : answers[at].getChildren()) {
 			long id = workerIdOf(name);
 			if (id >= 0) {
 				leaseNodes.add(id);
 			}
 		}
 		List<Long> ids = new ArrayList<>();
-		for (String name : this.calls.call(() -> this.client.getChildren().forPath(this.workersPath))) {
+		for (String name : answers[at + 1].getChildren()) {
 			long id = workerIdOf(name);
-			if (id >= 0 && id <= maxWorkerId) {
+			if (id >= 0) {
 				ids.add(id);
 			}
 		}
 		ids.sort(null);
-		List<Long> toRead = leasedToo ? ids : ids.stream().filter((id) -> !leaseNodes.contains(id)).toList();
-		return new Snapshot(storeMillis, readNodes(toRead, leaseNodes), leaseNodes, Set.copyOf(ids));
+		long storeMillis = (at > 0) ? answers[0].getStat().getMtime() : -1;
+		String own = (claimant != null && claimant.path() == null && at > 0) ? answers[0].getName() : null;
+		if (own != null) {
+			claimant.queued(own);
+		}
+		int ahead = (claimant != null) ? claimant.ahead(answers[at + 2].getChildren()) : 0;
+		return new Listing(storeMillis, leaseNodes, ids, ahead);
+	}
+
+	/**
+	 * A claim's place in the queue of claims in flight: an ephemeral sequential znode {@code claimants/c-<sequence>}
+	 * that the claim creates at its start, whose {@code mtime} is the claim's time (so it stands for the write to the
+	 * clock znode), and that the transaction taking a worker ID deletes. The claims queued before it that are still in
+	 * flight are likely to take the free worker IDs before it: a claim starts its first round that many places down the
+	 * list of candidates, so a fleet starting at once spreads over the worker IDs instead of all trying the lowest.
+	 */
+	static final class Claimant {
+
+		private volatile String path;
+
+		private volatile long sequence = -1;
+
+		String path() {
+			return this.path;
+		}
+
+		void queued(String path) {
+			this.path = path;
+			this.sequence = sequenceOf(ZKPaths.getNodeFromPath(path));
+		}
+
+		void dequeued() {
+			this.path = null;
+		}
+
+		/** How many of the listed claimants queued before this one. */
+		int ahead(List<String> claimants) {
+			if (this.sequence < 0) {
+				return 0;
+			}
+			int ahead = 0;
+			for (String name : claimants) {
+				long other = sequenceOf(name);
+				if (other >= 0 && other < this.sequence) {
+					ahead++;
+				}
+			}
+			return ahead;
+		}
+
+		private static long sequenceOf(String name) {
+			int dash = name.lastIndexOf('-');
+			try {
+				return (dash >= 0) ? Long.parseLong(name.substring(dash + 1)) : -1;
+			}
+			catch (NumberFormatException ex) {
+				return -1;
+			}
+		}
+
+	}
+
+	/**
+	 * Starts a claim: queues it as a claimant (the create's {@code mtime} is the ensemble's time), lists the lease and
+	 * worker znodes and the claims in flight, all sent at once, then reads every worker znode up to a maximum,
+	 * pipelined.
+	 * @param maxWorkerId the largest worker ID to read
+	 * @param claimant the claim's place in the queue, filled in here
+	 * @return the snapshot, whose time is the claimant's creation, and how many claims in flight queued before it
+	 */
+	Start start(long maxWorkerId, Claimant claimant) {
+		createPaths();
+		String prefix = ZKPaths.makePath(this.claimantsPath, "c-");
+		Listing listing = list(List.of((callback) -> this.client.create()
+			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+			.inBackground(callback)
+			.forPath(prefix, NO_DATA)), claimant);
+		return new Start(snapshot(maxWorkerId, listing.storeMillis(), listing, true), listing.ahead());
+	}
+
+	/**
+	 * Reads, for a round after a lost race, which lease and worker znodes exist, the claims in flight, and the worker
+	 * znodes without a lease znode; see {@link #unleasedSnapshot(long, long)}.
+	 * @return the snapshot and how many claims in flight queued before this one
+	 */
+	Start again(long maxWorkerId, long storeMillis, Claimant claimant) {
+		Listing listing = list(List.of(), claimant);
+		return new Start(snapshot(maxWorkerId, storeMillis, listing, false), listing.ahead());
+	}
+
+	/** A claim round's snapshot and how many claims in flight queued before the claim. */
+	record Start(Snapshot snapshot, int ahead) {
+	}
+
+	/**
+	 * Takes a claim out of the queue when it ends without a worker ID (a successful take does it in its transaction):
+	 * in the background, retried by Curator until it is done or the session ends, which deletes it too.
+	 */
+	void leave(Claimant claimant) {
+		String path = claimant.path();
+		if (path == null) {
+			return;
+		}
+		claimant.dequeued();
+		try {
+			this.client.delete().guaranteed().inBackground().forPath(path);
+		}
+		catch (Exception ex) {
+			logger.debug("uid claimant znode {} left to its session's end: {}", path, ex.toString());
+		}
+	}
+
+	/** One request sent in the background, its answer handed to the callback. */
+	@FunctionalInterface
+	private interface Request {
+
+		void send(BackgroundCallback callback) throws Exception;
+
+	}
+
+	/**
+	 * Sends requests all at once, pipelined on the session's connection (one round trip's wait, not one per request;
+	 * ZooKeeper answers a session's requests in the order sent), and waits for every answer within
+	 * {@link #READ_BOUND}.
+	 * @param requests the requests
+	 * @param what what they are, for the message when they are not all answered in time
+	 * @return the answers, in the order of the requests
+	 */
+	private CuratorEvent[] pipelined(List<Request> requests, String what) {
+		CuratorEvent[] answers = new CuratorEvent[requests.size()];
+		CountDownLatch answered = new CountDownLatch(requests.size());
+		for (int i = 0; i < requests.size(); i++) {
+			int index = i;
+			Request request = requests.get(i);
+			this.calls.call(() -> {
+				request.send((client, event) -> {
+					answers[index] = event;
+					answered.countDown();
+				});
+				return null;
+			});
+		}
+		boolean complete = this.calls.call(() -> answered.await(READ_BOUND.toMillis(), TimeUnit.MILLISECONDS));
+		if (!complete) {
+			throw new WorkerStoreUnavailableException("ZooKeeper at " + this.calls.connectString() + " answered "
+					+ (requests.size() - answered.getCount()) + " of " + requests.size() + " " + what + " within "
+					+ READ_BOUND.toMillis() + " ms.", null);
+		}
+		return answers;
+	}
+
+	/** Turns an answer that is not OK into the exception its synchronous call would have thrown. */
+	private void requireOk(CuratorEvent answer) {
+		KeeperException.Code code = KeeperException.Code.get(answer.getResultCode());
+		if (code != KeeperException.Code.OK) {
+			this.calls.call(() -> {
+				throw KeeperException.create(code, answer.getPath());
+			});
+		}
 	}
 
 	/**
@@ -231,34 +447,19 @@ final class WorkerRegistry {
 	 * @return the nodes, by ascending worker ID
 	 */
 	private List<WorkerNode> readNodes(List<Long> ids, Set<Long> leaseNodes) {
-		CuratorEvent[] answers = new CuratorEvent[ids.size()];
-		CountDownLatch answered = new CountDownLatch(ids.size());
-		for (int i = 0; i < ids.size(); i++) {
-			int index = i;
-			String path = workerPath(ids.get(i));
-			this.calls.call(() -> this.client.getData().inBackground((client, event) -> {
-				answers[index] = event;
-				answered.countDown();
-			}).forPath(path));
+		List<Request> requests = new ArrayList<>(ids.size());
+		for (long id : ids) {
+			String path = workerPath(id);
+			requests.add((callback) -> this.client.getData().inBackground(callback).forPath(path));
 		}
-		boolean complete = this.calls.call(() -> answered.await(READ_BOUND.toMillis(), TimeUnit.MILLISECONDS));
-		if (!complete) {
-			throw new WorkerStoreUnavailableException("ZooKeeper at " + this.calls.connectString() + " answered "
-					+ (ids.size() - answered.getCount()) + " of " + ids.size() + " reads of the worker znodes under "
-					+ this.workersPath + " within " + READ_BOUND.toMillis() + " ms.", null);
-		}
+		CuratorEvent[] answers = pipelined(requests, "reads of the worker znodes under " + this.workersPath);
 		List<WorkerNode> nodes = new ArrayList<>(ids.size());
 		for (int i = 0; i < ids.size(); i++) {
 			CuratorEvent answer = answers[i];
-			KeeperException.Code code = KeeperException.Code.get(answer.getResultCode());
-			if (code == KeeperException.Code.NONODE) {
+			if (KeeperException.Code.get(answer.getResultCode()) == KeeperException.Code.NONODE) {
 				continue;
 			}
-			if (code != KeeperException.Code.OK) {
-				this.calls.call(() -> {
-					throw KeeperException.create(code, answer.getPath());
-				});
-			}
+			requireOk(answer);
 			nodes.add(node(ids.get(i), answer.getData(), answer.getStat(), leaseNodes.contains(ids.get(i))));
 		}
 		return nodes;
@@ -372,19 +573,52 @@ final class WorkerRegistry {
 
 	/**
 	 * Claims a worker ID in one transaction: deletes a stale lease znode if there was one, creates this session's
-	 * ephemeral lease znode, and writes the record over the version read (or creates the worker znode).
+	 * ephemeral lease znode, writes the record over the version read (or creates the worker znode), the claims over
+	 * the version read (or creates the claims znode), and takes the claim out of the queue of claims in flight. When
+	 * the claims znode was taken for missing and the transaction fails on its create alone, the claims znode is read
+	 * and the transaction sent again; so it is, without it, when the claimant znode alone was gone.
 	 * @param workerId the worker ID
 	 * @param read the worker znode as read, {@code null} when there was none
 	 * @param staleLeaseNode whether a lease znode existed when read
 	 * @param record the record to write
-	 * @param claims the claims znode as read
-	 * @param history the claims to write over it, the new one first
+	 * @param claims the claims znode as read, or {@link ClaimList.Stored#NONE} when taken for missing unread
+	 * @param history the claims to write over it, the new one first, from the claims read
+	 * @param claimant the claim's place in the queue, {@code null} for none
 	 * @return the worker znode's new version
 	 * @throws Conflict when another instance changed any of the znodes since it was read
 	 */
 	int take(long workerId, WorkerNode read, boolean staleLeaseNode, WorkerRecord record, ClaimList.Stored claims,
-			ClaimList history) {
-		List<CuratorOp> ops = new ArrayList<>(4);
+			UnaryOperator<ClaimList> history, Claimant claimant) {
+		int claimsOp = staleLeaseNode ? 3 : 2;
+		ClaimList.Stored stored = claims;
+		for (int attempt = 1;; attempt++) {
+			String queued = (claimant != null) ? claimant.path() : null;
+			try {
+				int version = take(workerId, read, staleLeaseNode, record, stored, history.apply(stored.list()),
+						queued);
+				if (queued != null) {
+					claimant.dequeued();
+				}
+				return version;
+			}
+			catch (Conflict ex) {
+				int failed = failedOperation(ex);
+				if (attempt < 3 && failed == claimsOp && stored.version() < 0) {
+					stored = claims(workerId);
+				}
+				else if (attempt < 3 && queued != null && failed == claimsOp + 1) {
+					claimant.dequeued();
+				}
+				else {
+					throw ex;
+				}
+			}
+		}
+	}
+
+	private int take(long workerId, WorkerNode read, boolean staleLeaseNode, WorkerRecord record,
+			ClaimList.Stored claims, ClaimList history, String claimant) {
+		List<CuratorOp> ops = new ArrayList<>(5);
 		String lease = leasePath(workerId);
 		String worker = workerPath(workerId);
 		byte[] data = record.encode();
@@ -400,10 +634,47 @@ final class WorkerRegistry {
 			ops.add((read != null) ? this.client.transactionOp().setData().withVersion(read.version()).forPath(worker,
 					data) : this.client.transactionOp().create().withMode(CreateMode.PERSISTENT).forPath(worker, data));
 			ops.add(claims.writeOp(this.client, claimsPath(workerId), history));
+			if (claimant != null) {
+				ops.add(this.client.transactionOp().delete().forPath(claimant));
+			}
 			return null;
 		});
 		List<CuratorTransactionResult> results = this.calls.call(() -> this.client.transaction().forOperations(ops));
 		return (read != null) ? workerStat(results, worker).getVersion() : 0;
+	}
+
+	/**
+	 * Returns which operation of a refused transaction the ensemble refused: the first whose result is an error
+	 * (those before it report OK, rolled back; those after it, not run).
+	 * @return its index, -1 when the refusal does not tell
+	 */
+	private static int failedOperation(Conflict conflict) {
+		if (!(conflict.getCause() instanceof KeeperException refusal) || refusal.getResults() == null) {
+			return -1;
+		}
+		List<OpResult> results = refusal.getResults();
+		for (int i = 0; i < results.size(); i++) {
+			if (results.get(i) instanceof OpResult.ErrorResult error
+					&& error.getErr() != KeeperException.Code.OK.intValue()) {
+				return i;
+			}
+		}
+		return -1;
+	}
+
+	/**
+	 * Reads the claim token a worker ID's lease znode holds.
+	 * @param workerId the worker ID
+	 * @return the token, {@code null} when there is no lease znode
+	 */
+	String leaseToken(long workerId) {
+		try {
+			return new String(this.calls.call(() -> this.client.getData().forPath(leasePath(workerId))),
+					StandardCharsets.UTF_8);
+		}
+		catch (Conflict ex) {
+			return null;
+		}
 	}
 
 	/**
@@ -450,11 +721,21 @@ final class WorkerRegistry {
 		throw new WorkerAssignmentException("ZooKeeper answered a uid transaction without the stat of " + worker);
 	}
 
+	/**
+	 * Creates the namespace's five paths where they are missing, once per assigner: one read of the namespace's
+	 * children where it was a create of each, a write that the ensemble logs even when it refuses it (the paths
+	 * exist, but for the first instance ever).
+	 */
 	private void createPaths() {
 		if (this.pathsCreated) {
 			return;
 		}
-		for (String path : List.of(this.workersPath, this.leasesPath, this.clockPath, this.claimsPath)) {
+		List<String> existing = childrenOf(this.basePath);
+		for (String path : List.of(this.workersPath, this.leasesPath, this.clockPath, this.claimsPath,
+				this.claimantsPath)) {
+			if (existing.contains(ZKPaths.getNodeFromPath(path))) {
+				continue;
+			}
 			try {
 				this.calls.call(() -> this.client.create().creatingParentsIfNeeded().forPath(path, NO_DATA));
 			}

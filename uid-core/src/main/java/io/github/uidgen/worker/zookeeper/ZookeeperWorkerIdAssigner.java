@@ -139,52 +139,62 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 	public WorkerAssignment assign(long maxWorkerId, Duration maxMarkLead) {
 		Objects.requireNonNull(maxMarkLead, "maxMarkLead");
 		this.registry.awaitConnected(this.connectionTimeout);
-		// The ensemble's time, read once by a write: later rounds count on from it by this host's monotonic clock,
-		// which can only make them think it earlier than it is (the write's mtime precedes its answer). Writing the
-		// clock znode every round made a fleet's simultaneous start one long queue of writes.
-		long clockMillis = this.registry.storeMillis();
-		long clockReadNanos = System.nanoTime();
-		for (int round = 1; round <= MAX_CLAIM_ROUNDS; round++) {
-			long storeMillis = clockMillis + (System.nanoTime() - clockReadNanos) / 1_000_000;
-			// The first round reads every worker znode, so an expired lease is found and preferred to a new worker ID;
-			// a round after a lost race reads only those without a lease znode, which is what the others who won it
-			// just took: a fleet starting at once would otherwise read the whole registry again and again.
-			Snapshot read = (round == 1) ? this.registry.snapshot(maxWorkerId, storeMillis)
-					: this.registry.unleasedSnapshot(maxWorkerId, storeMillis);
-			List<Candidate> candidates = this.candidates.preferred(read, maxWorkerId, maxMarkLead, round);
-			// Nothing unleased: read them all, as a lease may have run out under a live session.
-			Snapshot snapshot = (candidates.isEmpty() && round > 1) ? this.registry.snapshot(maxWorkerId, storeMillis)
-					: read;
-			if (snapshot != read) {
-				candidates = this.candidates.preferred(snapshot, maxWorkerId, maxMarkLead, round);
-			}
-			if (candidates.isEmpty()) {
-				List<WorkerNode> live = snapshot.nodes()
-					.stream()
-					.filter((node) -> !node.free(snapshot.storeMillis()))
-					.toList();
-				List<String> holders = live.stream()
-					.limit(ClaimCandidates.PER_ROUND)
-					.map((node) -> (node.record() != null) ? node.record().instanceId() : "(unreadable znode)")
-					.toList();
-				throw this.lease.allTaken(maxWorkerId, live.size(), holders,
-						"ZooKeeper under " + this.registry.basePath());
-			}
-			for (Candidate candidate : candidates) {
-				WorkerAssignment assignment = this.leases.tryTake(candidate, snapshot.storeMillis());
-				if (assignment != null) {
-					return assignment;
+		// The claim queues itself as a claimant, a create whose mtime is the ensemble's time, sent with the first
+		// round's listings. Later rounds count on from that time by this host's monotonic clock, which can only make
+		// them think it earlier than it is (the write's mtime precedes its answer). Writing the clock znode every round
+		// made a fleet's simultaneous start one long queue of writes.
+		WorkerRegistry.Claimant claimant = new WorkerRegistry.Claimant();
+		try {
+			WorkerRegistry.Start start = this.registry.start(maxWorkerId, claimant);
+			Snapshot first = start.snapshot();
+			long clockMillis = first.storeMillis();
+			long clockReadNanos = System.nanoTime();
+			for (int round = 1; round <= MAX_CLAIM_ROUNDS; round++) {
+				long storeMillis = clockMillis + (System.nanoTime() - clockReadNanos) / 1_000_000;
+				// The first round reads every worker znode, so an expired lease is found and preferred to a new worker
+				// ID, and starts as many places down the candidates as claims queued before it are in flight; a round
+				// after a lost race reads only those without a lease znode, which is what the others who won it just
+				// took: a fleet starting at once would otherwise read the whole registry again and again.
+				Snapshot read = (round == 1) ? first : this.registry.unleasedSnapshot(maxWorkerId, storeMillis);
+				int queued = (round == 1) ? start.ahead() : 0;
+				List<Candidate> candidates = this.candidates.preferred(read, maxWorkerId, maxMarkLead, round, queued);
+				// Nothing unleased: read them all, as a lease may have run out under a live session.
+				Snapshot snapshot = (candidates.isEmpty() && round > 1)
+						? this.registry.snapshot(maxWorkerId, storeMillis) : read;
+				if (snapshot != read) {
+					candidates = this.candidates.preferred(snapshot, maxWorkerId, maxMarkLead, round);
 				}
-				if (round == 1) {
-					// The first round's candidates are the lowest, which every claimant of the moment tries: one lost
-					// means the others are likely lost too, each a write to find out. The next round spreads out.
-					break;
+				if (candidates.isEmpty()) {
+					throw allTaken(maxWorkerId, snapshot);
 				}
+				for (Candidate candidate : candidates) {
+					WorkerAssignment assignment = this.leases.tryTake(candidate, snapshot.storeMillis(), claimant);
+					if (assignment != null) {
+						return assignment;
+					}
+					if (round == 1) {
+						// The first round's candidates are those the claims of the moment try: one lost means the
+						// others are likely lost too, each a write to find out. The next round spreads out.
+						break;
+					}
+				}
+				ClaimBackOff.pause(round);
 			}
-			ClaimBackOff.pause(round);
+		}
+		finally {
+			this.registry.leave(claimant);
 		}
 		throw new WorkerAssignmentException("Could not claim a uid worker ID under " + this.registry.basePath()
 				+ " in " + MAX_CLAIM_ROUNDS + " rounds: too many instances claimed at the same moment. Start again.");
+	}
+
+	private RuntimeException allTaken(long maxWorkerId, Snapshot snapshot) {
+		List<WorkerNode> live = snapshot.nodes().stream().filter((node) -> !node.free(snapshot.storeMillis())).toList();
+		List<String> holders = live.stream()
+			.limit(ClaimCandidates.PER_ROUND)
+			.map((node) -> (node.record() != null) ? node.record().instanceId() : "(unreadable znode)")
+			.toList();
+		return this.lease.allTaken(maxWorkerId, live.size(), holders, "ZooKeeper under " + this.registry.basePath());
 	}
 
 	@Override
@@ -198,7 +208,7 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 			}
 			for (Candidate candidate : candidates) {
 				// The take writes over the version read, so the mark cannot have moved since it was checked.
-				WorkerAssignment assignment = this.leases.tryTake(candidate, snapshot.storeMillis());
+				WorkerAssignment assignment = this.leases.tryTake(candidate, snapshot.storeMillis(), null);
 				if (assignment != null) {
 					return Optional.of(assignment);
 				}
