@@ -6,8 +6,10 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
@@ -16,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.uidgen.UidClock;
 import io.github.uidgen.UidException;
+import io.github.uidgen.testsupport.Duplicates;
 import io.github.uidgen.testsupport.ThrowawayMariaDb;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import io.github.uidgen.worker.jdbc.JdbcLeaseWorkerIdAssigner;
@@ -35,8 +38,11 @@ import static org.awaitility.Awaitility.await;
  * The database behind the db assigner stops while a generator serves, with the connection pool at its defaults
  * (Hikari waits 30 s for a connection). Issue carries on within the recorded mark, then fails; from that first
  * failed call on, the generator reports why (health DOWN) with since when the mark was not recorded and how long the
- * store call has been outstanding; once the database is back it recovers by itself. A statement the database leaves
- * unanswered on a healthy-looking connection makes a renewal fail within the assigner's own timeout.
+ * store call has been outstanding; once the database is back it recovers by itself. Throughout, a thread takes IDs
+ * as an application's traffic comes: none repeats, none is refused while the lease still covers issue (the outage
+ * lasts until issue fails, so longer than the lease less the clock skew: calls are refused, which is safe), and none
+ * once the database is back. A statement the database leaves unanswered on a healthy-looking connection makes a
+ * renewal fail within the assigner's own timeout.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DatabaseOutageTests {
@@ -48,6 +54,12 @@ class DatabaseOutageTests {
 	 * waits 30 s for a connection): a bound for a stalled machine, not a promise of speed.
 	 */
 	private static final Duration BOUND = Duration.ofSeconds(90);
+
+	/**
+	 * IDs the traffic thread takes about every millisecond: an application's pace, not a flat-out loop, which would
+	 * take some hundred million IDs in the half minute the outage lasts.
+	 */
+	private static final int PER_TICK = 4;
 
 	private ThrowawayMariaDb db;
 
@@ -72,28 +84,63 @@ class DatabaseOutageTests {
 					.instanceId("outage")
 					.build())
 				.build();
+			List<Long> takenByTest = Collections.synchronizedList(new ArrayList<>());
+			Issuer traffic = Issuer.pacedThroughRefusals(generator, "outage-traffic", PER_TICK);
 			try {
-				generator.getUID();
+				takenByTest.add(generator.getUID());
+				await("traffic served").atMost(BOUND).until(() -> traffic.count() > 0);
+				// How far the generator may issue without the store, at the least: a renewal still under way that
+				// reaches the store only moves it on. Issue refuses nothing up to there (docs/worker-ids.md, "Riding
+				// through a store outage": the lease less the clock skew after the last renewal that reached the store).
+				Instant issuableAtStop = generator.status().worker().issuableUntil();
 				db.stop();
 				long stoppedAt = System.nanoTime();
 
 				// The database stays down until issue fails, however long a stalled machine takes to get there.
 				UidException firstFailure = await().atMost(BOUND)
 					.pollInterval(Duration.ofMillis(10))
-					.until(() -> failureOfOneCall(generator), Objects::nonNull);
+					.until(() -> failureOfOneCall(generator, takenByTest), Objects::nonNull);
 				UidException reported = generator.status().failure();
 				assertThat(reported).as("health turns DOWN with the first failed call").isNotNull();
 				assertThat(reported.getMessage()).contains("mark last recorded at", "outstanding for");
 				assertThat(firstFailure.getMessage()).contains("mark last recorded at", "outstanding for");
+				await("the traffic refused too").atMost(BOUND).until(() -> traffic.refusals() > 0);
 
 				Thread.sleep(Math.max(0, OUTAGE.toMillis() - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stoppedAt)));
 				db.start();
 				await().atMost(BOUND)
 					.pollInterval(Duration.ofMillis(100))
-					.until(() -> failureOfOneCall(generator) == null);
+					.until(() -> failureOfOneCall(generator, takenByTest) == null);
 				assertThat(generator.status().failure()).as("health UP again").isNull();
+
+				// Once the traffic has served again every refusal of the outage is counted; from then on, through the
+				// next renewal after the one that brought issue back, none is refused.
+				int servedAtReturn = traffic.count();
+				await("traffic served again").atMost(BOUND).until(() -> traffic.count() > servedAtReturn);
+				long refusedInOutage = traffic.refusals();
+				Instant issuableAtReturn = generator.status().worker().issuableUntil();
+				await("a renewal after the return").atMost(BOUND)
+					.until(() -> generator.status().worker().issuableUntil().isAfter(issuableAtReturn));
+				int servedAfterRenewal = traffic.count();
+				await("traffic served after it").atMost(BOUND).until(() -> traffic.count() > servedAfterRenewal);
+				long[] takenByTraffic = traffic.stop();
+
+				assertThat(refusedInOutage).as("calls refused: the outage outlasted the lease less the clock skew")
+					.isPositive();
+				assertThat(traffic.firstRefusalMillis())
+					.as("no call refused while the lease covered issue (up to %s); the first refusal: %s",
+							issuableAtStop, traffic.firstRefusal())
+					.isGreaterThanOrEqualTo(issuableAtStop.toEpochMilli());
+				assertThat(traffic.refusals()).as("calls refused once the database was back, the last: %s",
+						traffic.lastRefusal())
+					.isEqualTo(refusedInOutage);
+				long[] takenByTestIds = takenByTest.stream().mapToLong(Long::longValue).toArray();
+				assertThat(Duplicates.count(takenByTraffic, takenByTestIds)).as("duplicates among %s IDs",
+						takenByTraffic.length + takenByTestIds.length)
+					.isZero();
 			}
 			finally {
+				traffic.stop();
 				generator.close();
 			}
 		}
@@ -162,10 +209,10 @@ class DatabaseOutageTests {
 		return causes;
 	}
 
-	/** Asks the generator for one ID: the failure, or {@code null} if an ID came. */
-	private static UidException failureOfOneCall(AbstractUidGenerator generator) {
+	/** Asks the generator for one ID, kept in {@code taken}: the failure, or {@code null} if an ID came. */
+	private static UidException failureOfOneCall(AbstractUidGenerator generator, List<Long> taken) {
 		try {
-			generator.getUID();
+			taken.add(generator.getUID());
 			return null;
 		}
 		catch (UidException ex) {

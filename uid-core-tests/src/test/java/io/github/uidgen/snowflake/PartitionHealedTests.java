@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 import com.zaxxer.hikari.HikariDataSource;
@@ -18,11 +19,14 @@ import io.github.uidgen.testsupport.TestRedis;
 import io.github.uidgen.testsupport.ThrowawayZooKeeper;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerIdAssigner;
-import io.github.uidgen.worker.WorkerLeaseLostException;
+import io.github.uidgen.worker.fleet.FleetWorker;
+import io.github.uidgen.worker.fleet.WorkerFleet;
+import io.github.uidgen.worker.fleet.WorkerState;
 import io.github.uidgen.worker.jdbc.JdbcLeaseWorkerIdAssigner;
 import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
 import io.github.uidgen.worker.zookeeper.ZookeeperWorkerIdAssigner;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.utils.ZKPaths;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -39,6 +43,12 @@ import static org.awaitility.Awaitility.await;
  * partition is a proxy of the test's own between A and the store that lets nothing through for a while; B and the
  * store are not touched. The partition starts right after one of A's renewals, so it never cuts A off inside a
  * database transaction, whose row lock the server would keep for as long as the partition lasts.
+ *
+ * <p>Nothing here sleeps a set time: the test waits, each time within a generous bound, for the state it needs. B
+ * starts once the store itself lists A's worker ID as no longer held (for ZooKeeper, once A's session has ended as
+ * well: its ephemeral lease znode is gone) and A reports that it cannot issue; the partition heals once B has
+ * issued. So A stays cut off past its lease for however long that takes on the machine, and B takes A's worker ID
+ * meanwhile.
  */
 class PartitionHealedTests {
 
@@ -54,8 +64,8 @@ class PartitionHealedTests {
 
 	private static final Duration DB_HEARTBEAT = Duration.ofSeconds(1);
 
-	/** How long A is cut off past its lease (and its ZooKeeper session). */
-	private static final Duration PAST_LEASE = Duration.ofMillis(800);
+	/** A bound for each wait on a state: for a stalled machine, not an expectation of speed. */
+	private static final Duration BOUND = Duration.ofSeconds(60);
 
 	static Stream<Arguments> storesAndGenerators() {
 		List<Arguments> cases = new ArrayList<>();
@@ -78,15 +88,21 @@ class PartitionHealedTests {
 			try {
 				long lostWorkerId = a.status().worker().id();
 				Issuer issuingA = Issuer.throughRefusals(a, "a");
-				Thread.sleep(300);
+				// A serves and its lease is kept: it has issued, and a renewal of its has reached the store.
+				await("A issued and renewed").atMost(BOUND)
+					.until(() -> issuingA.count() > 0 && aAssigner.renewals() > 0);
 
 				aAssigner.partitionAfterNextRenewal();
-				Thread.sleep(store.lease().plus(PAST_LEASE).toMillis());
+				// A stays cut off until its lease is gone by the store's own reckoning (and its ZooKeeper session has
+				// ended), so that B can take its worker ID, and until A reports that it cannot issue (health DOWN),
+				// what it may issue without the store used up.
+				await("A's lease gone in the store").atMost(BOUND).until(() -> access.leaseGone(lostWorkerId));
+				await("A reporting it cannot issue").atMost(BOUND).until(() -> a.status().failure() != null);
 				b = TestGenerators.build(kind, access.direct("b"), UidClock.SYSTEM);
 				assertThat(b.status().worker().id()).as("B took A's worker ID, free once A's lease ran out")
 					.isEqualTo(lostWorkerId);
 				Issuer issuingB = Issuer.throughRefusals(b, "b");
-				Thread.sleep(200);
+				await("B issued").atMost(BOUND).until(() -> issuingB.count() > 0);
 
 				access.proxy().heal();
 				RedisRestoredFromSnapshotTests.awaitRecovered(a);
@@ -230,7 +246,19 @@ class PartitionHealedTests {
 						return assigner(direct, instanceId);
 					}
 
-					private WorkerIdAssigner assigner(CuratorFramework client, String instanceId) {
+					/**
+					 * {@inheritDoc}
+					 * <p>Also A's session has ended: ZooKeeper has deleted A's ephemeral lease znode ({@code
+					 * leases/<id>}), which nothing else removes while A is cut off and B has not claimed.
+					 */
+					@Override
+					boolean leaseGone(long workerId) throws Exception {
+						String basePath = ((ZookeeperWorkerIdAssigner) reader()).getBasePath();
+						String leaseZnode = ZKPaths.makePath(basePath, "leases", Long.toString(workerId));
+						return super.leaseGone(workerId) && direct.checkExists().forPath(leaseZnode) == null;
+					}
+
+					private ZookeeperWorkerIdAssigner assigner(CuratorFramework client, String instanceId) {
 						return ZookeeperWorkerIdAssigner.builder(client)
 							.namespace("partition")
 							.leaseDuration(LEASE)
@@ -252,17 +280,14 @@ class PartitionHealedTests {
 
 		abstract StoreAccess open();
 
-		/** How long A's lease lasts without a renewal. */
-		Duration lease() {
-			return (this == DB) ? DB_LEASE : LEASE;
-		}
-
 	}
 
 	/** A store of the test's, reached by A through a proxy and by B directly. */
 	abstract static class StoreAccess implements AutoCloseable {
 
 		private final PartitionProxy proxy;
+
+		private WorkerIdAssigner reader;
 
 		StoreAccess(PartitionProxy proxy) {
 			this.proxy = proxy;
@@ -275,6 +300,28 @@ class PartitionHealedTests {
 		abstract WorkerIdAssigner throughProxy(String instanceId);
 
 		abstract WorkerIdAssigner direct(String instanceId);
+
+		/**
+		 * Whether the store, read directly, no longer lists a worker ID as held: its lease expired by the store's own
+		 * reckoning (or it was released), so a claim may take it.
+		 */
+		boolean leaseGone(long workerId) throws Exception {
+			WorkerFleet fleet = reader().fleet().orElseThrow();
+			return fleet.read(1 << TestGenerators.LAYOUT.getWorkerBits())
+				.workers()
+				.stream()
+				.filter((worker) -> worker.workerId() == workerId)
+				.map(FleetWorker::state)
+				.noneMatch(WorkerState.HELD::equals);
+		}
+
+		/** An assigner on the direct connection that only reads (it never claims), made once. */
+		WorkerIdAssigner reader() {
+			if (this.reader == null) {
+				this.reader = direct("reader");
+			}
+			return this.reader;
+		}
 
 		abstract void closeStore();
 
@@ -300,6 +347,8 @@ class PartitionHealedTests {
 
 		private final CountDownLatch partitioned = new CountDownLatch(1);
 
+		private final AtomicInteger renewals = new AtomicInteger();
+
 		PartitionedAfterRenewal(WorkerIdAssigner delegate, PartitionProxy proxy) {
 			this.delegate = delegate;
 			this.proxy = proxy;
@@ -309,6 +358,11 @@ class PartitionHealedTests {
 		void partitionAfterNextRenewal() throws InterruptedException {
 			this.partitionRequested.set(true);
 			assertThat(this.partitioned.await(30, TimeUnit.SECONDS)).as("a renewal of A, then the partition").isTrue();
+		}
+
+		/** How many renewals have returned without failing: each reached the store. */
+		int renewals() {
+			return this.renewals.get();
 		}
 
 		@Override
@@ -330,6 +384,7 @@ class PartitionHealedTests {
 		public void renew(long workerId, long highWaterMarkMillis) {
 			try {
 				this.delegate.renew(workerId, highWaterMarkMillis);
+				this.renewals.incrementAndGet();
 			}
 			finally {
 				if (this.partitionRequested.compareAndSet(true, false)) {
