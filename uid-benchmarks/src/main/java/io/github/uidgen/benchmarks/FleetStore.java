@@ -15,12 +15,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
 import com.zaxxer.hikari.HikariDataSource;
@@ -36,7 +38,9 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.CreateMode;
 
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -113,6 +117,35 @@ abstract class FleetStore implements AutoCloseable {
 	 * @return the assigner and its client
 	 */
 	abstract Client client(String instanceId);
+
+	/**
+	 * Creates a client of the store without uid, made the way {@link #client} makes an instance's, for the store's
+	 * floor: what any client of this store pays at a simultaneous start, whatever it does there.
+	 * @param instanceId the instance's identity
+	 * @return the client
+	 */
+	abstract FloorClient floorClient(String instanceId);
+
+	/** How often each instance writes to the store at steady state: its renewal interval at the defaults. */
+	Duration renewalInterval() {
+		return (heartbeat() != null) ? heartbeat() : Duration.ofSeconds(5);
+	}
+
+	/**
+	 * A client that does the least a claim must: reach the server on a new connection (or session), and write once.
+	 */
+	interface FloorClient extends AutoCloseable {
+
+		/** Makes the client's first round trip: the connection (or session) and one read. */
+		void connect();
+
+		/** Writes one record of this client's own, as durably as the store writes a claim; later calls update it. */
+		void write();
+
+		@Override
+		void close();
+
+	}
 
 	/**
 	 * Waits until the new server is like one a fleet already uses, saying why it waits.
@@ -236,12 +269,52 @@ abstract class FleetStore implements AutoCloseable {
 
 		@Override
 		Client client(String instanceId) {
+			LettuceConnectionFactory factory = connectionFactory();
+			return new Client(RedisWorkerIdAssigner.builder(factory).instanceId(instanceId).build(), factory::destroy);
+		}
+
+		@Override
+		Duration renewalInterval() {
+			return Duration.ofMillis(1500);
+		}
+
+		@Override
+		FloorClient floorClient(String instanceId) {
+			LettuceConnectionFactory factory = connectionFactory();
+			byte[] key = ("uid-fleet-floor:" + instanceId).getBytes(StandardCharsets.UTF_8);
+			return new FloorClient() {
+
+				private RedisConnection connection;
+
+				@Override
+				public void connect() {
+					this.connection = factory.getConnection();
+					this.connection.ping();
+				}
+
+				@Override
+				public void write() {
+					this.connection.stringCommands().set(key, key);
+				}
+
+				@Override
+				public void close() {
+					if (this.connection != null) {
+						this.connection.close();
+					}
+					factory.destroy();
+				}
+
+			};
+		}
+
+		private LettuceConnectionFactory connectionFactory() {
 			LettuceConnectionFactory factory = new LettuceConnectionFactory(
 					new RedisStandaloneConfiguration("127.0.0.1", this.server.port()),
 					LettuceClientConfiguration.builder().clientResources(this.resources).build());
 			factory.afterPropertiesSet();
 			factory.start();
-			return new Client(RedisWorkerIdAssigner.builder(factory).instanceId(instanceId).build(), factory::destroy);
+			return factory;
 		}
 
 		/**
@@ -357,6 +430,48 @@ abstract class FleetStore implements AutoCloseable {
 			// Counts what the client sends (a ZooKeeper handle of the simulation's own under Curator), and when its
 			// session was established and last re-established.
 			CountingZooKeeper.Counts counts = new CountingZooKeeper.Counts();
+			CuratorFramework client = curator(counts);
+			return new Client(ZookeeperWorkerIdAssigner.builder(client)
+				.instanceId(instanceId)
+				.heartbeatInterval(heartbeat())
+				.build(), client::close, counts);
+		}
+
+		@Override
+		FloorClient floorClient(String instanceId) {
+			CuratorFramework client = curator(new CountingZooKeeper.Counts());
+			String path = "/uid-fleet-floor/" + instanceId;
+			return new FloorClient() {
+
+				@Override
+				public void connect() {
+					call(() -> client.checkExists().forPath("/"));
+				}
+
+				private boolean created;
+
+				@Override
+				public void write() {
+					if (this.created) {
+						// As a renewal writes its lease znode.
+						call(() -> client.setData().forPath(path, new byte[8]));
+						return;
+					}
+					// Ephemeral, as a claim's lease znode is: gone with the session when the client closes.
+					call(() -> client.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL).forPath(path));
+					this.created = true;
+				}
+
+				@Override
+				public void close() {
+					client.close();
+				}
+
+			};
+		}
+
+		/** A Curator client as the starter builds it, started; its session is established in the background. */
+		private CuratorFramework curator(CountingZooKeeper.Counts counts) {
 			CuratorFramework client = CuratorFrameworkFactory.builder()
 				.connectString(this.server.getConnectString())
 				.sessionTimeoutMs(30_000)
@@ -370,10 +485,16 @@ abstract class FleetStore implements AutoCloseable {
 				}
 			});
 			client.start();
-			return new Client(ZookeeperWorkerIdAssigner.builder(client)
-				.instanceId(instanceId)
-				.heartbeatInterval(heartbeat())
-				.build(), client::close, counts);
+			return client;
+		}
+
+		private static void call(Callable<?> request) {
+			try {
+				request.call();
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException(ex);
+			}
 		}
 
 		@Override
@@ -469,6 +590,8 @@ abstract class FleetStore implements AutoCloseable {
 
 		private final ThrowawayMariaDb server;
 
+		private boolean floorTable;
+
 		Db(Path dir, boolean digests) {
 			// performance_schema (statements by digest, rows examined) costs the server some CPU: only when asked.
 			this.server = digests
@@ -506,14 +629,7 @@ abstract class FleetStore implements AutoCloseable {
 
 		@Override
 		Client client(String instanceId) {
-			HikariDataSource pool = new HikariDataSource();
-			pool.setJdbcUrl(this.server.jdbcUrl());
-			pool.setUsername("root");
-			pool.setPassword("");
-			pool.setMaximumPoolSize(2);
-			pool.setMinimumIdle(0);
-			pool.setInitializationFailTimeout(-1);
-			pool.setPoolName("fleet-" + instanceId);
+			HikariDataSource pool = pool(instanceId);
 			return new Client(
 					JdbcLeaseWorkerIdAssigner.builder(pool)
 						.instanceId(instanceId)
@@ -524,6 +640,83 @@ abstract class FleetStore implements AutoCloseable {
 		}
 
 		@Override
+		FloorClient floorClient(String instanceId) {
+			createFloorTable();
+			HikariDataSource pool = pool(instanceId);
+			return new FloorClient() {
+
+				private Connection connection;
+
+				@Override
+				public void connect() {
+					try {
+						this.connection = pool.getConnection();
+						this.connection.setAutoCommit(true);
+						try (ResultSet result = this.connection.createStatement().executeQuery("SELECT 1")) {
+							result.next();
+						}
+					}
+					catch (SQLException ex) {
+						throw new IllegalStateException(ex);
+					}
+				}
+
+				private boolean inserted;
+
+				@Override
+				public void write() {
+					// One row of its own, committed on its own, as a claim commits its transaction; then updated by
+					// its key, as a renewal is.
+					String sql = this.inserted ? "UPDATE UID_FLEET_FLOOR SET written = NOW(3) WHERE instance_id = ?"
+							: "REPLACE INTO UID_FLEET_FLOOR (instance_id, written) VALUES (?, NOW(3))";
+					try (PreparedStatement statement = this.connection.prepareStatement(sql)) {
+						statement.setString(1, instanceId);
+						statement.executeUpdate();
+						this.inserted = true;
+					}
+					catch (SQLException ex) {
+						throw new IllegalStateException(ex);
+					}
+				}
+
+				@Override
+				public void close() {
+					try {
+						if (this.connection != null) {
+							this.connection.close();
+						}
+					}
+					catch (SQLException ex) {
+						// Closing: nothing to keep.
+					}
+					pool.close();
+				}
+
+			};
+		}
+
+		private synchronized void createFloorTable() {
+			if (!this.floorTable) {
+				update("CREATE TABLE IF NOT EXISTS UID_FLEET_FLOOR (instance_id VARCHAR(255) NOT NULL, "
+						+ "written DATETIME(3) NOT NULL, PRIMARY KEY (instance_id)) ENGINE = InnoDB");
+				this.floorTable = true;
+			}
+		}
+
+		/** The pool an instance's assigner gets: HikariCP, at most 2 connections, none kept idle. */
+		private HikariDataSource pool(String instanceId) {
+			HikariDataSource pool = new HikariDataSource();
+			pool.setJdbcUrl(this.server.jdbcUrl());
+			pool.setUsername("root");
+			pool.setPassword("");
+			pool.setMaximumPoolSize(2);
+			pool.setMinimumIdle(0);
+			pool.setInitializationFailTimeout(-1);
+			pool.setPoolName("fleet-" + instanceId);
+			return pool;
+		}
+
+		@Override
 		Reading read() {
 			long cpu = processCpuMillis(this.server.process().pid());
 			long questions = Long.parseLong(query("SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS "
@@ -531,6 +724,15 @@ abstract class FleetStore implements AutoCloseable {
 			String size = query("SELECT COALESCE(SUM(DATA_LENGTH + INDEX_LENGTH), 0) FROM information_schema.TABLES "
 					+ "WHERE TABLE_SCHEMA = 'test' AND TABLE_NAME LIKE 'UID_WORKER_LEASE%'");
 			return new Reading(cpu, questions, Long.parseLong(size));
+		}
+
+		private void update(String sql) {
+			try (Connection connection = DriverManager.getConnection(this.server.jdbcUrl(), "root", "")) {
+				connection.createStatement().executeUpdate(sql);
+			}
+			catch (SQLException ex) {
+				throw new IllegalStateException(sql, ex);
+			}
 		}
 
 		private String query(String sql) {

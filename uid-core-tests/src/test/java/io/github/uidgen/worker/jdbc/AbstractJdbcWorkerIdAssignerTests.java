@@ -381,6 +381,11 @@ abstract class AbstractJdbcWorkerIdAssignerTests {
 		return pool;
 	}
 
+	/** The lease table of this test. */
+	String leaseTable() {
+		return this.table;
+	}
+
 	JdbcLeaseWorkerIdAssigner leaseAssigner(DataSource dataSource, String instanceId) {
 		return JdbcLeaseWorkerIdAssigner.builder(dataSource)
 			.leaseTable(this.table)

@@ -155,7 +155,10 @@ final class LeaseTable {
 		this.liveCountSql = "SELECT COUNT(*) FROM " + table + live;
 		this.liveHoldersSql = "SELECT instance_id FROM " + table + live + " ORDER BY worker_id LIMIT " + NAMED_HOLDERS;
 		this.layoutSql = "SELECT instance_id FROM " + table + " WHERE worker_id = " + LAYOUT_ROW;
-		this.insertLayoutSql = "INSERT INTO " + table + " (worker_id, instance_id, lease_token, host_name, port, "
+		// Gives up at once, too, where another first start is inserting the row: a fleet starting together on a new
+		// table queued on it, each start's insert (and no-op update) locking the row until its commit.
+		this.insertLayoutSql = locking.insertPrefix() + "INSERT INTO " + table + " (worker_id, instance_id, "
+				+ "lease_token, host_name, port, "
 				+ "lease_expires_at, high_water_mark, created, modified) VALUES (" + LAYOUT_ROW + ", ?, NULL, "
 				+ "'uid layout record', NULL, " + now + ", NULL, " + now + ", " + now + ")"
 				+ ((dialect == SqlDialect.POSTGRESQL) ? " ON CONFLICT (worker_id) DO NOTHING"
@@ -349,8 +352,10 @@ final class LeaseTable {
 	}
 
 	/**
-	 * Records the layout unless one is recorded already; waits for a concurrent first insert to commit or roll back.
+	 * Records the layout unless one is recorded already. Where the database can, fails at once when another start
+	 * is inserting it (see {@link RowLocking#insertPrefix()}); elsewhere waits for that insert to commit or roll back.
 	 * @return whether this call recorded it
+	 * @throws org.springframework.dao.ConcurrencyFailureException when another start holds the row: read again
 	 */
 	boolean insertLayoutIfAbsent(JdbcClient jdbc, String layout) {
 		return jdbc.sql(this.insertLayoutSql).param(text(layout)).update() == 1;

@@ -3,6 +3,8 @@ package io.github.uidgen.worker.jdbc;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * How a claim keeps from waiting on another claimant's locks, as far as the database lets it: claimants that start
@@ -18,6 +20,9 @@ import java.util.Locale;
  * FOR}; empty elsewhere, where the insert waits
  */
 record RowLocking(String lockSuffix, String insertPrefix) {
+
+	/** MariaDB's own version in a product version string, major and minor. */
+	private static final Pattern MARIADB_VERSION = Pattern.compile("(\\d+)\\.(\\d+)\\.\\d+-mariadb");
 
 	/** Waits for every lock, as any database can. */
 	static final RowLocking WAITING = new RowLocking(" FOR UPDATE", "");
@@ -38,6 +43,13 @@ record RowLocking(String lockSuffix, String insertPrefix) {
 			return (major > 9 || (major == 9 && minor >= 5)) ? new RowLocking(" FOR UPDATE SKIP LOCKED", "") : WAITING;
 		}
 		if (lower.contains("mariadb")) {
+			// MySQL Connector/J reports MariaDB 10.11 as version 5.5 ("5.5.5-10.11.19-MariaDB", the prefix MariaDB sends
+			// for old replication clients): the version that counts is the one before "-MariaDB".
+			Matcher mariaDb = MARIADB_VERSION.matcher(lower);
+			if (mariaDb.find()) {
+				major = Integer.parseInt(mariaDb.group(1));
+				minor = Integer.parseInt(mariaDb.group(2));
+			}
 			String noWait = "SET STATEMENT innodb_lock_wait_timeout = 0 FOR ";
 			if (major > 10 || (major == 10 && minor >= 6)) {
 				return new RowLocking(" FOR UPDATE SKIP LOCKED", noWait);
