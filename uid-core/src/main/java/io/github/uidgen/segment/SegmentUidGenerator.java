@@ -22,14 +22,14 @@ import io.github.uidgen.UidLayout;
  * both used up waits for that claim, at most {@code waitTimeout}; only background threads call the store (after the
  * first claim, which {@link Builder#build()} and {@link SegmentUidGenerators#forKey(String)} make on the calling
  * thread), so no caller blocks longer than that, whatever the store does.
+ * {@link #getUID()} takes no lock, allocates nothing and logs nothing. The package description says how the work is
+ * shared out: the buffer, the claims, their threads and the adaptive step each have a class of their own.
  *
  * <p><strong>Start in the background.</strong> {@link SegmentUidGenerators#startKey(String)} (what Spring Boot's
  * {@code UidGenerator} bean of {@code uid.generator=segment} uses) returns the generator before its first segment is
  * claimed: the buffer starts on an empty segment whose successor, the first segment, a background thread claims. A
  * {@link #getUID()} meanwhile waits for it as it would for any successor, at most {@code waitTimeout};
  * {@link #awaitFirstSegment()} waits for it and throws what the first claim threw, which is how a start fails.
- * {@link #getUID()} takes no lock, allocates nothing and logs nothing. The package description says how the work is
- * shared out: the buffer, the claims, their threads and the adaptive step each have a class of their own.
  *
  * <p><strong>Order and gaps.</strong> Each number goes to one caller. Ranges of a key only ever grow in the store,
  * so a thread's numbers strictly increase, and numbers from a later claim (of any instance) lie above those of an
