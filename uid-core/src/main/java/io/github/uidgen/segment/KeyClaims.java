@@ -124,8 +124,9 @@ final class KeyClaims {
 	 * that doubles from 100 ms to 2 s while the failures go on.
 	 * @param failure why the claim failed
 	 * @param numbersLeft the numbers still in memory, for the log
+	 * @param warn whether to log the first failure of a series (not for the first claim of a start, which fails)
 	 */
-	void recordFailure(SegmentStoreException failure, long numbersLeft) {
+	void recordFailure(SegmentStoreException failure, long numbersLeft, boolean warn) {
 		boolean first = this.failure == null;
 		this.failureCount++;
 		this.failure = failure;
@@ -136,7 +137,7 @@ final class KeyClaims {
 		}
 		this.retryDelayNanos = first ? RETRY_MIN_NANOS : Math.min(this.retryDelayNanos * 2, RETRY_MAX_NANOS);
 		this.retryAtNanos = System.nanoTime() + this.retryDelayNanos;
-		if (first) {
+		if (first && warn) {
 			logger.warn("uid segment store {} could not hand out a segment of key '{}' ({} numbers left in memory); "
 					+ "retrying: {}", this.storeName, this.key, numbersLeft, failure.getMessage());
 		}

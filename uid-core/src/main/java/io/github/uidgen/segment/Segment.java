@@ -89,9 +89,9 @@ final class Segment extends SegmentCounter {
 		return range.first() + (size / 100) * percent + (size % 100) * percent / 100;
 	}
 
-	/** Creates the empty segment a closed generator points at: every take finds it used up. */
-	private Segment() {
-		super(1, 0, 1);
+	/** Creates an empty segment: every take finds it used up. */
+	private Segment(long prefetchAt) {
+		super(1, 0, prefetchAt);
 	}
 
 	/**
@@ -99,7 +99,17 @@ final class Segment extends SegmentCounter {
 	 * @return a new empty segment
 	 */
 	static Segment empty() {
-		return new Segment();
+		return new Segment(1);
+	}
+
+	/**
+	 * Returns the empty segment a generator started in the background hands out from until its first segment is
+	 * claimed: past its prefetch point from the start, so the prefetcher claims its successor (the first segment);
+	 * every take finds it used up and waits for that successor, as a take that finds the buffers used up does.
+	 * @return a new empty segment whose successor is wanted
+	 */
+	static Segment starting() {
+		return new Segment(0);
 	}
 
 	/**

@@ -50,7 +50,10 @@ final class SegmentBuffer {
 		this.claimer = claimer;
 	}
 
-	/** Starts handing out the first segment; called once, before any take. */
+	/**
+	 * Starts handing out the first segment (or, for a start in the background, {@link Segment#starting()}); called
+	 * once, before any take.
+	 */
 	void start(Segment first) {
 		this.current = first;
 	}
@@ -112,6 +115,16 @@ final class SegmentBuffer {
 		}
 	}
 
+	/**
+	 * Moves from a segment to its successor, unless a take (or close) has moved already; for the claimer, which
+	 * moves a background start's empty segment on to the first segment as soon as it is claimed.
+	 */
+	void moveOn(Segment from, Segment successor) {
+		if (CURRENT.compareAndSet(this, from, successor)) {
+			RETIRED.getAndAdd(this, from.size());
+		}
+	}
+
 	/** The segment numbers are taken from now; the empty segment once closed. */
 	Segment current() {
 		return this.current;
@@ -141,7 +154,7 @@ final class SegmentBuffer {
 
 	/**
 	 * Returns the range numbers are taken from now.
-	 * @return the range, or {@code null} once closed
+	 * @return the range, or {@code null} while a start in the background waits for its first segment, and once closed
 	 */
 	SegmentRange currentRange() {
 		Segment segment = this.current;

@@ -3,9 +3,13 @@ package io.github.uidgen.segment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The prefetch of one key, as a task of its {@link SegmentPrefetcher}: asked for when a take reaches the prefetch
@@ -18,6 +22,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * retry is due).
  */
 final class SegmentClaimer extends PrefetchTask {
+
+	/** Logs under the generator's name, the category users already set levels for. */
+	private static final Logger logger = LoggerFactory.getLogger(SegmentUidGenerator.class);
 
 	static final int IDLE = 0;
 
@@ -72,6 +79,20 @@ final class SegmentClaimer extends PrefetchTask {
 	/** When the claim under way started, by {@link System#nanoTime()}; 0 while none is. */
 	private volatile long claimStartedNanos;
 
+	/**
+	 * The empty segment of a start in the background ({@link #claimFirstInBackground()}) while its successor, the
+	 * first segment, is not claimed; {@code null} otherwise. Written under the lock.
+	 */
+	private volatile Segment startSegment;
+
+	/** What the first claim of a start in the background threw; the start has failed for good. */
+	private volatile SegmentStoreException startFailure;
+
+	/** When a start in the background began, by {@link System#nanoTime()} and by the wall clock. */
+	private long startNanos;
+
+	private long startMillis;
+
 	// What the background claims last saw of the takes, to tell a key still in use from one no longer used.
 
 	private Segment seenSegment;
@@ -104,6 +125,60 @@ final class SegmentClaimer extends PrefetchTask {
 	/** Claims the first segment on the calling thread, so that building a generator fails when the store does. */
 	void claimFirst() {
 		this.buffer.start(new Segment(this.claims.claim(), this.prefetchThreshold));
+	}
+
+	/**
+	 * Starts on an empty segment and asks the prefetcher to claim its successor, the first segment, in the
+	 * background; {@link #awaitFirst()} waits for it. Takes meanwhile wait for it as for any successor (at most the
+	 * wait timeout), and the claim is the key's first for the step policy, as {@link #claimFirst()} is.
+	 */
+	void claimFirstInBackground() {
+		Segment starting = Segment.starting();
+		this.startNanos = System.nanoTime();
+		this.startMillis = System.currentTimeMillis();
+		this.startSegment = starting;
+		this.buffer.start(starting);
+		request();
+	}
+
+	/**
+	 * Waits until the first segment of a start in the background is claimed; returns at once for a generator whose
+	 * first segment was claimed on the calling thread. Only the first claim decides: once it failed, this throws what
+	 * it threw, even when a retry has succeeded since.
+	 * @throws SegmentStoreException what the first claim threw, as the store (or {@link KeyClaims}) threw it
+	 * @throws SegmentUnavailableException when the generator was closed first, or the waiting thread interrupted
+	 */
+	void awaitFirst() {
+		this.lock.lock();
+		try {
+			for (;;) {
+				SegmentStoreException failure = this.startFailure;
+				if (failure != null) {
+					throw failure;
+				}
+				if (this.startSegment == null) {
+					return;
+				}
+				if (this.buffer.isClosed()) {
+					throw new SegmentUnavailableException("The segment generator of key '" + this.claims.key()
+							+ "' was closed before its first segment was claimed");
+				}
+				this.claimed.await();
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new SegmentUnavailableException("Interrupted while waiting for the first segment of key '"
+					+ this.claims.key() + "'", ex);
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** {@return whether a start in the background still waits for its first segment} */
+	boolean starting() {
+		return this.startSegment != null && this.startFailure == null;
 	}
 
 	/**
@@ -259,13 +334,24 @@ final class SegmentClaimer extends PrefetchTask {
 			// with a claim that seems to run for ever, and no claim again.
 			failure = this.claims.claimFailed(ex);
 		}
+		boolean first = tail == this.startSegment;
 		this.lock.lock();
 		try {
 			if (successor != null) {
 				tail.successor = successor;
+				if (first && !this.buffer.isClosed()) {
+					// Moved on at once, so the status shows the first segment before any take. A claim that returns
+					// after close is dropped, and the start stays one that was closed before its first segment.
+					this.buffer.moveOn(tail, successor);
+					this.startSegment = null;
+				}
 			}
 			else {
-				this.claims.recordFailure(failure, tail.remaining());
+				if (first && this.startFailure == null) {
+					this.startFailure = failure;
+				}
+				// The failed start reports the first claim's failure itself: no warning about retrying.
+				this.claims.recordFailure(failure, tail.remaining(), !first);
 			}
 			this.claimStartedNanos = 0;
 			this.attemptsFinished++;
@@ -273,6 +359,11 @@ final class SegmentClaimer extends PrefetchTask {
 		}
 		finally {
 			this.lock.unlock();
+		}
+		if (first && successor != null && this.startSegment == null && this.startFailure == null) {
+			logger.info("uid segment generator for key '{}' has its first segment ({} from the {} store) {} ms after "
+					+ "its start began, beside the rest of the application's start", this.claims.key(), successor,
+					this.claims.storeName(), System.currentTimeMillis() - this.startMillis);
 		}
 	}
 
@@ -289,6 +380,12 @@ final class SegmentClaimer extends PrefetchTask {
 		SegmentStoreException failure = this.claims.failure();
 		if (failure != null) {
 			return exhausted(failure);
+		}
+		if (starting()) {
+			return new SegmentUnavailableException("The segment generator of key '" + this.claims.key()
+					+ "' is starting: claiming its first segment from the " + this.claims.storeName() + " store since "
+					+ Instant.ofEpochMilli(this.startMillis) + " ("
+					+ TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.startNanos) + " ms)");
 		}
 		long started = this.claimStartedNanos;
 		long running = (started != 0) ? System.nanoTime() - started : 0;

@@ -20,9 +20,16 @@ import io.github.uidgen.UidLayout;
  * <p><strong>Double buffer.</strong> When the take of the number at {@code prefetchThreshold} percent of the current
  * segment happens, a background thread claims the next segment, so the switch finds it ready. A caller that finds
  * both used up waits for that claim, at most {@code waitTimeout}; only background threads call the store (after the
- * first claim, which {@link Builder#build()} makes), so no caller blocks longer than that, whatever the store does.
+ * first claim, which {@link Builder#build()} and {@link SegmentUidGenerators#forKey(String)} make on the calling
+ * thread), so no caller blocks longer than that, whatever the store does.
  * {@link #getUID()} takes no lock, allocates nothing and logs nothing. The package description says how the work is
  * shared out: the buffer, the claims, their threads and the adaptive step each have a class of their own.
+ *
+ * <p><strong>Start in the background.</strong> {@link SegmentUidGenerators#startKey(String)} (what Spring Boot's
+ * {@code UidGenerator} bean of {@code uid.generator=segment} uses) returns the generator before its first segment is
+ * claimed: the buffer starts on an empty segment whose successor, the first segment, a background thread claims. A
+ * {@link #getUID()} meanwhile waits for it as it would for any successor, at most {@code waitTimeout};
+ * {@link #awaitFirstSegment()} waits for it and throws what the first claim threw, which is how a start fails.
  *
  * <p><strong>Order and gaps.</strong> Each number goes to one caller. Ranges of a key only ever grow in the store,
  * so a thread's numbers strictly increase, and numbers from a later claim (of any instance) lie above those of an
@@ -112,6 +119,19 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	}
 
 	/**
+	 * Checks the settings, starts the background threads (unless they run already) and asks them for the first
+	 * segment; returns at once. {@link #awaitFirstSegment()} waits for the claim and throws what it threw.
+	 */
+	static SegmentUidGenerator startInBackground(SegmentSettings settings, SegmentPrefetcher sharedPrefetcher,
+			AdaptiveStep stepPolicy) {
+		settings.validate();
+		SegmentUidGenerator generator = new SegmentUidGenerator(settings, sharedPrefetcher, stepPolicy);
+		generator.prefetcher.start();
+		generator.claimer.claimFirstInBackground();
+		return generator;
+	}
+
+	/**
 	 * Starts building a generator on a store.
 	 * @param store where segments come from
 	 * @return a builder
@@ -129,6 +149,21 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	@Override
 	public long getUID() {
 		return this.buffer.take();
+	}
+
+	/**
+	 * Waits until the first segment is claimed, for a generator whose first segment is claimed in the background
+	 * ({@link SegmentUidGenerators#startKey(String)}); returns at once for any other, whose first segment was claimed
+	 * when it was built. The wait is not bounded here: the store's own timeout bounds the claim. Only the first claim
+	 * counts: when it failed, this throws what it threw, even if a background retry has succeeded since, so that a
+	 * start fails as a start that claims on its own thread does.
+	 * @throws SegmentStoreException what the first claim threw, as it was thrown (the store's exception, or one
+	 * wrapping what it threw)
+	 * @throws SegmentUnavailableException when the generator was closed before its first segment came, or the waiting
+	 * thread is interrupted
+	 */
+	public void awaitFirstSegment() {
+		this.claimer.awaitFirst();
 	}
 
 	/**
@@ -218,14 +253,18 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		return this.buffer.issued();
 	}
 
-	/** {@return the segment numbers are handed out of now; {@code null} once closed} */
+	/**
+	 * {@return the segment numbers are handed out of now; {@code null} while a start in the background waits for its
+	 * first segment, and once closed}
+	 */
 	public SegmentRange getCurrentSegment() {
 		return this.buffer.currentRange();
 	}
 
 	/**
-	 * Returns why {@link #getUID()} fails at the moment, if it does: the generator is closed, or every claimed number
-	 * is used up and the store fails or has not answered for longer than the wait timeout.
+	 * Returns why {@link #getUID()} fails at the moment, if it does: the generator is closed, every claimed number
+	 * is used up and the store fails or has not answered for longer than the wait timeout, or a start in the
+	 * background has not claimed its first segment yet (a call waits for it, at most the wait timeout).
 	 * @return the failure, or {@code null} while numbers can be handed out
 	 */
 	public UidException getFailure() {

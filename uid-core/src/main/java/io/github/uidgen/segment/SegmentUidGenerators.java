@@ -23,7 +23,8 @@ import java.util.function.Consumer;
  * The generators share a few background threads for their claims ({@link SegmentUidGenerator.Builder#prefetchThreads
  * (int)}, two by default), however many keys come into use; a key costs memory (well under a kilobyte while idle),
  * not a thread. The first claims of different keys run side by side, each on the thread that first asks for its
- * key. Closing it closes every generator it created and stops the threads.
+ * key ({@link #forKey(String)}), or on the background threads ({@link #startKey(String)}). Closing it closes every
+ * generator it created and stops the threads.
  */
 public final class SegmentUidGenerators implements AutoCloseable {
 
@@ -65,6 +66,30 @@ public final class SegmentUidGenerators implements AutoCloseable {
 	 * @throws SegmentUnavailableException once closed
 	 */
 	public SegmentUidGenerator forKey(String key) {
+		return obtain(key, false);
+	}
+
+	/**
+	 * Returns the generator of a key at once; when this is the key's first use, its first segment is claimed on a
+	 * background thread, beside whatever the caller goes on with (an application's start, say), instead of on the
+	 * calling thread. {@link SegmentUidGenerator#awaitFirstSegment()} waits for it and throws what the claim threw;
+	 * a {@link SegmentUidGenerator#getUID()} meanwhile waits for it, at most the wait timeout. A key in use already
+	 * is returned as it is, and a later {@link #forKey(String)} of the key returns the same generator.
+	 *
+	 * <p>A first claim that fails is not tried again for the start: {@code awaitFirstSegment()} throws its failure at
+	 * once, as a claim on the calling thread would (the generator itself retries in the background, as it does during
+	 * any outage, until it is closed or no longer used).
+	 * @param key 1 to 128 letters, digits, {@code _}, {@code -}, {@code .} or {@code :}
+	 * @return the generator
+	 * @throws io.github.uidgen.InvalidSettingException for an invalid key
+	 * @throws SegmentStoreException when another caller's synchronous creation of the key failed meanwhile
+	 * @throws SegmentUnavailableException once closed
+	 */
+	public SegmentUidGenerator startKey(String key) {
+		return obtain(key, true);
+	}
+
+	private SegmentUidGenerator obtain(String key, boolean inBackground) {
 		if (this.closed) {
 			throw closedException(key);
 		}
@@ -81,7 +106,7 @@ public final class SegmentUidGenerators implements AutoCloseable {
 		try {
 			// Published before its creation entry is removed, so a caller that won the entry after that finds it.
 			SegmentUidGenerator existing = this.generators.get(key);
-			SegmentUidGenerator created = (existing != null) ? existing : create(key);
+			SegmentUidGenerator created = (existing != null) ? existing : create(key, inBackground);
 			mine.complete(created);
 			return created;
 		}
@@ -94,10 +119,14 @@ public final class SegmentUidGenerators implements AutoCloseable {
 		}
 	}
 
-	/** Claims the first segment of a new key outside any lock, then publishes the generator to the listeners. */
-	private SegmentUidGenerator create(String key) {
-		SegmentUidGenerator created = SegmentUidGenerator.start(this.settings.forKey(key), this.prefetcher,
-				this.stepPolicy);
+	/**
+	 * Claims the first segment of a new key outside any lock (or asks the background threads for it), then publishes
+	 * the generator to the listeners.
+	 */
+	private SegmentUidGenerator create(String key, boolean inBackground) {
+		SegmentUidGenerator created = inBackground
+				? SegmentUidGenerator.startInBackground(this.settings.forKey(key), this.prefetcher, this.stepPolicy)
+				: SegmentUidGenerator.start(this.settings.forKey(key), this.prefetcher, this.stepPolicy);
 		synchronized (this.generators) {
 			if (!this.closed) {
 				this.generators.put(key, created);

@@ -13,7 +13,9 @@
  * compare-and-set), then a comparison with the segment's end: no lock, no allocation, no logging.</li>
  * <li>{@code SegmentClaimer} — the prefetch of one key: claims the successor in the background once a take reaches
  * {@code prefetchThreshold} percent of the segment, retries a failed claim while the key is in use, and lets callers
- * that found the buffer used up wait for it, at most {@code waitTimeout}.</li>
+ * that found the buffer used up wait for it, at most {@code waitTimeout}; for a start in the background
+ * ({@code SegmentUidGenerators.startKey}) it claims the first segment the same way, as the successor of an empty
+ * one, and tells {@code awaitFirstSegment()} what came of it.</li>
  * <li>{@code KeyClaims} — the store calls of one key and what they came to: each range checked (never below an
  * earlier one, never above {@code MAX_ID}), the segments claimed, the failure and the retry back-off.</li>
  * <li>{@code AdaptiveStep} — the step policy: twice the step when a segment lasted less than

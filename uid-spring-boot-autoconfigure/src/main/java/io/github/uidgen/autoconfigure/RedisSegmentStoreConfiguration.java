@@ -40,7 +40,12 @@ class RedisSegmentStoreConfiguration {
 			.allowEvictingPolicy(properties.getSegment().getRedis().isAllowEvictingPolicy());
 		map("uid.segment.redis.key-prefix", properties.getSegment().getRedis().getKeyPrefix(), builder::keyPrefix);
 		RedisSegmentStore store = builder.build();
-		checkPersistenceAtStart(store);
+		if (properties.getGenerator() != UidProperties.Generator.SEGMENT) {
+			// With uid.generator=segment the generator's first claim reads it first, in the background (a claim reads
+			// it before its INCRBY), and a refusal fails the start there; this would be a Redis round trip, the
+			// client's first connection, on the thread that refreshes the context.
+			checkPersistenceAtStart(store);
+		}
 		return store;
 	}
 

@@ -77,7 +77,24 @@ class SegmentUidGeneratorConfiguration {
 		return new SegmentUidGeneratorsLifecycle(segmentUidGenerators);
 	}
 
-	/** The generator of {@code uid.segment.key} as the {@link UidGenerator} bean, with {@code uid.generator=segment}. */
+	/**
+	 * The generator of {@code uid.segment.key} as the {@link UidGenerator} bean, with {@code uid.generator=segment}.
+	 *
+	 * <p>It starts beside the application, as the Snowflake generators do ({@link StartingUidGenerator}): the bean is
+	 * the key's {@link SegmentUidGenerator} at once, and its first segment is claimed on one of the generators'
+	 * background threads ({@link SegmentUidGenerators#startKey(String)}) while the rest of the context starts, so the
+	 * store client's first connection (a Lettuce connection, a JDBC driver and its pool) is no longer made on the
+	 * thread that refreshes the context. {@link UidGeneratorStartWait} waits for the first segment as the last step
+	 * of the context's start, so the application is ready only with numbers to hand out, and a start whose first claim
+	 * fails fails as before, with the same exception. A {@code getUID()} before then waits for the first segment, at
+	 * most {@code uid.segment.wait-timeout}.
+	 *
+	 * <p>Unlike the worker-ID claim, a first claim that fails is not tried again for {@code
+	 * uid.worker.store-wait-at-start} (the segment generator reads no {@code uid.worker.*}): the start fails at once,
+	 * as it always has, bounded by the store's own timeout (the transaction timeout of {@code uid.segment.wait-timeout}
+	 * on a database, {@code spring.data.redis.timeout} on Redis). Keys asked for through {@link SegmentUidGenerators}
+	 * keep claiming their first segment on the calling thread.
+	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnProperty(name = "uid.generator", havingValue = "segment")
 	static class SegmentAsUidGenerator {
@@ -86,8 +103,9 @@ class SegmentUidGeneratorConfiguration {
 		@Lazy(false)
 		@ConditionalOnMissingBean(UidGenerator.class)
 		SegmentUidGenerator uidGenerator(SegmentUidGenerators segmentUidGenerators, UidProperties properties) {
+			// The first segment is claimed beside the rest of the context's start; UidGeneratorStartWait waits for it.
 			return UidPropertyMapper.apply("uid.segment.key", properties.getSegment().getKey(),
-					segmentUidGenerators::forKey);
+					segmentUidGenerators::startKey);
 		}
 
 	}

@@ -1,15 +1,17 @@
 package io.github.uidgen.autoconfigure;
 
 import io.github.uidgen.UidGenerator;
+import io.github.uidgen.segment.SegmentUidGenerator;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
 
 /**
  * The last step of the context's start: waits for the worker ID that the auto-configured generator claims in the
- * background ({@link StartingUidGenerator}), so that the context's refresh, and with it the application's readiness
- * ({@code ApplicationReadyEvent}, the readiness probe), ends only with a generator that issues, and a start that cannot
- * claim fails with what the claim threw.
+ * background ({@link StartingUidGenerator}), or for the first segment of the auto-configured segment generator
+ * ({@link SegmentUidGenerator#awaitFirstSegment()}, see {@link SegmentUidGeneratorConfiguration}), so that the
+ * context's refresh, and with it the application's readiness ({@code ApplicationReadyEvent}, the readiness probe),
+ * ends only with a generator that issues, and a start that cannot claim fails with what the claim threw.
  *
  * <p>Its phase lies above the web server's start ({@code 2147481599}) and graceful shutdown ({@code 2147482623}), so
  * the web server and the management context start while the claim (a Redis claim's probation, say) is still under
@@ -34,6 +36,9 @@ final class UidGeneratorStartWait implements SmartLifecycle {
 		this.generator.ifAvailable((uidGenerator) -> {
 			if (uidGenerator instanceof StartingUidGenerator starting) {
 				starting.awaitStarted();
+			}
+			else if (uidGenerator instanceof SegmentUidGenerator segment) {
+				segment.awaitFirstSegment();
 			}
 		});
 		this.running = true;
