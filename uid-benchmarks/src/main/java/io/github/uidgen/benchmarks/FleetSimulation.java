@@ -334,6 +334,8 @@ public final class FleetSimulation {
 			.row("claim less the probation's fixed wait of " + this.claimWait.toMillis() + " ms",
 					ms(less(starts.claims, this.claimWait), 0.5), ms(less(starts.claims, this.claimWait), 0.99),
 					ms(less(starts.claims, this.claimWait), 1))
+			.row("the layout record before the claim (recordLayout(): a database's first connection and tables, a "
+					+ "session's wait)", ms(starts.layouts, 0.5), ms(starts.layouts, 0.99), ms(starts.layouts, 1))
 			.row("first ID (the generator built, mark recorded, getUID())", ms(starts.firstIds, 0.5),
 					ms(starts.firstIds, 0.99), ms(starts.firstIds, 1))
 			.print(this.out);

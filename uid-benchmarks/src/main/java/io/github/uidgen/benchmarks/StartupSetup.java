@@ -41,6 +41,31 @@ enum StartupSetup {
 
 	},
 
+	PLAIN_DB_USED("plain, mysql profile, database used at start", "the same, reading its database once while its "
+			+ "context starts (baseline.use-store-at-start), as an application that migrates or validates its schema "
+			+ "does; not in the default setups") {
+
+		@Override
+		List<String> arguments(StartupStores stores, int round) {
+			return List.of("--spring.profiles.active=mysql", "--spring.datasource.url=" + stores.mariadbUrl(),
+					"--baseline.use-store-at-start=true");
+		}
+
+	},
+
+	PLAIN_REDIS_USED("plain, redis profile, Redis used at start", "the same, reading Redis once while its context "
+			+ "starts (baseline.use-store-at-start), as an application that warms a cache does; not in the default "
+			+ "setups") {
+
+		@Override
+		List<String> arguments(StartupStores stores, int round) {
+			List<String> arguments = new ArrayList<>(stores.redisArguments(null, null));
+			arguments.add("--baseline.use-store-at-start=true");
+			return arguments;
+		}
+
+	},
+
 	STATIC("static", "default profile: worker ID 1 from configuration, its mark in a state file (a new folder each "
 			+ "round: no file at the first start); cached generator") {
 
@@ -145,14 +170,15 @@ enum StartupSetup {
 
 	/** Whether this is the application without uid. */
 	boolean isBaseline() {
-		return this == PLAIN || this == PLAIN_DB || this == PLAIN_REDIS;
+		return this == PLAIN || this == PLAIN_DB || this == PLAIN_REDIS || this == PLAIN_DB_USED
+				|| this == PLAIN_REDIS_USED;
 	}
 
 	/** The application without uid in this setup's profile: what the setup's start is compared with. */
 	StartupSetup baseline() {
 		return switch (this) {
-			case DB, SEGMENT_DB, PLAIN_DB -> PLAIN_DB;
-			case REDIS, REDIS_NEW, SEGMENT_REDIS, PLAIN_REDIS -> PLAIN_REDIS;
+			case DB, SEGMENT_DB, PLAIN_DB, PLAIN_DB_USED -> PLAIN_DB;
+			case REDIS, REDIS_NEW, SEGMENT_REDIS, PLAIN_REDIS, PLAIN_REDIS_USED -> PLAIN_REDIS;
 			default -> PLAIN;
 		};
 	}
@@ -186,7 +212,8 @@ enum StartupSetup {
 			setups.add(Arrays.stream(values())
 				.filter((setup) -> setup.option().equals(wanted))
 				.findFirst()
-				.orElseThrow(() -> new IllegalArgumentException("Unknown setup '" + wanted + "'; setups: " + ALL)));
+				.orElseThrow(() -> new IllegalArgumentException("Unknown setup '" + wanted + "'; setups: "
+						+ String.join(",", Arrays.stream(values()).map(StartupSetup::option).toList()))));
 		}
 		// Every setup is compared with the application without uid in its profile, so that one runs too.
 		List<StartupSetup> withBaselines = new ArrayList<>();
