@@ -6,6 +6,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 
@@ -169,9 +171,10 @@ class SegmentGeneratorStartTests {
 	void aContextThatFailsWhileTheFirstClaimIsUnderWayClosesCleanly() {
 		Set<Thread> before = prefetchThreads();
 		AtomicBoolean claimReturned = new AtomicBoolean();
+		CountDownLatch claimStarted = new CountDownLatch(1);
 		this.onMariaDb.withPropertyValues("uid.segment.key=closed-early")
 			.withBean(HoldFirstClaim.class, () -> new HoldFirstClaim(Duration.ofMillis(1500)))
-			.withBean(ClaimWatcher.class, () -> new ClaimWatcher(claimReturned))
+			.withBean(ClaimWatcher.class, () -> new ClaimWatcher(claimStarted, claimReturned))
 			.withBean(FailingBean.class)
 			.run((context) -> {
 				assertThat(context).hasFailed();
@@ -233,8 +236,8 @@ class SegmentGeneratorStartTests {
 	record HoldFirstClaim(Duration duration) {
 	}
 
-	/** Told when the first claim has returned. */
-	record ClaimWatcher(AtomicBoolean returned) {
+	/** Told when the first claim has started and when it has returned. */
+	record ClaimWatcher(CountDownLatch started, AtomicBoolean returned) {
 	}
 
 	/** Delegates every call to a real store, recording the thread of each claim. */
@@ -258,6 +261,9 @@ class SegmentGeneratorStartTests {
 		public SegmentRange claim(String key, long size) {
 			boolean first = this.claimThreads.isEmpty();
 			this.claimThreads.add(Thread.currentThread().getName());
+			if (first && this.watcher != null) {
+				this.watcher.started().countDown();
+			}
 			try {
 				if (first && !this.hold.duration().isZero()) {
 					try {
@@ -309,10 +315,16 @@ class SegmentGeneratorStartTests {
 
 	}
 
-	/** A bean created after the generator's that fails, so that the context closes while the claim is held. */
+	/**
+	 * A bean created after the generator's that fails once the first claim is under way, so that the context closes
+	 * while the claim is held (failing at once could close the generator before its claim had started).
+	 */
 	static final class FailingBean {
 
-		FailingBean(UidGenerator generator) {
+		FailingBean(UidGenerator generator, ClaimWatcher watcher) throws InterruptedException {
+			if (!watcher.started().await(15, TimeUnit.SECONDS)) {
+				throw new IllegalStateException("the first claim did not start within 15 s");
+			}
 			throw new IllegalStateException("another bean fails");
 		}
 
