@@ -47,8 +47,7 @@ enum StartupSetup {
 
 		@Override
 		List<String> arguments(StartupStores stores, int round) {
-			return List.of("--spring.profiles.active=mysql", "--spring.datasource.url=" + stores.mariadbUrl(),
-					"--baseline.use-store-at-start=true");
+			return usingTheStore(PLAIN_DB.arguments(stores, round));
 		}
 
 	},
@@ -59,9 +58,7 @@ enum StartupSetup {
 
 		@Override
 		List<String> arguments(StartupStores stores, int round) {
-			List<String> arguments = new ArrayList<>(stores.redisArguments(null, null));
-			arguments.add("--baseline.use-store-at-start=true");
-			return arguments;
+			return usingTheStore(PLAIN_REDIS.arguments(stores, round));
 		}
 
 	},
@@ -170,8 +167,7 @@ enum StartupSetup {
 
 	/** Whether this is the application without uid. */
 	boolean isBaseline() {
-		return this == PLAIN || this == PLAIN_DB || this == PLAIN_REDIS || this == PLAIN_DB_USED
-				|| this == PLAIN_REDIS_USED;
+		return name().startsWith("PLAIN");
 	}
 
 	/** The application without uid in this setup's profile: what the setup's start is compared with. */
@@ -223,6 +219,13 @@ enum StartupSetup {
 			}
 		}
 		return withBaselines;
+	}
+
+	/** The plain application's arguments, with its store read once while its context starts. */
+	private static List<String> usingTheStore(List<String> plain) {
+		List<String> arguments = new ArrayList<>(plain);
+		arguments.add("--baseline.use-store-at-start=true");
+		return arguments;
 	}
 
 	private static String instanceId(int round) {
