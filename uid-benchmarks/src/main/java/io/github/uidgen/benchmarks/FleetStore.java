@@ -61,6 +61,12 @@ abstract class FleetStore implements AutoCloseable {
 
 	/** What the server has used and holds, read at one moment. */
 	record Reading(long cpuMillis, long operations, long memoryBytes) {
+
+		/** The server's CPU since an earlier reading, in % of one core over the seconds between them. */
+		double cpuPercentSince(Reading before, double seconds) {
+			return (this.cpuMillis - before.cpuMillis) / 10.0 / seconds;
+		}
+
 	}
 
 	/**
