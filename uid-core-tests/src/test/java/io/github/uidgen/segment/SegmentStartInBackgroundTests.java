@@ -6,6 +6,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.uidgen.segment.jdbc.JdbcSegmentStore;
@@ -55,8 +57,19 @@ class SegmentStartInBackgroundTests {
 			assertThat(generators.forKey("orders")).isSameAs(generator);
 			assertThat(generators.startKey("orders")).isSameAs(generator);
 
-			CompletableFuture<Long> early = CompletableFuture.supplyAsync(generator::getUID);
-			Thread.sleep(100);
+			CompletableFuture<Long> early = new CompletableFuture<>();
+			Thread caller = new Thread(() -> {
+				try {
+					early.complete(generator.getUID());
+				}
+				catch (Throwable ex) {
+					early.completeExceptionally(ex);
+				}
+			}, "early-caller");
+			caller.start();
+			// Until the call is parked waiting for the first segment (the claimer's condition; a contended lock
+			// would park on the lock itself), or is done, which it must not be.
+			await(() -> early.isDone() || isParkedOnACondition(caller), "the early call to wait or be done");
 			assertThat(early).as("waits for the first segment").isNotDone();
 			this.held.release();
 			assertThat(early.get(10, TimeUnit.SECONDS)).isOne();
@@ -158,6 +171,12 @@ class SegmentStartInBackgroundTests {
 		assertThat(this.held.claims).as("the claim under way returned").hasValue(1);
 		assertThat(generator.getCurrentSegment()).as("the claim that returned after close is dropped").isNull();
 		assertThat(generator.getRemaining()).isZero();
+	}
+
+	private static boolean isParkedOnACondition(Thread thread) {
+		Thread.State state = thread.getState();
+		return (state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING)
+				&& LockSupport.getBlocker(thread) instanceof Condition;
 	}
 
 	/** Delegates to a real store; holds the first claim until released, as a store whose first answer is slow. */
