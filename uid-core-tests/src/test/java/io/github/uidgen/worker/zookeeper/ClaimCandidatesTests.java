@@ -1,11 +1,14 @@
 package io.github.uidgen.worker.zookeeper;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
 import io.github.uidgen.worker.zookeeper.ClaimCandidates.Candidate;
+import io.github.uidgen.worker.zookeeper.ClaimCandidates.Reads;
+import io.github.uidgen.worker.zookeeper.WorkerRegistry.Listing;
 import io.github.uidgen.worker.zookeeper.WorkerRegistry.Snapshot;
 import io.github.uidgen.worker.zookeeper.WorkerRegistry.WorkerNode;
 import org.junit.jupiter.api.Test;
@@ -94,9 +97,108 @@ class ClaimCandidatesTests {
 	@Test
 	void workerIdsWhoseZnodesWereNotReadAreNotTakenForNeverUsed() {
 		Snapshot unleased = new Snapshot(NOW, List.of(node(1, "other", "", 50_000, false)), Set.of(0L, 2L),
-				Set.of(0L, 1L, 2L));
+				Set.of(0L, 1L, 2L), WorkerOwners.NONE, 0, false);
 		List<Candidate> preferred = this.candidates.preferred(unleased, 5, Duration.ofSeconds(20));
 		assertThat(preferred).extracting(Candidate::workerId).containsExactly(1L, 3L, 4L, 5L);
+	}
+
+	/** A registry small enough is read whole, and a snapshot of all of it is complete. */
+	@Test
+	void aRegistryOfUpToReadWholeUpToOfEachKindIsReadWhole() {
+		Listing listing = listing(ClaimCandidates.READ_WHOLE_UP_TO, ClaimCandidates.READ_WHOLE_UP_TO, 0,
+				WorkerOwners.NONE);
+		Reads reads = this.candidates.toRead(listing, 1_023, 1);
+		assertThat(reads.ids()).isEqualTo(listing.workerIds());
+		assertThat(reads.complete()).isTrue();
+		assertThat(reads.unreadBefore()).isZero();
+	}
+
+	/**
+	 * A thousand leased worker IDs, this instance's own among them: the first round reads its own and a random
+	 * sample of the others, not the thousand; later rounds read no leased one but its own.
+	 */
+	@Test
+	void aLargeRegistryIsSampledButTheInstancesOwnWorkerIdIsAlwaysRead() {
+		WorkerOwners owners = WorkerOwners.of(List.of(WorkerOwners.entry(700, "me"), WorkerOwners.entry(3, "other")));
+		Listing listing = listing(0, 1_000, 0, owners);
+		Reads first = this.candidates.toRead(listing, 1_023, 1);
+		assertThat(first.ids()).contains(700L).hasSize(1 + ClaimCandidates.READ_SAMPLE).isSorted();
+		assertThat(first.complete()).isFalse();
+		assertThat(this.candidates.toRead(listing, 1_023, 2).ids()).containsExactly(700L);
+		assertThat(this.candidates.toRead(listing, 699, 1).ids()).as("beyond the layout's maximum").doesNotContain(700L)
+			.allMatch((id) -> id <= 699);
+	}
+
+	/**
+	 * Five hundred released worker IDs and a hundred claims queued ahead: the first round reads from the hundredth
+	 * released one on, and tries the same worker ID it would have tried had it read them all.
+	 */
+	@Test
+	void theFirstRoundReadsTheReleasedWorkerIdsFromAsManyPlacesDownAsClaimsAreQueuedAhead() {
+		Listing listing = listing(500, 0, 100, WorkerOwners.NONE);
+		Reads reads = this.candidates.toRead(listing, 1_023, 1);
+		assertThat(reads.ids())
+			.containsExactlyElementsOf(listing.workerIds().subList(100, 100 + ClaimCandidates.READ_SAMPLE));
+		assertThat(reads.unreadBefore()).isEqualTo(100);
+		Snapshot partial = snapshot(listing, reads.ids(), reads.unreadBefore(), false);
+		Snapshot whole = snapshot(listing, listing.workerIds(), 0, true);
+		Duration lead = Duration.ofSeconds(20);
+		assertThat(this.candidates.preferred(partial, 1_023, lead, 1, 100).get(0))
+			.isEqualTo(this.candidates.preferred(whole, 1_023, lead, 1, 100).get(0))
+			.extracting(Candidate::workerId)
+			.isEqualTo(listing.workerIds().get(100));
+		assertThat(this.candidates.worthReadingAll(partial, this.candidates.preferred(partial, 1_023, lead, 1, 100),
+				lead)).isFalse();
+	}
+
+	/** Nothing to take among what a round read, or only far-ahead marks: the round reads everything first. */
+	@Test
+	void aPartialReadWithNothingFineToTakeIsReadWhole() {
+		Listing listing = listing(200, 0, 0, WorkerOwners.NONE);
+		Duration lead = Duration.ofSeconds(20);
+		Snapshot partial = snapshot(listing, List.of(), 0, false);
+		assertThat(this.candidates.worthReadingAll(partial, List.of(), lead)).isTrue();
+		Snapshot farAhead = new Snapshot(NOW, List.of(node(0, "other", "", NOW + 3_600_000, false)), Set.of(),
+				Set.copyOf(listing.workerIds()), WorkerOwners.NONE, 0, false);
+		assertThat(this.candidates.worthReadingAll(farAhead, this.candidates.preferred(farAhead, 199, lead), lead))
+			.isTrue();
+		Snapshot complete = snapshot(listing, listing.workerIds(), 0, true);
+		assertThat(this.candidates.worthReadingAll(complete, List.of(), lead)).isFalse();
+	}
+
+	/** The owner znodes tell an instance's worker IDs by name, whatever characters its instance ID holds. */
+	@Test
+	void ownerZnodesNameTheWorkerIdAndTheInstance() {
+		String instanceId = "pod-7/eu west:8080 ü%";
+		String entry = WorkerOwners.entry(42, instanceId);
+		assertThat(entry).startsWith("42-").doesNotContain("/");
+		WorkerOwners owners = WorkerOwners.of(List.of(entry, WorkerOwners.entry(7, instanceId),
+				WorkerOwners.entry(8, "pod-7"), "not-an-owner", "-1-x"));
+		assertThat(owners.claimedBy(instanceId)).containsExactly(7L, 42L);
+		assertThat(owners.entryOf(8)).isEqualTo(WorkerOwners.entry(8, "pod-7"));
+		assertThat(owners.entryOf(9)).isNull();
+	}
+
+	/** {@code unleased} worker znodes without a lease znode, then {@code leased} with one, all released long ago. */
+	private static Listing listing(int unleased, int leased, int ahead, WorkerOwners owners) {
+		List<Long> ids = new ArrayList<>();
+		Set<Long> leaseNodes = new HashSet<>();
+		for (long id = 0; id < unleased + leased; id++) {
+			ids.add(id);
+			if (id >= unleased) {
+				leaseNodes.add(id);
+			}
+		}
+		return new Listing(NOW, leaseNodes, ids, owners, ahead);
+	}
+
+	private static Snapshot snapshot(Listing listing, List<Long> read, int unreadBefore, boolean complete) {
+		List<WorkerNode> nodes = read.stream()
+			.map((id) -> node(id, "other", listing.leaseNodes().contains(id) ? "token" : "", 50_000,
+					listing.leaseNodes().contains(id)))
+			.toList();
+		return new Snapshot(NOW, nodes, listing.leaseNodes(), Set.copyOf(listing.workerIds()), listing.owners(),
+				unreadBefore, complete);
 	}
 
 	private static WorkerNode node(long workerId, String instanceId, String token, long markMillis,

@@ -2,9 +2,11 @@ package io.github.uidgen.worker.zookeeper;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.UidLayout;
@@ -17,6 +19,7 @@ import io.github.uidgen.worker.WorkerLeaseLostException;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.drivers.TracerDriver;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.utils.ZKPaths;
@@ -187,6 +190,87 @@ class ZookeeperWorkerIdAssignerTests {
 		this.client.delete().forPath(one);
 		this.client.delete().forPath(two);
 		assertThat(assigner(this.client, namespace, "alone").assign(MAX_WORKER_ID).workerId()).isEqualTo(2);
+	}
+
+	/**
+	 * A claim reads a few dozen worker znodes however large the registry: 200 worker IDs, 100 of them released and
+	 * 100 held, and an instance that held one of the released ones gets it back through its owner znode, reading
+	 * fewer than a quarter of them (every one, and the clock's write, before the owner znodes). Every worker ID has
+	 * one owner znode, naming the instance its record names.
+	 */
+	@Test
+	void aClaimInALargeRegistryReadsAFewWorkerZnodesAndFindsItsOwnByItsOwnerZnode() throws Exception {
+		String namespace = TestRedis.uniqueNamespace("large");
+		int size = 200;
+		List<ZookeeperWorkerIdAssigner> instances = new ArrayList<>();
+		for (int i = 0; i < size; i++) {
+			instances.add(assigner(this.client, namespace, "instance-" + i));
+			assertThat(instances.get(i).assign(MAX_WORKER_ID).workerId()).isEqualTo(i);
+		}
+		for (int i = 1; i < size; i += 2) {
+			instances.get(i).release(i, 1_760_000_000_000L + i);
+		}
+		AtomicInteger reads = new AtomicInteger();
+		try (CuratorFramework counted = this.shared.newClient(Duration.ofSeconds(30))) {
+			counted.getZookeeperClient().setTracerDriver(new TracerDriver() {
+
+				@Override
+				public void addTrace(String name, long time, TimeUnit unit) {
+					if (name.startsWith("GetDataBuilderImpl")) {
+						reads.incrementAndGet();
+					}
+				}
+
+				@Override
+				public void addCount(String name, int increment) {
+				}
+
+			});
+			WorkerAssignment back = assigner(counted, namespace, "instance-157").assign(MAX_WORKER_ID);
+			assertThat(back.workerId()).as("its own released worker ID, among 100 released").isEqualTo(157);
+			assertThat(back.highWaterMarkMillis()).isEqualTo(1_760_000_000_157L);
+			assertThat(reads.get()).as("znodes read by the claim, of " + size + " worker znodes")
+				.isPositive()
+				.isLessThan(size / 4);
+		}
+		String base = assigner(this.client, namespace, "reader").getBasePath();
+		List<String> owners = this.client.getChildren().forPath(base + "/owners");
+		assertThat(owners).hasSize(size);
+		for (String owner : owners) {
+			long workerId = Long.parseLong(owner.substring(0, owner.indexOf('-')));
+			WorkerRecord record = WorkerRecord.decode(this.client.getData().forPath(base + "/workers/" + workerId));
+			assertThat(owner).isEqualTo(WorkerOwners.entry(workerId, record.instanceId()));
+		}
+	}
+
+	/**
+	 * A claim of a worker ID another instance held replaces its owner znode in the claim's transaction; a registry
+	 * written before the owner znodes existed (none there) is claimed from as before, and gets them as it is claimed.
+	 */
+	@Test
+	void aTakeReplacesTheOwnerZnodeAndARegistryWithoutOwnerZnodesIsClaimedFromAsBefore() throws Exception {
+		String namespace = TestRedis.uniqueNamespace("owners");
+		ZookeeperWorkerIdAssigner first = assigner(this.client, namespace, "first");
+		long workerId = first.assign(MAX_WORKER_ID).workerId();
+		first.release(workerId, 1_760_000_000_000L);
+		String owners = first.getBasePath() + "/owners";
+		assertThat(this.client.getChildren().forPath(owners)).containsExactly(WorkerOwners.entry(workerId, "first"));
+
+		ZookeeperWorkerIdAssigner second = assigner(this.client, namespace, "second");
+		assertThat(second.assign(MAX_WORKER_ID).workerId()).isEqualTo(workerId);
+		assertThat(this.client.getChildren().forPath(owners)).containsExactly(WorkerOwners.entry(workerId, "second"));
+
+		this.client.delete().forPath(owners + "/" + WorkerOwners.entry(workerId, "second"));
+		this.client.delete().forPath(owners);
+		long third = assigner(this.client, namespace, "third").assign(MAX_WORKER_ID).workerId();
+		assertThat(third).isNotEqualTo(workerId);
+		assertThat(this.client.getChildren().forPath(owners)).containsExactly(WorkerOwners.entry(third, "third"));
+		second.release(workerId, 1_760_000_001_000L);
+		assertThat(assigner(this.client, namespace, "second").assign(MAX_WORKER_ID).workerId())
+			.as("its own previous worker ID, found by its record")
+			.isEqualTo(workerId);
+		assertThat(this.client.getChildren().forPath(owners)).containsExactlyInAnyOrder(
+				WorkerOwners.entry(third, "third"), WorkerOwners.entry(workerId, "second"));
 	}
 
 	/** Creates a znode and returns the zxid of its creation. */

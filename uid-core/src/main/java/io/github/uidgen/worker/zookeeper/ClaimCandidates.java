@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ThreadLocalRandom;
 
 import io.github.uidgen.worker.WorkerAssignment;
@@ -20,10 +22,100 @@ final class ClaimCandidates {
 	/** How many worker IDs one round of a claim tries before it reads the registry again. */
 	static final int PER_ROUND = 8;
 
+	/**
+	 * How many worker znodes of a kind (with a lease znode, or without) a round reads at most, where there are more:
+	 * a registry of up to this many is read whole.
+	 */
+	static final int READ_WHOLE_UP_TO = 64;
+
+	/** How many of one kind a round reads where there are more than {@link #READ_WHOLE_UP_TO}. */
+	static final int READ_SAMPLE = 2 * PER_ROUND;
+
 	private final String instanceId;
 
 	ClaimCandidates(String instanceId) {
 		this.instanceId = instanceId;
+	}
+
+	/**
+	 * The worker znodes a round of a claim reads, chosen from a listing.
+	 * @param ids the worker IDs, ascending
+	 * @param unreadBefore how many worker IDs without a lease znode, below those read, are left unread
+	 * @param complete whether they are every worker ID listed up to the maximum
+	 */
+	record Reads(List<Long> ids, int unreadBefore, boolean complete) {
+	}
+
+	/**
+	 * Chooses the worker znodes a round reads, so that a claim reads a few dozen however large the registry: this
+	 * instance's own (told by the owner znodes); those without a lease znode (free, but for a corrupt record or a mark
+	 * far ahead) from as many places down as claims queued before this one, the first round's candidates; and, in the
+	 * first round, a random few of those with one, to find a lease that ran out under a session that lives on. A kind
+	 * with no more than {@link #READ_WHOLE_UP_TO} is read whole. A claim that finds nothing to take in what it read
+	 * reads everything before it gives up, so a free worker ID is never missed, only tried later.
+	 * @param listing the round's listing
+	 * @param maxWorkerId the largest worker ID the layout holds
+	 * @param round the round, from 1
+	 * @return the reads
+	 */
+	Reads toRead(WorkerRegistry.Listing listing, long maxWorkerId, int round) {
+		List<Long> listed = listing.workerIds(maxWorkerId);
+		Set<Long> own = listing.owners().claimedBy(this.instanceId);
+		List<Long> leased = new ArrayList<>();
+		List<Long> unleased = new ArrayList<>();
+		for (long id : listed) {
+			if (!own.contains(id)) {
+				(listing.leaseNodes().contains(id) ? leased : unleased).add(id);
+			}
+		}
+		Set<Long> ids = new TreeSet<>();
+		for (long id : own) {
+			if (id <= maxWorkerId && listed.contains(id)) {
+				ids.add(id);
+			}
+		}
+		int unreadBefore = 0;
+		if (unleased.size() <= READ_WHOLE_UP_TO) {
+			ids.addAll(unleased);
+		}
+		else if (round <= 1) {
+			unreadBefore = Math.min(listing.ahead(), unleased.size());
+			ids.addAll(unleased.subList(unreadBefore, Math.min(unleased.size(), unreadBefore + READ_SAMPLE)));
+		}
+		else {
+			ids.addAll(randomly(unleased));
+		}
+		if (round <= 1) {
+			ids.addAll((leased.size() <= READ_WHOLE_UP_TO) ? leased : randomly(leased));
+		}
+		return new Reads(List.copyOf(ids), unreadBefore, ids.size() == listed.size());
+	}
+
+	/** {@link #READ_SAMPLE} of the worker IDs, picked at random. */
+	private static List<Long> randomly(List<Long> ids) {
+		List<Long> shuffled = new ArrayList<>(ids);
+		Collections.shuffle(shuffled, ThreadLocalRandom.current());
+		return shuffled.subList(0, Math.min(READ_SAMPLE, shuffled.size()));
+	}
+
+	/**
+	 * Returns whether a round should read every worker znode before it takes from these candidates: it read only
+	 * some, and found nothing to take, or only worker IDs whose mark lies far ahead, which may be passed over for
+	 * one it did not read.
+	 */
+	boolean worthReadingAll(Snapshot snapshot, List<Candidate> candidates, Duration maxMarkLead) {
+		if (snapshot.complete()) {
+			return false;
+		}
+		long markLimit = markLimit(snapshot.storeMillis(), maxMarkLead);
+		return candidates.stream()
+			.allMatch((candidate) -> candidate.node() != null
+					&& isAhead(candidate.node(), markLimit, snapshot.storeMillis()));
+	}
+
+	private static long markLimit(long storeMillis, Duration maxMarkLead) {
+		return (storeMillis > Long.MAX_VALUE - maxMarkLead.toMillis()) ? Long.MAX_VALUE
+				: storeMillis + maxMarkLead.toMillis();
 	}
 
 	/**
@@ -55,8 +147,7 @@ final class ClaimCandidates {
 	 */
 	List<Candidate> preferred(Snapshot snapshot, long maxWorkerId, Duration maxMarkLead, int round, int queued) {
 		long now = snapshot.storeMillis();
-		long markLimit = (now > Long.MAX_VALUE - maxMarkLead.toMillis()) ? Long.MAX_VALUE
-				: now + maxMarkLead.toMillis();
+		long markLimit = markLimit(now, maxMarkLead);
 		WorkerNode own = null;
 		List<WorkerNode> free = new ArrayList<>();
 		for (WorkerNode node : snapshot.nodes()) {
@@ -68,23 +159,24 @@ final class ClaimCandidates {
 				}
 			}
 		}
-		int skip = (round <= 1) ? Math.max(0, Math.min(queued, PER_ROUND << 16)) : 0;
+		// The worker IDs without a lease znode that were left unread below those read are places already skipped.
+		int skip = (round <= 1) ? Math.max(0, Math.min(queued, PER_ROUND << 16) - snapshot.unreadBefore()) : 0;
 		int window = window(round) + skip;
 		List<Candidate> freeFine = new ArrayList<>();
 		List<Candidate> ahead = new ArrayList<>();
 		for (WorkerNode node : free) {
 			if (node != own && freeFine.size() < window) {
 				if (!isAhead(node, markLimit, now)) {
-					freeFine.add(new Candidate(node));
+					freeFine.add(new Candidate(node, snapshot));
 				}
 				else if (ahead.size() < PER_ROUND) {
-					ahead.add(new Candidate(node));
+					ahead.add(new Candidate(node, snapshot));
 				}
 			}
 		}
 		List<Candidate> fine = new ArrayList<>();
 		if (own != null) {
-			(isAhead(own, markLimit, now) ? ahead : fine).add(new Candidate(own));
+			(isAhead(own, markLimit, now) ? ahead : fine).add(new Candidate(own, snapshot));
 		}
 		List<Candidate> neverUsed = new ArrayList<>();
 		addNeverUsed(snapshot, maxWorkerId, neverUsed, window);
@@ -140,7 +232,7 @@ final class ClaimCandidates {
 		for (WorkerNode node : snapshot.nodes()) {
 			if (candidates.size() < PER_ROUND && node.free(snapshot.storeMillis())
 					&& node.startMarkMillis(snapshot.storeMillis()) <= latestMarkMillis) {
-				candidates.add(new Candidate(node));
+				candidates.add(new Candidate(node, snapshot));
 			}
 		}
 		addNeverUsed(snapshot, maxWorkerId, candidates, PER_ROUND);
@@ -151,7 +243,7 @@ final class ClaimCandidates {
 	private static void addNeverUsed(Snapshot snapshot, long maxWorkerId, List<Candidate> candidates, int limit) {
 		for (long id = 0; id <= maxWorkerId && candidates.size() < limit; id++) {
 			if (!snapshot.existing().contains(id)) {
-				candidates.add(new Candidate(id, null, snapshot.leaseNodes().contains(id)));
+				candidates.add(new Candidate(id, null, snapshot.leaseNodes().contains(id), snapshot.owners().entryOf(id)));
 			}
 		}
 	}
@@ -161,11 +253,14 @@ final class ClaimCandidates {
 		return mark != WorkerAssignment.NO_MARK && mark > markLimit;
 	}
 
-	/** A worker ID worth trying: its znode as read ({@code null} if never used) and whether a lease znode was seen. */
-	record Candidate(long workerId, WorkerNode node, boolean staleLeaseNode) {
+	/**
+	 * A worker ID worth trying: its znode as read ({@code null} if never used), whether a lease znode was seen, and
+	 * the name of its owner znode as listed ({@code null} for none).
+	 */
+	record Candidate(long workerId, WorkerNode node, boolean staleLeaseNode, String owner) {
 
-		Candidate(WorkerNode node) {
-			this(node.workerId(), node, node.leaseNode());
+		Candidate(WorkerNode node, Snapshot snapshot) {
+			this(node.workerId(), node, node.leaseNode(), snapshot.owners().entryOf(node.workerId()));
 		}
 
 	}

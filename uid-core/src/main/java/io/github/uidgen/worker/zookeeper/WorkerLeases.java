@@ -58,7 +58,7 @@ final class WorkerLeases {
 			version = this.registry.take(candidate.workerId(), read, candidate.staleLeaseNode(), record, claims,
 					(list) -> closePrevious(list, read, storeMillis).open(storeMillis, mark, host,
 							this.lease.instanceId(), this.lease.claimHistory()),
-					claimant);
+					claimant, candidate.owner());
 		}
 		catch (Conflict ex) {
 			// The transaction may have been applied and only its answer lost (the client then retried it): nobody but

@@ -33,13 +33,14 @@ import org.slf4j.LoggerFactory;
  * claim, renew and release on them, with ZooKeeper failures turned into the assigner's exceptions.
  *
  * <p>Under {@code <root>/<namespace>}: {@code workers/<id>} (persistent, a {@link WorkerRecord}; its {@code mtime} is
- * the time of the last claim or renewal), {@code leases/<id>} (ephemeral, owned by the holder's session) and
- * {@code clock} (written once per claim attempt, so its {@code mtime} tells the ensemble's time), and
- * {@code claims/<id>} (persistent, a {@link ClaimList}: the worker ID's latest claims). Every change to a worker znode
- * names the version it read ({@code setData} with a version, in a {@code multi} with the lease znode's create or
- * delete and with the claims znode's rewrite over the version read), so two claimants can never both succeed on what
- * they read: the second finds a version moved on and gets a {@link CuratorCalls.Conflict}, and the history never
- * disagrees with the claims it records.
+ * the time of the last claim or renewal), {@code leases/<id>} (ephemeral, owned by the holder's session),
+ * {@code clock} (written by a release and a further claim, so its {@code mtime} tells the ensemble's time),
+ * {@code claims/<id>} (persistent, a {@link ClaimList}: the worker ID's latest claims), {@code owners/<id>-<instance>}
+ * (who claimed each worker ID last, see {@link WorkerOwners}) and {@code claimants/c-<sequence>} (the claims in
+ * flight). Every change to a worker znode names the version it read ({@code setData} with a version, in a
+ * {@code multi} with the lease znode's create or delete and with the claims znode's rewrite over the version read), so
+ * two claimants can never both succeed on what they read: the second finds a version moved on and gets a
+ * {@link CuratorCalls.Conflict}, and the history never disagrees with the claims it records.
  */
 final class WorkerRegistry {
 
@@ -95,13 +96,18 @@ final class WorkerRegistry {
 	 * @param nodes the worker znodes read, by ascending worker ID
 	 * @param leaseNodes the worker IDs with a lease znode, some possibly beyond the maximum
 	 * @param existing the worker IDs with a worker znode, read or not
+	 * @param owners who claimed each worker ID last, as far as the owner znodes tell
+	 * @param unreadBefore how many worker znodes without a lease znode, below those read, were left unread
+	 * @param complete whether every worker znode up to the maximum was read
 	 */
-	record Snapshot(long storeMillis, List<WorkerNode> nodes, Set<Long> leaseNodes, Set<Long> existing) {
+	record Snapshot(long storeMillis, List<WorkerNode> nodes, Set<Long> leaseNodes, Set<Long> existing,
+			WorkerOwners owners, int unreadBefore, boolean complete) {
 
-		/** A snapshot that read every worker znode. */
+		/** A snapshot that read every worker znode, with no owner known. */
 		Snapshot(long storeMillis, List<WorkerNode> nodes, Set<Long> leaseNodes) {
 			this(storeMillis, nodes, leaseNodes,
-					nodes.stream().map(WorkerNode::workerId).collect(Collectors.toUnmodifiableSet()));
+					nodes.stream().map(WorkerNode::workerId).collect(Collectors.toUnmodifiableSet()),
+					WorkerOwners.NONE, 0, true);
 		}
 
 	}
@@ -120,6 +126,8 @@ final class WorkerRegistry {
 
 	private final String claimantsPath;
 
+	private final String ownersPath;
+
 	private final CuratorCalls calls;
 
 	private volatile boolean pathsCreated;
@@ -133,6 +141,7 @@ final class WorkerRegistry {
 		this.clockPath = ZKPaths.makePath(basePath, "clock");
 		this.claimsPath = ZKPaths.makePath(basePath, "claims");
 		this.claimantsPath = ZKPaths.makePath(basePath, "claimants");
+		this.ownersPath = ZKPaths.makePath(basePath, "owners");
 	}
 
 	String basePath() {
@@ -178,7 +187,7 @@ final class WorkerRegistry {
 
 	/**
 	 * Reads the ensemble's time, then every worker znode up to a maximum and which lease znodes exist: the clock's
-	 * write and the two listings are sent together, one round trip's wait, and the worker znodes read pipelined after
+	 * write and the listings are sent together, one round trip's wait, and the worker znodes read pipelined after
 	 * them, a second one.
 	 * @param maxWorkerId the largest worker ID to read
 	 * @return the snapshot, whose time is the clock write's {@code mtime}
@@ -186,7 +195,7 @@ final class WorkerRegistry {
 	Snapshot snapshot(long maxWorkerId) {
 		createPaths();
 		Listing listing = list(true);
-		return snapshot(maxWorkerId, listing.storeMillis(), listing, true);
+		return read(listing, listing.storeMillis(), listing.workerIds(maxWorkerId), 0, true);
 	}
 
 	/**
@@ -196,43 +205,40 @@ final class WorkerRegistry {
 	 * @return the snapshot
 	 */
 	Snapshot snapshot(long maxWorkerId, long storeMillis) {
-		return snapshot(maxWorkerId, storeMillis, true);
+		Listing listing = list(false);
+		return read(listing, storeMillis, listing.workerIds(maxWorkerId), 0, true);
 	}
 
 	/**
-	 * Reads the ensemble's time, which lease znodes exist, and only the worker znodes up to a maximum that have none:
-	 * those a claim can take without waiting for a lease to run out. A claim's rounds after a lost race read this
-	 * way, a few znodes each instead of every one again (1,000 claimants at a fleet's start); a worker ID whose lease
-	 * znode stays while its lease ran out (a holder whose session lives but whose renewals stopped) is found by
-	 * {@link #snapshot(long)}, which the first round reads.
-	 * @param maxWorkerId the largest worker ID to read
+	 * Reads some of the worker znodes listed, pipelined (one round trip's wait).
+	 * @param listing the listing they were chosen from
 	 * @param storeMillis the ensemble's time now, no later than it really is
-	 * @return the snapshot, with every existing worker ID but only the unleased ones read
+	 * @param ids the worker IDs to read, ascending
+	 * @param unreadBefore how many worker znodes without a lease znode, below those read, are left unread
+	 * @param complete whether the IDs are every one listed up to the claim's maximum
+	 * @return the snapshot
 	 */
-	Snapshot unleasedSnapshot(long maxWorkerId, long storeMillis) {
-		return snapshot(maxWorkerId, storeMillis, false);
-	}
-
-	private Snapshot snapshot(long maxWorkerId, long storeMillis, boolean leasedToo) {
-		return snapshot(maxWorkerId, storeMillis, list(false), leasedToo);
-	}
-
-	private Snapshot snapshot(long maxWorkerId, long storeMillis, Listing listing, boolean leasedToo) {
-		List<Long> ids = listing.workerIds().stream().filter((id) -> id <= maxWorkerId).toList();
-		List<Long> toRead = leasedToo ? ids
-				: ids.stream().filter((id) -> !listing.leaseNodes().contains(id)).toList();
-		return new Snapshot(storeMillis, readNodes(toRead, listing.leaseNodes()), listing.leaseNodes(),
-				Set.copyOf(ids));
+	Snapshot read(Listing listing, long storeMillis, List<Long> ids, int unreadBefore, boolean complete) {
+		List<WorkerNode> nodes = readNodes(ids, listing.leaseNodes());
+		return new Snapshot(storeMillis, nodes, listing.leaseNodes(), Set.copyOf(listing.workerIds()),
+				listing.owners(), unreadBefore, complete);
 	}
 
 	/**
-	 * Which lease and worker znodes exist, and the ensemble's time when the clock znode was written with them.
+	 * Which lease, worker and owner znodes exist, and the ensemble's time when the clock znode was written with them.
 	 * @param storeMillis the clock write's {@code mtime}, -1 when it was not written
 	 * @param leaseNodes the worker IDs with a lease znode
 	 * @param workerIds the worker IDs with a worker znode, ascending
+	 * @param owners who claimed each worker ID last
 	 * @param ahead how many claims in flight queued before this one, 0 when not listed
 	 */
-	private record Listing(long storeMillis, Set<Long> leaseNodes, List<Long> workerIds, int ahead) {
+	record Listing(long storeMillis, Set<Long> leaseNodes, List<Long> workerIds, WorkerOwners owners, int ahead) {
+
+		/** The worker IDs with a worker znode up to a maximum, ascending. */
+		List<Long> workerIds(long maxWorkerId) {
+			return this.workerIds.stream().filter((id) -> id <= maxWorkerId).toList();
+		}
+
 	}
 
 	/**
@@ -248,13 +254,14 @@ final class WorkerRegistry {
 	}
 
 	/**
-	 * Sends the requests given, then the listings of the lease znodes, the worker znodes and, for a claimant, the
+	 * Sends the requests given, then the listings of the lease, worker and owner znodes and, for a claimant, the
 	 * claims in flight, all at once; the first request's answer carries the ensemble's time, if any.
 	 */
 	private Listing list(List<Request> first, Claimant claimant) {
 		List<Request> requests = new ArrayList<>(first);
 		requests.add((callback) -> this.client.getChildren().inBackground(callback).forPath(this.leasesPath));
 		requests.add((callback) -> this.client.getChildren().inBackground(callback).forPath(this.workersPath));
+		requests.add((callback) -> this.client.getChildren().inBackground(callback).forPath(this.ownersPath));
 		if (claimant != null) {
 			requests.add((callback) -> this.client.getChildren().inBackground(callback).forPath(this.claimantsPath));
 		}
@@ -283,8 +290,9 @@ final class WorkerRegistry {
 		if (own != null) {
 			claimant.queued(own);
 		}
-		int ahead = (claimant != null) ? claimant.ahead(answers[at + 2].getChildren()) : 0;
-		return new Listing(storeMillis, leaseNodes, ids, ahead);
+		WorkerOwners owners = WorkerOwners.of(answers[at + 2].getChildren());
+		int ahead = (claimant != null) ? claimant.ahead(answers[at + 3].getChildren()) : 0;
+		return new Listing(storeMillis, leaseNodes, List.copyOf(ids), owners, ahead);
 	}
 
 	/**
@@ -341,35 +349,27 @@ final class WorkerRegistry {
 	}
 
 	/**
-	 * Starts a claim: queues it as a claimant (the create's {@code mtime} is the ensemble's time), lists the lease and
-	 * worker znodes and the claims in flight, all sent at once, then reads every worker znode up to a maximum,
-	 * pipelined.
-	 * @param maxWorkerId the largest worker ID to read
+	 * Starts a claim: queues it as a claimant (the create's {@code mtime} is the ensemble's time) and lists the lease,
+	 * worker and owner znodes and the claims in flight, all sent at once.
 	 * @param claimant the claim's place in the queue, filled in here
-	 * @return the snapshot, whose time is the claimant's creation, and how many claims in flight queued before it
+	 * @return the listing, whose time is the claimant's creation and which counts the claims in flight queued
+	 * before it
 	 */
-	Start start(long maxWorkerId, Claimant claimant) {
+	Listing start(Claimant claimant) {
 		createPaths();
 		String prefix = ZKPaths.makePath(this.claimantsPath, "c-");
-		Listing listing = list(List.of((callback) -> this.client.create()
+		return list(List.of((callback) -> this.client.create()
 			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
 			.inBackground(callback)
 			.forPath(prefix, NO_DATA)), claimant);
-		return new Start(snapshot(maxWorkerId, listing.storeMillis(), listing, true), listing.ahead());
 	}
 
 	/**
-	 * Reads, for a round after a lost race, which lease and worker znodes exist, the claims in flight, and the worker
-	 * znodes without a lease znode; see {@link #unleasedSnapshot(long, long)}.
-	 * @return the snapshot and how many claims in flight queued before this one
+	 * Lists, for a round after a lost race, the lease, worker and owner znodes and the claims in flight.
+	 * @return the listing, without a time
 	 */
-	Start again(long maxWorkerId, long storeMillis, Claimant claimant) {
-		Listing listing = list(List.of(), claimant);
-		return new Start(snapshot(maxWorkerId, storeMillis, listing, false), listing.ahead());
-	}
-
-	/** A claim round's snapshot and how many claims in flight queued before the claim. */
-	record Start(Snapshot snapshot, int ahead) {
+	Listing again(Claimant claimant) {
+		return list(List.of(), claimant);
 	}
 
 	/**
@@ -574,9 +574,11 @@ final class WorkerRegistry {
 	/**
 	 * Claims a worker ID in one transaction: deletes a stale lease znode if there was one, creates this session's
 	 * ephemeral lease znode, writes the record over the version read (or creates the worker znode), the claims over
-	 * the version read (or creates the claims znode), and takes the claim out of the queue of claims in flight. When
-	 * the claims znode was taken for missing and the transaction fails on its create alone, the claims znode is read
-	 * and the transaction sent again; so it is, without it, when the claimant znode alone was gone.
+	 * the version read (or creates the claims znode), takes the claim out of the queue of claims in flight, and
+	 * replaces the worker ID's owner znode with this instance's. When the claims znode was taken for missing and the
+	 * transaction fails on its create alone, the claims znode is read and the transaction sent again; so it is,
+	 * without it, when the claimant znode alone was gone, and without the owner znodes when they alone were not as
+	 * listed (written by hand: they are a hint only).
 	 * @param workerId the worker ID
 	 * @param read the worker znode as read, {@code null} when there was none
 	 * @param staleLeaseNode whether a lease znode existed when read
@@ -584,18 +586,22 @@ final class WorkerRegistry {
 	 * @param claims the claims znode as read, or {@link ClaimList.Stored#NONE} when taken for missing unread
 	 * @param history the claims to write over it, the new one first, from the claims read
 	 * @param claimant the claim's place in the queue, {@code null} for none
+	 * @param previousOwner the name of the worker ID's owner znode as listed, {@code null} when there was none
 	 * @return the worker znode's new version
 	 * @throws Conflict when another instance changed any of the znodes since it was read
 	 */
 	int take(long workerId, WorkerNode read, boolean staleLeaseNode, WorkerRecord record, ClaimList.Stored claims,
-			UnaryOperator<ClaimList> history, Claimant claimant) {
+			UnaryOperator<ClaimList> history, Claimant claimant, String previousOwner) {
 		int claimsOp = staleLeaseNode ? 3 : 2;
 		ClaimList.Stored stored = claims;
+		String owner = WorkerOwners.entry(workerId, record.instanceId());
+		boolean owned = owner.equals(previousOwner);
 		for (int attempt = 1;; attempt++) {
 			String queued = (claimant != null) ? claimant.path() : null;
+			int ownersOp = claimsOp + ((queued != null) ? 2 : 1);
 			try {
 				int version = take(workerId, read, staleLeaseNode, record, stored, history.apply(stored.list()),
-						queued);
+						queued, owned ? null : new OwnerChange(previousOwner, owner));
 				if (queued != null) {
 					claimant.dequeued();
 				}
@@ -609,6 +615,11 @@ final class WorkerRegistry {
 				else if (attempt < 3 && queued != null && failed == claimsOp + 1) {
 					claimant.dequeued();
 				}
+				else if (attempt < 3 && !owned && failed >= ownersOp) {
+					logger.debug("uid owner znodes of worker ID {} not as listed under {}; claimed without them",
+							workerId, this.ownersPath);
+					owned = true;
+				}
 				else {
 					throw ex;
 				}
@@ -616,9 +627,17 @@ final class WorkerRegistry {
 		}
 	}
 
+	/**
+	 * A worker ID's owner znode replaced by a take.
+	 * @param previous the name of the one listed, {@code null} for none
+	 * @param next the name of the claimant's
+	 */
+	private record OwnerChange(String previous, String next) {
+	}
+
 	private int take(long workerId, WorkerNode read, boolean staleLeaseNode, WorkerRecord record,
-			ClaimList.Stored claims, ClaimList history, String claimant) {
-		List<CuratorOp> ops = new ArrayList<>(5);
+			ClaimList.Stored claims, ClaimList history, String claimant, OwnerChange owner) {
+		List<CuratorOp> ops = new ArrayList<>(7);
 		String lease = leasePath(workerId);
 		String worker = workerPath(workerId);
 		byte[] data = record.encode();
@@ -636,6 +655,19 @@ final class WorkerRegistry {
 			ops.add(claims.writeOp(this.client, claimsPath(workerId), history));
 			if (claimant != null) {
 				ops.add(this.client.transactionOp().delete().forPath(claimant));
+			}
+			if (owner != null) {
+				if (owner.previous() != null) {
+					// Owner znodes are never written after their creation, so their version is always 0.
+					ops.add(this.client.transactionOp()
+						.delete()
+						.withVersion(0)
+						.forPath(ZKPaths.makePath(this.ownersPath, owner.previous())));
+				}
+				ops.add(this.client.transactionOp()
+					.create()
+					.withMode(CreateMode.PERSISTENT)
+					.forPath(ZKPaths.makePath(this.ownersPath, owner.next()), NO_DATA));
 			}
 			return null;
 		});
@@ -722,7 +754,7 @@ final class WorkerRegistry {
 	}
 
 	/**
-	 * Creates the namespace's five paths where they are missing, once per assigner: one read of the namespace's
+	 * Creates the namespace's six paths where they are missing, once per assigner: one read of the namespace's
 	 * children where it was a create of each, a write that the ensemble logs even when it refuses it (the paths
 	 * exist, but for the first instance ever).
 	 */
@@ -732,7 +764,7 @@ final class WorkerRegistry {
 		}
 		List<String> existing = childrenOf(this.basePath);
 		for (String path : List.of(this.workersPath, this.leasesPath, this.clockPath, this.claimsPath,
-				this.claimantsPath)) {
+				this.claimantsPath, this.ownersPath)) {
 			if (existing.contains(ZKPaths.getNodeFromPath(path))) {
 				continue;
 			}

@@ -41,7 +41,9 @@ import org.apache.curator.utils.PathUtils;
  * was claimed in has ended, or when another instance took it; one that finds the version moved on by its own
  * earlier write, whose answer was lost, recognises its token and session and carries on. The claim and the release
  * also rewrite the worker ID's claims znode {@code claims/<id>} in their transaction, over the version read, so the
- * history of claims ({@link #fleet()}) never disagrees with them.
+ * history of claims ({@link #fleet()}) never disagrees with them; a claim replaces the worker ID's owner znode
+ * {@code owners/<id>-<instance>} too, so that a later claim finds its instance's previous worker ID in one listing
+ * and reads a few dozen worker znodes, not all of them ({@link WorkerOwners}, {@link ClaimCandidates#toRead}).
  *
  * <p><strong>The store's clock</strong> is the time the ZooKeeper leader stamps on each write (a znode's
  * {@code mtime}): lease expiry compares the {@code mtime} of a worker znode's last renewal with the {@code mtime} of a
@@ -145,23 +147,24 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 		// made a fleet's simultaneous start one long queue of writes.
 		WorkerRegistry.Claimant claimant = new WorkerRegistry.Claimant();
 		try {
-			WorkerRegistry.Start start = this.registry.start(maxWorkerId, claimant);
-			Snapshot first = start.snapshot();
+			WorkerRegistry.Listing first = this.registry.start(claimant);
 			long clockMillis = first.storeMillis();
 			long clockReadNanos = System.nanoTime();
 			for (int round = 1; round <= MAX_CLAIM_ROUNDS; round++) {
 				long storeMillis = clockMillis + (System.nanoTime() - clockReadNanos) / 1_000_000;
-				// The first round reads every worker znode, so an expired lease is found and preferred to a new worker
-				// ID, and starts as many places down the candidates as claims queued before it are in flight; a round
-				// after a lost race reads only those without a lease znode, which is what the others who won it just
-				// took: a fleet starting at once would otherwise read the whole registry again and again.
-				Snapshot read = (round == 1) ? first : this.registry.unleasedSnapshot(maxWorkerId, storeMillis);
-				int queued = (round == 1) ? start.ahead() : 0;
-				List<Candidate> candidates = this.candidates.preferred(read, maxWorkerId, maxMarkLead, round, queued);
-				// Nothing unleased: read them all, as a lease may have run out under a live session.
-				Snapshot snapshot = (candidates.isEmpty() && round > 1)
-						? this.registry.snapshot(maxWorkerId, storeMillis) : read;
-				if (snapshot != read) {
+				// A round reads a few dozen worker znodes, however large the registry (ClaimCandidates.toRead): this
+				// instance's own, those without a lease znode from as many places down as claims queued before it are
+				// in flight, and in the first round a few leased ones, where an expired lease is preferred to a new
+				// worker ID. A fleet starting at once read the whole registry in every claim.
+				WorkerRegistry.Listing listing = (round == 1) ? first : this.registry.again(claimant);
+				ClaimCandidates.Reads reads = this.candidates.toRead(listing, maxWorkerId, round);
+				Snapshot snapshot = this.registry.read(listing, storeMillis, reads.ids(), reads.unreadBefore(),
+						reads.complete());
+				int queued = (round == 1) ? listing.ahead() : 0;
+				List<Candidate> candidates = this.candidates.preferred(snapshot, maxWorkerId, maxMarkLead, round, queued);
+				if (this.candidates.worthReadingAll(snapshot, candidates, maxMarkLead)) {
+					// Nothing fine among what was read: read them all, as a lease may have run out under a live session.
+					snapshot = this.registry.snapshot(maxWorkerId, storeMillis);
 					candidates = this.candidates.preferred(snapshot, maxWorkerId, maxMarkLead, round);
 				}
 				if (candidates.isEmpty()) {
