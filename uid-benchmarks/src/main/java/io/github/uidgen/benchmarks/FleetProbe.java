@@ -1,6 +1,7 @@
 package io.github.uidgen.benchmarks;
 
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
@@ -20,6 +21,8 @@ final class FleetProbe {
 	private final AtomicLong calls = new AtomicLong();
 
 	private final AtomicLong refused = new AtomicLong();
+
+	private volatile String lastRefusal;
 
 	/** Written by the probe's thread only, read once it has stopped. */
 	private long[] ids = new long[1 << 20];
@@ -68,6 +71,7 @@ final class FleetProbe {
 			// Closed by a rolling restart between the read of its slot and the call: not a refusal of a running one.
 			if (this.generators.get(index) == generator) {
 				this.refused.incrementAndGet();
+				this.lastRefusal = "instance " + index + ": " + ex.getClass().getSimpleName() + ": " + ex.getMessage();
 			}
 			return;
 		}
@@ -83,6 +87,16 @@ final class FleetProbe {
 
 	long refused() {
 		return this.refused.get();
+	}
+
+	/**
+	 * Says how many calls running instances refused since an earlier count, and the last refusal's reason.
+	 * @param before {@link #refused()} then
+	 * @return the count, with the reason when there were any
+	 */
+	String refusedSince(long before) {
+		long refused = refused() - before;
+		return (refused == 0) ? "0" : String.format(Locale.ROOT, "%,d (the last: %s)", refused, this.lastRefusal);
 	}
 
 	/** Stops the probe and waits for its thread. */

@@ -179,6 +179,7 @@ public final class FleetSimulation {
 	/** Every instance starts at the same moment: claim, and time to a first ID. */
 	private void startAllAtOnce() throws InterruptedException {
 		FleetStore.Watch watch = this.store.watch();
+		long refusedBefore = this.probe.refused();
 		Starts starts = startConcurrently(0, this.size);
 		if (this.clients[0].assigner() instanceof RedisWorkerIdAssigner redis) {
 			this.claimWait = redis.getClaimProbation();
@@ -197,9 +198,10 @@ public final class FleetSimulation {
 			.row("first ID (the generator built, mark recorded, getUID())", ms(starts.firstIds, 0.5),
 					ms(starts.firstIds, 0.99), ms(starts.firstIds, 1))
 			.print(this.out);
-		this.out.printf("%nStarted: %d of %d; failed: %d%s; distinct worker IDs held: %d%n%n", starts.started(),
-				this.size, starts.failures.size(), starts.failures.isEmpty() ? "" : " (first: " + starts.failures.get(0)
-						+ ")", distinctWorkerIds());
+		this.out.printf("%nStarted: %d of %d; failed: %d%s; distinct worker IDs held: %d; calls refused by instances "
+				+ "started meanwhile: %s%n%n", starts.started(), this.size, starts.failures.size(),
+				starts.failures.isEmpty() ? "" : " (first: " + starts.failures.get(0) + ")", distinctWorkerIds(),
+				this.probe.refusedSince(refusedBefore));
 		printClaimCalls(starts);
 		watch.print(this.out, "the simultaneous start", starts.started());
 		long[] work = less(starts.claims, this.claimWait);
@@ -216,6 +218,7 @@ public final class FleetSimulation {
 	private void steadyState(String title, boolean summarise) {
 		FleetStore.Watch watch = this.store.watch();
 		FleetStore.Reading before = this.store.read();
+		long refusedBefore = this.probe.refused();
 		long jvmBefore = processCpuNanos();
 		long startNanos = System.nanoTime();
 		FleetStore.sleep(this.steady);
@@ -233,6 +236,7 @@ public final class FleetSimulation {
 			.row(this.store.memoryMeasured(), String.format(Locale.ROOT, "%.1f MB", after.memoryBytes() / 1e6))
 			.row("the simulation's JVM, every instance and the probe (% of one core)",
 					String.format(Locale.ROOT, "%.1f %%", jvmCpu))
+			.row("calls refused by running instances", this.probe.refusedSince(refusedBefore))
 			.print(this.out);
 		this.out.println();
 		watch.print(this.out, "the steady state", 0);
@@ -332,7 +336,7 @@ public final class FleetSimulation {
 			.row("the server's restart until it answered (its data loaded), before \"the return\"",
 					(this.store.restartNote() != null && !empty) ? this.store.restartNote() : "–")
 			.row("worker IDs held in the store afterwards", held)
-			.row("distinct worker IDs of the running instances", distinctWorkerIds())
+			.row("distinct worker IDs of the running instances holding a lease", distinctWorkerIds())
 			.print(this.out);
 		this.out.println();
 		this.summary.add(String.format(Locale.ROOT, "%,d, %.1f s", refused, allRenewing / 1e9));
@@ -369,7 +373,7 @@ public final class FleetSimulation {
 			.row("calls refused (by running instances)", refused)
 			.row("restarts that failed", failures.size() + (failures.isEmpty() ? "" : " (first: " + failures.get(0)
 					+ ")"))
-			.row("distinct worker IDs of the running instances", distinctWorkerIds())
+			.row("distinct worker IDs of the running instances holding a lease", distinctWorkerIds())
 			.print(this.out);
 		this.out.println();
 		this.summary.add(refused + ", " + ms(restarts, 1));
@@ -377,6 +381,7 @@ public final class FleetSimulation {
 
 	/** Instances are added until every worker ID is taken; then one more asks. */
 	private void beyondTheLayout() throws InterruptedException {
+		long refusedBefore = this.probe.refused();
 		Starts fill = startConcurrently(this.size, WORKER_IDS);
 		int held = heldInTheStore();
 		String refusal;
@@ -394,8 +399,9 @@ public final class FleetSimulation {
 		long refusedAfter = System.nanoTime() - startNanos;
 		this.out.printf("### Instance %,d on a layout of %,d worker IDs%n%n", WORKER_IDS + 1, WORKER_IDS);
 		this.out.printf("%d more instances started (%d failed); worker IDs held in the store: %d; distinct worker IDs "
-				+ "of the running instances: %d. Instance %,d, after %.1f s:%n%n> %s%n%n", WORKER_IDS - this.size,
-				fill.failures.size(), held, distinctWorkerIds(), WORKER_IDS + 1, refusedAfter / 1e9, refusal);
+				+ "of the running instances holding a lease: %d; calls refused by running instances meanwhile: %s. Instance %,d, after "
+				+ "%.1f s:%n%n> %s%n%n", WORKER_IDS - this.size, fill.failures.size(), held, distinctWorkerIds(),
+				this.probe.refusedSince(refusedBefore), WORKER_IDS + 1, refusedAfter / 1e9, refusal);
 		this.summary.add(refusal.replaceAll(":.*", "") + String.format(Locale.ROOT, " after %.1f s",
 				refusedAfter / 1e9));
 		// Back to the fleet of N for what follows.
@@ -694,17 +700,22 @@ public final class FleetSimulation {
 		}
 	}
 
+	/**
+	 * Counts the worker IDs of the running instances that hold their lease, negative by as many as share one. An
+	 * instance whose lease was lost still reports the worker ID it lost (and issues nothing on it) until its claim
+	 * again succeeds, so it is left out: counted, a worker ID another instance took since looked shared.
+	 */
 	private int distinctWorkerIds() {
 		Set<Long> ids = new HashSet<>();
-		int running = 0;
+		int holding = 0;
 		for (int i = 0; i < this.generators.length(); i++) {
 			DefaultUidGenerator generator = this.generators.get(i);
-			if (generator != null) {
-				running++;
+			if (generator != null && !generator.status().worker().leaseLost()) {
+				holding++;
 				ids.add(generator.status().worker().id());
 			}
 		}
-		return (ids.size() == running) ? running : -(running - ids.size());
+		return (ids.size() == holding) ? holding : -(holding - ids.size());
 	}
 
 	private void closeAll() {
