@@ -13,10 +13,13 @@ import io.github.uidgen.UidLayout;
 import io.github.uidgen.testsupport.ServerProcess;
 import io.github.uidgen.testsupport.TestRedis;
 import io.github.uidgen.testsupport.ThrowawayZooKeeper;
+import io.github.uidgen.worker.AllWorkerIdsLeasedException;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.WorkerLeaseLostException;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
+import io.github.uidgen.worker.fleet.FleetWorker;
+import io.github.uidgen.worker.fleet.WorkerState;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.drivers.TracerDriver;
@@ -240,6 +243,45 @@ class ZookeeperWorkerIdAssignerTests {
 			long workerId = Long.parseLong(owner.substring(0, owner.indexOf('-')));
 			WorkerRecord record = WorkerRecord.decode(this.client.getData().forPath(base + "/workers/" + workerId));
 			assertThat(owner).isEqualTo(WorkerOwners.entry(workerId, record.instanceId()));
+		}
+	}
+
+	/**
+	 * Every one of 100 worker IDs leased (more than a round reads whole), three of them by holders that stopped
+	 * renewing while their session lives on: while their leases last a claim finds nothing and says so; once they ran
+	 * out, each of three claims takes one at its first attempt, whether or not its random few leased znodes held one,
+	 * as a round that finds nothing to take reads them all (a round that trusted its sample would miss them in most).
+	 */
+	@Test
+	void leasesThatRanOutAreFoundInAFullRegistryLargerThanARoundReads() throws Exception {
+		String namespace = TestRedis.uniqueNamespace("full");
+		long maxWorkerId = 99;
+		List<Long> stalled = List.of(97L, 98L, 99L);
+		for (int i = 0; i <= maxWorkerId; i++) {
+			ZookeeperWorkerIdAssigner holder = stalled.contains((long) i) ? ZookeeperWorkerIdAssigner
+				.builder(this.client)
+				.namespace(namespace)
+				.leaseDuration(Duration.ofSeconds(1))
+				.instanceId("stalled-" + i)
+				.build() : assigner(this.client, namespace, "holder-" + i);
+			assertThat(holder.assign(maxWorkerId).workerId()).isEqualTo(i);
+		}
+		ZookeeperWorkerIdAssigner reader = assigner(this.client, namespace, "reader");
+		assertThatExceptionOfType(AllWorkerIdsLeasedException.class).as("while the stalled leases last")
+			.isThrownBy(() -> assigner(this.client, namespace, "too-early").assign(maxWorkerId));
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+		while (!reader.fleet().orElseThrow().read((int) maxWorkerId + 1).workers().stream()
+			.filter((worker) -> worker.state() == WorkerState.EXPIRED)
+			.map(FleetWorker::workerId)
+			.toList()
+			.equals(stalled)) {
+			assertThat(System.nanoTime()).as("the stalled leases of 1 s ran out within 30 s").isLessThan(deadline);
+			TimeUnit.MILLISECONDS.sleep(20);
+		}
+		for (int i = 0; i < stalled.size(); i++) {
+			assertThat(assigner(this.client, namespace, "newcomer-" + i).assign(maxWorkerId).workerId())
+				.as("newcomer %d, at its first attempt", i)
+				.isIn(stalled);
 		}
 	}
 

@@ -43,7 +43,7 @@ final class WorkerLeases {
 	 * @param storeMillis the ensemble's time at the start of this round: the claim's time
 	 * @param claimant the claim's place in the queue of claims in flight, which the take leaves; {@code null} for none
 	 */
-	WorkerAssignment tryTake(Candidate candidate, long storeMillis, WorkerRegistry.Claimant claimant) {
+	WorkerAssignment tryTake(Candidate candidate, long storeMillis, Claimant claimant) {
 		String token = LeaseTokens.newToken();
 		WorkerNode read = candidate.node();
 		long mark = (read != null) ? read.startMarkMillis(storeMillis) : WorkerAssignment.NO_MARK;

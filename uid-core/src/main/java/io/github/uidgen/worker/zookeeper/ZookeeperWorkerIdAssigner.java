@@ -145,7 +145,7 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 		// round's listings. Later rounds count on from that time by this host's monotonic clock, which can only make
 		// them think it earlier than it is (the write's mtime precedes its answer). Writing the clock znode every round
 		// made a fleet's simultaneous start one long queue of writes.
-		WorkerRegistry.Claimant claimant = new WorkerRegistry.Claimant();
+		Claimant claimant = new Claimant();
 		try {
 			WorkerRegistry.Listing first = this.registry.start(claimant);
 			long clockMillis = first.storeMillis();
