@@ -122,7 +122,7 @@ public final class FleetSimulation {
 		out.println();
 		MarkdownTable table = new MarkdownTable("store", "floor: connect p99; one write p99; writes at the renewal rate, CPU", "claim p50 / p99 / max", "first ID p50 / p99 / max",
 				"store CPU, steady", "operations/s", "memory", "fleet read", "rolling restart: refused, slowest",
-				"instance 1,025", "restart: refused, all renewing after", "restart empty: refused, all renewing after",
+				"all again at once: claim p99, own back", "instance 1,025", "restart: refused, all renewing after", "restart empty: refused, all renewing after",
 				"IDs checked, duplicates")
 			.leftAligned(0);
 		for (String row : rows) {
@@ -145,6 +145,7 @@ public final class FleetSimulation {
 			steadyState("Steady state", true);
 			readTheFleet();
 			rollingRestart();
+			restartAllAtOnce();
 			int running = distinctWorkerIds();
 			if (running > steadyRunning) {
 				// The simultaneous start left instances out and the rolling restart started them: what they all cost.
@@ -382,6 +383,49 @@ public final class FleetSimulation {
 			.print(this.out);
 		this.out.println();
 		this.summary.add(refused + ", " + ms(restarts, 1));
+	}
+
+	/**
+	 * Every instance stops, releasing its worker ID, then all start again at once, each on a new client, as a
+	 * deployment that replaces every instance together does: each should find its own worker ID again.
+	 */
+	private void restartAllAtOnce() throws InterruptedException {
+		long[] before = new long[this.size];
+		for (int i = 0; i < this.size; i++) {
+			DefaultUidGenerator generator = this.generators.get(i);
+			before[i] = (generator != null) ? generator.status().worker().id() : -1;
+		}
+		long stopNanos = System.nanoTime();
+		close(0, this.size);
+		long stopped = System.nanoTime() - stopNanos;
+		long refusedBefore = this.probe.refused();
+		FleetStore.Watch watch = this.store.watch();
+		Starts starts = startConcurrently(0, this.size);
+		int ownBack = 0;
+		for (int i = 0; i < this.size; i++) {
+			DefaultUidGenerator generator = this.generators.get(i);
+			if (generator != null && before[i] >= 0 && generator.status().worker().id() == before[i]) {
+				ownBack++;
+			}
+		}
+		this.out.println("### Every instance stopped, then all started again at once, each on a new client");
+		this.out.println();
+		new MarkdownTable("", "p50", "p99", "max")
+			.leftAligned(0)
+			.row("claim (the assigner's assign(), Redis's probation included)", ms(starts.claims, 0.5),
+					ms(starts.claims, 0.99), ms(starts.claims, 1))
+			.row("first ID (the generator built, mark recorded, getUID())", ms(starts.firstIds, 0.5),
+					ms(starts.firstIds, 0.99), ms(starts.firstIds, 1))
+			.print(this.out);
+		this.out.printf("%nAll %d stopped (their worker IDs released) in %.1f s, 32 at a time. Started again: %d of %d; "
+				+ "failed: %d%s; each its own worker ID back: %d; distinct worker IDs of the running instances holding a "
+				+ "lease: %d; calls refused by instances started meanwhile: %s%n%n", this.size, stopped / 1e9,
+				starts.started(), this.size, starts.failures.size(),
+				starts.failures.isEmpty() ? "" : " (first: " + starts.failures.get(0) + ")", ownBack,
+				distinctWorkerIds(), this.probe.refusedSince(refusedBefore));
+		printClaimCalls(starts);
+		watch.print(this.out, "the start of all at once again", starts.started());
+		this.summary.add(ms(starts.claims, 0.99) + ", " + ownBack + " own");
 	}
 
 	/** Instances are added until every worker ID is taken; then one more asks. */
@@ -723,13 +767,18 @@ public final class FleetSimulation {
 		return (ids.size() == holding) ? holding : -(holding - ids.size());
 	}
 
-	/**
-	 * Closes every instance, 32 at a time, for at most two minutes: each close releases its worker ID, which waits
-	 * out the client's timeout where the store no longer answers (one by one, 1,000 closes took hours).
-	 */
+	/** Closes every instance; see {@link #close(int, int)}. */
 	private void closeAll() throws InterruptedException {
+		close(0, this.generators.length());
+	}
+
+	/**
+	 * Closes instances, 32 at a time, for at most two minutes: each close releases its worker ID, which waits out the
+	 * client's timeout where the store no longer answers (one by one, 1,000 closes took hours).
+	 */
+	private void close(int from, int to) throws InterruptedException {
 		ExecutorService closing = Executors.newFixedThreadPool(32);
-		for (int i = 0; i < this.generators.length(); i++) {
+		for (int i = from; i < to; i++) {
 			int index = i;
 			closing.execute(() -> {
 				DefaultUidGenerator generator = this.generators.getAndSet(index, null);
@@ -745,6 +794,7 @@ public final class FleetSimulation {
 		if (!closing.awaitTermination(2, TimeUnit.MINUTES)) {
 			this.out.println("Not every instance closed within 2 minutes; the rest are left to the JVM's exit.");
 			closing.shutdownNow();
+			return;
 		}
 	}
 
