@@ -47,6 +47,12 @@ public final class FleetSimulation {
 	/** How long any wait for the fleet to reach a state may last. */
 	static final Duration BOUND = Duration.ofMinutes(3);
 
+	/** The row of a start's claims, in the tables of the simultaneous starts. */
+	private static final String CLAIM_ROW = "claim (the assigner's assign(), Redis's probation included)";
+
+	/** The row of a start's first IDs, in the tables of the simultaneous starts. */
+	private static final String FIRST_ID_ROW = "first ID (the generator built, mark recorded, getUID())";
+
 	private final FleetStore store;
 
 	private final int size;
@@ -194,15 +200,13 @@ public final class FleetSimulation {
 		this.out.println();
 		new MarkdownTable("", "p50", "p99", "max")
 			.leftAligned(0)
-			.row("claim (the assigner's assign(), Redis's probation included)", ms(starts.claims, 0.5),
-					ms(starts.claims, 0.99), ms(starts.claims, 1))
+			.row(quantiles(CLAIM_ROW, starts.claims))
 			.row("claim less the probation's fixed wait of " + this.claimWait.toMillis() + " ms",
 					ms(less(starts.claims, this.claimWait), 0.5), ms(less(starts.claims, this.claimWait), 0.99),
 					ms(less(starts.claims, this.claimWait), 1))
 			.row("the layout record before the claim (recordLayout(): a database's first connection and tables, a "
 					+ "session's wait)", ms(starts.layouts, 0.5), ms(starts.layouts, 0.99), ms(starts.layouts, 1))
-			.row("first ID (the generator built, mark recorded, getUID())", ms(starts.firstIds, 0.5),
-					ms(starts.firstIds, 0.99), ms(starts.firstIds, 1))
+			.row(quantiles(FIRST_ID_ROW, starts.firstIds))
 			.print(this.out);
 		this.out.printf("%nStarted: %d of %d; failed: %d%s; distinct worker IDs held: %d; calls refused by instances "
 				+ "started meanwhile: %s%n%n", starts.started(), this.size, starts.failures.size(),
@@ -385,6 +389,11 @@ public final class FleetSimulation {
 		this.summary.add(refused + ", " + ms(restarts, 1));
 	}
 
+	/** A table row of p50, p99 and max of some durations. */
+	private static Object[] quantiles(String label, long[] nanos) {
+		return new Object[] { label, ms(nanos, 0.5), ms(nanos, 0.99), ms(nanos, 1) };
+	}
+
 	/**
 	 * Every instance stops, releasing its worker ID, then all start again at once, each on a new client, as a
 	 * deployment that replaces every instance together does: each should find its own worker ID again.
@@ -412,10 +421,8 @@ public final class FleetSimulation {
 		this.out.println();
 		new MarkdownTable("", "p50", "p99", "max")
 			.leftAligned(0)
-			.row("claim (the assigner's assign(), Redis's probation included)", ms(starts.claims, 0.5),
-					ms(starts.claims, 0.99), ms(starts.claims, 1))
-			.row("first ID (the generator built, mark recorded, getUID())", ms(starts.firstIds, 0.5),
-					ms(starts.firstIds, 0.99), ms(starts.firstIds, 1))
+			.row(quantiles(CLAIM_ROW, starts.claims))
+			.row(quantiles(FIRST_ID_ROW, starts.firstIds))
 			.print(this.out);
 		this.out.printf("%nAll %d stopped (their worker IDs released) in %.1f s, 32 at a time. Started again: %d of %d; "
 				+ "failed: %d%s; each its own worker ID back: %d; distinct worker IDs of the running instances holding a "
