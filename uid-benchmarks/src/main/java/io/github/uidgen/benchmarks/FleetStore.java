@@ -1,15 +1,8 @@
 package io.github.uidgen.benchmarks;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +20,9 @@ import java.util.concurrent.TimeUnit;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.uidgen.testsupport.ThrowawayMariaDb;
+import io.github.uidgen.testsupport.ServerProcess;
 import io.github.uidgen.testsupport.ThrowawayRedis;
+import io.github.uidgen.testsupport.ThrowawayZooKeeperProcess;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.jdbc.JdbcLeaseWorkerIdAssigner;
 import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
@@ -37,7 +32,6 @@ import io.lettuce.core.resource.Delay;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
-import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.CreateMode;
 
 import org.springframework.data.redis.connection.RedisConnection;
@@ -99,7 +93,7 @@ abstract class FleetStore implements AutoCloseable {
 	static FleetStore start(String kind, Path dir, boolean digests) {
 		return switch (kind) {
 			case "redis" -> new Redis(dir);
-			case "zookeeper" -> new ZooKeeper();
+			case "zookeeper" -> new ZooKeeper(dir);
 			case "db" -> new Db(dir, digests);
 			default -> throw new IllegalArgumentException("Unknown store '" + kind + "'; use one of " + KINDS);
 		};
@@ -392,19 +386,18 @@ abstract class FleetStore implements AutoCloseable {
 	}
 
 	/**
-	 * ZooKeeper as Curator's {@code TestingServer} in this JVM (the real server code; its CPU is the time of its own
-	 * threads), one Curator client and session per instance, at the starter's defaults.
+	 * ZooKeeper as a server process of its own ({@code ZooKeeperServerMain} in a JVM of its own, a fresh data
+	 * directory), one Curator client and session per instance, at the starter's defaults.
 	 */
 	private static final class ZooKeeper extends FleetStore {
 
-		private final TestingServer server;
+		private final ThrowawayZooKeeperProcess server;
 
-		/** CPU time of server threads that have ended, so that a restart's new threads add to it. */
-		private final Map<Long, Long> cpuByThread = new HashMap<>();
+		/** The server's CPU time in processes that have exited (a restart starts a new one). */
+		private long cpuOfEndedProcesses;
 
-		ZooKeeper() {
-			System.setProperty("zookeeper.4lw.commands.whitelist", "mntr,srvr");
-			this.server = ClaimStore.startZooKeeper();
+		ZooKeeper(Path dir) {
+			this.server = ThrowawayZooKeeperProcess.start(dir);
 		}
 
 		@Override
@@ -415,8 +408,9 @@ abstract class FleetStore implements AutoCloseable {
 		@Override
 		String describe() {
 			return "ZooKeeper " + org.apache.zookeeper.Version.getFullVersion().replaceAll("[-,].*", "")
-					+ " (Curator's TestingServer, tick 2 s, no limit of connections per address) in the simulation's "
-					+ "JVM, so its CPU is that of its own threads; each instance its own CuratorFramework and session (session timeout 30 s, connection "
+					+ " standalone (ZooKeeperServerMain in a JVM of its own, -Xmx1000m as zkServer.sh gives it, tick 2 s, "
+					+ "no limit of connections per address); each instance its own CuratorFramework and session "
+					+ "(session timeout 30 s, connection "
 					+ "timeout 10 s, as the starter builds it); ZookeeperWorkerIdAssigner at its defaults (lease "
 					+ "30 s, " + describeHeartbeat() + ", claim history 256)";
 		}
@@ -479,7 +473,7 @@ abstract class FleetStore implements AutoCloseable {
 		/** A Curator client as the starter builds it, started; its session is established in the background. */
 		private CuratorFramework curator(CountingZooKeeper.Counts counts) {
 			CuratorFramework client = CuratorFrameworkFactory.builder()
-				.connectString(this.server.getConnectString())
+				.connectString(this.server.connectString())
 				.sessionTimeoutMs(30_000)
 				.connectionTimeoutMs(10_000)
 				.retryPolicy(new ExponentialBackoffRetry(200, 3))
@@ -505,7 +499,7 @@ abstract class FleetStore implements AutoCloseable {
 
 		@Override
 		Watch watch() {
-			return ZooKeeperWatch.start(this.server.getPort())::print;
+			return ZooKeeperWatch.start(this.server.port(), this::serverCpuMillis)::print;
 		}
 
 		@Override
@@ -516,49 +510,24 @@ abstract class FleetStore implements AutoCloseable {
 		}
 
 		private synchronized long serverCpuMillis() {
-			ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-			for (Thread thread : Thread.getAllStackTraces().keySet()) {
-				if (ZooKeeperWatch.SERVER_THREADS.stream().anyMatch(thread.getName()::startsWith)) {
-					long nanos = threads.getThreadCpuTime(thread.getId());
-					if (nanos > 0) {
-						this.cpuByThread.put(thread.getId(), nanos);
-					}
-				}
-			}
-			return this.cpuByThread.values().stream().mapToLong(Long::longValue).sum() / 1_000_000;
+			ServerProcess process = this.server.process();
+			return this.cpuOfEndedProcesses + (process.isAlive() ? processCpuMillis(process.pid()) : 0);
 		}
 
 		private Map<String, String> mntr() {
-			return ZooKeeperWatch.mntr(this.server.getPort());
+			return ZooKeeperWatch.mntr(this.server.port());
 		}
 
 		@Override
 		void restart(Duration outage) {
-			try {
-				this.server.stop();
+			synchronized (this) {
+				this.cpuOfEndedProcesses += processCpuMillis(this.server.process().pid());
 			}
-			catch (Exception ex) {
-				throw new IllegalStateException("Cannot stop ZooKeeper", ex);
-			}
+			this.server.stop();
 			sleep(outage);
 			long startNanos = System.nanoTime();
-			try {
-				this.server.restart();
-			}
-			catch (Exception ex) {
-				// Curator's TestingServer gives up waiting after 10 s while the server still loads its data (the
-				// transaction log since the last snapshot, 1,000 sessions): wait for it to answer instead.
-				System.out.printf("(TestingServer.restart() gave up after %.1f s: %s; waiting for the server to "
-						+ "answer)%n%n", (System.nanoTime() - startNanos) / 1e9, ex);
-			}
-			long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-			while (mntr().isEmpty() && System.nanoTime() < deadline) {
-				sleep(Duration.ofMillis(100));
-			}
+			this.server.start();
 			this.restartSeconds = (System.nanoTime() - startNanos) / 1e9;
-			if (mntr().isEmpty()) {
-				throw new IllegalStateException("ZooKeeper did not answer within 3 minutes of its restart");
-			}
 		}
 
 		/** How long the last restart took from the server's start until it answered, seconds. */
@@ -577,12 +546,7 @@ abstract class FleetStore implements AutoCloseable {
 
 		@Override
 		public void close() {
-			try {
-				this.server.close();
-			}
-			catch (IOException ex) {
-				throw new UncheckedIOException(ex);
-			}
+			this.server.close();
 		}
 
 	}

@@ -1,34 +1,26 @@
 package io.github.uidgen.benchmarks;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+
+import io.github.uidgen.testsupport.ThrowawayZooKeeperProcess;
 
 /**
- * What the in-process ZooKeeper server, and the JVM it shares with the fleet, did during one phase of the fleet
+ * What the ZooKeeper server (a process of its own) and the simulation's JVM did during one phase of the fleet
  * simulation: the writes the ensemble logged (its {@code zxid} grew by one for each, refused ones too), the reads and
  * writes it answered with their latency in the server, its disk syncs, the most requests outstanding at once (sampled
- * every 500 ms), and the CPU time of the JVM's threads by kind (the server's, the ZooKeeper clients', Curator's, the
- * instances' own start threads), against the two cores and what other processes of the machine took meanwhile.
+ * every 500 ms), the server process's CPU time, and that of the JVM's threads by kind (the ZooKeeper clients',
+ * Curator's, the instances' own start threads), against the two cores and what other processes of the machine took
+ * meanwhile.
  */
 final class ZooKeeperWatch {
-
-	/** The names the server's threads start with; the clients' are {@code …-SendThread}, {@code …-EventThread}. */
-	static final List<String> SERVER_THREADS = List.of("NIOServerCxnFactory", "NIOWorkerThread", "SyncThread",
-			"ProcessThread", "CommitProcessor", "CommitProcWorkThread", "SessionTracker", "RequestThrottler",
-			"ConnnectionExpirer");
 
 	/** Summaries of {@code mntr} whose count and sum grow over the phase. */
 	private static final List<String> SUMMARIES = List.of("updatelatency", "readlatency", "fsynctime",
@@ -39,6 +31,11 @@ final class ZooKeeperWatch {
 	private static final String START_THREADS = "the instances' start threads (claim, first mark, first ID)";
 
 	private final int port;
+
+	/** The server process's CPU time, milliseconds. */
+	private final LongSupplier serverCpuMillis;
+
+	private final long serverCpuBefore;
 
 	private final Map<String, String> before;
 
@@ -66,8 +63,10 @@ final class ZooKeeperWatch {
 
 	private final long endedBefore = ENDED_START_THREADS.get();
 
-	private ZooKeeperWatch(int port) {
+	private ZooKeeperWatch(int port, LongSupplier serverCpuMillis) {
 		this.port = port;
+		this.serverCpuMillis = serverCpuMillis;
+		this.serverCpuBefore = serverCpuMillis.getAsLong();
 		this.before = mntr(port);
 		this.zxidBefore = zxid(port);
 		sampleThreads(true);
@@ -79,10 +78,11 @@ final class ZooKeeperWatch {
 	/**
 	 * Starts watching the server on a port of this machine.
 	 * @param port its client port
+	 * @param serverCpuMillis reads the server process's CPU time, milliseconds
 	 * @return the watch, printed and stopped by {@link #print}
 	 */
-	static ZooKeeperWatch start(int port) {
-		return new ZooKeeperWatch(port);
+	static ZooKeeperWatch start(int port, LongSupplier serverCpuMillis) {
+		return new ZooKeeperWatch(port, serverCpuMillis);
 	}
 
 	private void sample() {
@@ -145,9 +145,6 @@ final class ZooKeeperWatch {
 	}
 
 	private static String kind(String name) {
-		if (SERVER_THREADS.stream().anyMatch(name::startsWith)) {
-			return "the ZooKeeper server";
-		}
 		if (name.contains("-SendThread(") || name.endsWith("-EventThread")) {
 			return "ZooKeeper clients (send and event threads)";
 		}
@@ -216,6 +213,8 @@ final class ZooKeeperWatch {
 		threadTotal += ended;
 		long process = processCpuNanos() - this.processCpuBefore;
 		byKind.put("the JVM itself (GC, JIT; the process less its threads)", Math.max(0, process - threadTotal));
+		out.printf("CPU of the ZooKeeper server's process in that time: %.0f %% of one core.%n%n",
+				(this.serverCpuMillis.getAsLong() - this.serverCpuBefore) / 10.0 / seconds);
 		out.printf("CPU of the simulation's JVM in that time, by thread (read at its start and end; of 2 cores = 200 %%): "
 				+ "%.0f %% of one core in all; the machine: %s%n%n", process / 1e7 / seconds,
 				CpuSnapshot.take().since(this.machineBefore));
@@ -251,7 +250,7 @@ final class ZooKeeperWatch {
 
 	/** The {@code zxid} the server reports in {@code srvr}: its count of logged transactions in this epoch. */
 	private static long zxid(int port) {
-		for (String line : fourLetterWord(port, "srvr")) {
+		for (String line : ThrowawayZooKeeperProcess.fourLetterWord(port, "srvr")) {
 			if (line.startsWith("Zxid:")) {
 				return Long.decode(line.substring(5).trim()) & 0xFFFFFFFFL;
 			}
@@ -266,30 +265,13 @@ final class ZooKeeperWatch {
 	 */
 	static Map<String, String> mntr(int port) {
 		Map<String, String> values = new HashMap<>();
-		for (String line : fourLetterWord(port, "mntr")) {
+		for (String line : ThrowawayZooKeeperProcess.fourLetterWord(port, "mntr")) {
 			String[] pair = line.split("\t", 2);
 			if (pair.length == 2) {
 				values.put(pair[0], pair[1].trim());
 			}
 		}
 		return values;
-	}
-
-	private static List<String> fourLetterWord(int port, String word) {
-		try (Socket socket = new Socket()) {
-			socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
-			socket.setSoTimeout(5_000);
-			OutputStream out = socket.getOutputStream();
-			out.write(word.getBytes(StandardCharsets.US_ASCII));
-			out.flush();
-			BufferedReader in = new BufferedReader(
-					new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
-			return in.lines().toList();
-		}
-		catch (IOException ex) {
-			// Down (a restart under way): no reading.
-			return List.of();
-		}
 	}
 
 	private static long processCpuNanos() {
