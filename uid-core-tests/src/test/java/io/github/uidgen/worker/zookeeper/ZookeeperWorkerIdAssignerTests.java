@@ -3,10 +3,12 @@ package io.github.uidgen.worker.zookeeper;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.UidLayout;
@@ -24,6 +26,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.drivers.TracerDriver;
 import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.retry.RetryNTimes;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
@@ -421,6 +424,69 @@ class ZookeeperWorkerIdAssignerTests {
 			assertThatExceptionOfType(WorkerLeaseLostException.class)
 				.isThrownBy(() -> holder.renew(workerId, 1_760_000_001_000L))
 				.withMessageContaining("session");
+		}
+	}
+
+	/**
+	 * A renewal under way when Curator gives the session up (the server down longer than the session timeout) is sent
+	 * again by the client in its new session once the server is back, where its transaction passes: the old session's
+	 * lease znode lives on until the ensemble expires that session, and then goes with it, when a claim may take the
+	 * worker ID at once while the holder still issues on the renewal. So it counts as a lost lease. (A fleet of 1,000
+	 * whose ZooKeeper took longer than the session to come back gave 42 duplicate IDs that way.) The session is given
+	 * up here as Curator gives it up, by injecting its expiry into the client, once the renewal is in flight; the
+	 * ensemble keeps the old session for its 30 s.
+	 */
+	@Test
+	void aRenewalThatOutlivesItsSessionCountsAsALostLease() throws Exception {
+		try (ThrowawayZooKeeper zooKeeper = ThrowawayZooKeeper.start();
+				CuratorFramework holderClient = CuratorFrameworkFactory.newClient(zooKeeper.connectString(), 30_000,
+						500, new RetryNTimes(600, 100))) {
+			holderClient.start();
+			assertThat(holderClient.blockUntilConnected(60, TimeUnit.SECONDS)).isTrue();
+			ZookeeperWorkerIdAssigner holder = assigner(holderClient, "renewed-across", "holder");
+			long workerId = holder.assign(MAX_WORKER_ID).workerId();
+			long claimedIn = holderClient.getZookeeperClient().getZooKeeper().getSessionId();
+
+			AtomicReference<Throwable> outcome = new AtomicReference<>();
+			CountDownLatch renewalEnded = new CountDownLatch(1);
+			Thread renewer = new Thread(() -> {
+				try {
+					holder.renew(workerId, 1_760_000_001_000L);
+				}
+				catch (Throwable ex) {
+					outcome.set(ex);
+				}
+				finally {
+					renewalEnded.countDown();
+				}
+			}, "renewer");
+			zooKeeper.stop();
+			renewer.start();
+			awaitInTransaction(renewer);
+			holderClient.getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
+			zooKeeper.restart();
+			assertThat(renewalEnded.await(60, TimeUnit.SECONDS)).as("the renewal ended once the server is back")
+				.isTrue();
+			assertThat(holderClient.getZookeeperClient().getZooKeeper().getSessionId())
+				.as("the client's session after the restart")
+				.isNotEqualTo(claimedIn);
+			assertThat(holderClient.checkExists().forPath(holder.getBasePath() + "/leases/" + workerId))
+				.as("the lease znode, still the old session's")
+				.extracting(Stat::getEphemeralOwner)
+				.isEqualTo(claimedIn);
+			assertThat(outcome.get()).as("the renewal's outcome")
+				.isInstanceOf(WorkerLeaseLostException.class)
+				.hasMessageContaining("ended while it was renewed");
+		}
+	}
+
+	/** Waits, within a bound, until a thread is inside a Curator transaction (sent, or retried by the client). */
+	private static void awaitInTransaction(Thread thread) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+		while (Arrays.stream(thread.getStackTrace())
+			.noneMatch((frame) -> frame.getClassName().endsWith("CuratorMultiTransactionImpl"))) {
+			assertThat(System.nanoTime() - deadline).as("the renewal's transaction under way within 30 s").isNegative();
+			Thread.sleep(10);
 		}
 	}
 

@@ -151,6 +151,15 @@ final class WorkerLeases {
 				version = now.version();
 			}
 		}
+		if (this.registry.sessionId() != lease.sessionId()) {
+			// The session ended while the renewal was under way, and the client may have sent it again in its new
+			// session, where it passes: the lease znode of the old one lives on until the ensemble expires that
+			// session, and then goes with it, when a claim may take the worker ID at once. Only a renewal made in the
+			// lease's own session keeps that session alive for as long as the holder then issues on it.
+			this.held.remove(workerId, lease);
+			throw new WorkerLeaseLostException(workerId, "the ZooKeeper session it was claimed in ended while it was "
+					+ "renewed; its ephemeral lease znode goes with that session");
+		}
 		this.held.replace(workerId, lease, new HeldLease(record, version, lease.sessionId()));
 	}
 
