@@ -165,6 +165,35 @@ class ZookeeperWorkerIdAssignerTests {
 	}
 
 	/**
+	 * A namespace's first claim, its layout recorded, creates the namespace's six paths in one transaction, so that
+	 * the instances of a fleet that find the namespace new at the same moment each send one write for them, where
+	 * each sent six (all refused but the first instance's); a namespace that holds some of them (by hand here, as an
+	 * older version or an operator may leave it) gets the others. Counted, as above, by the zxids around the claim.
+	 */
+	@Test
+	void aNamespacesFirstClaimCreatesItsPathsInOneWrite() throws Exception {
+		try (ThrowawayZooKeeper zooKeeper = ThrowawayZooKeeper.start();
+				CuratorFramework own = zooKeeper.newClient(Duration.ofSeconds(30))) {
+			ZookeeperWorkerIdAssigner first = assigner(own, "new", "first");
+			first.recordLayout(UidLayout.defaults());
+			long before = writeZxid(own, "/before");
+			assertThat(first.assign(MAX_WORKER_ID).workerId()).isZero();
+			long after = writeZxid(own, "/after");
+			assertThat(after - before - 1).as("writes logged by the claim: the paths, the clock and the claim")
+				.isEqualTo(3);
+			List<String> paths = List.of("claimants", "claims", "clock", "leases", "owners", "workers");
+			assertThat(own.getChildren().forPath(first.getBasePath())).containsAll(paths);
+
+			ZookeeperWorkerIdAssigner partly = assigner(own, "partly", "partly");
+			partly.recordLayout(UidLayout.defaults());
+			own.create().forPath(partly.getBasePath() + "/workers");
+			own.create().forPath(partly.getBasePath() + "/clock");
+			assertThat(partly.assign(MAX_WORKER_ID).workerId()).isZero();
+			assertThat(own.getChildren().forPath(partly.getBasePath())).containsAll(paths);
+		}
+	}
+
+	/**
 	 * A claim queues itself as a claimant znode and starts its first round as many places down the free and never-used
 	 * worker IDs as claims queued before it are still in flight (their claimant znodes, made here by hand), so that
 	 * the claims of a fleet starting at once each try another worker ID; its own previous worker ID stays first, and
