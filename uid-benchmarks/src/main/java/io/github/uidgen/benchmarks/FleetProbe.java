@@ -1,11 +1,16 @@
 package io.github.uidgen.benchmarks;
 
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
+import io.github.uidgen.DecodedUid;
 import io.github.uidgen.UidException;
+import io.github.uidgen.UidLayout;
 import io.github.uidgen.snowflake.DefaultUidGenerator;
 
 /**
@@ -26,6 +31,11 @@ final class FleetProbe {
 
 	/** Written by the probe's thread only, read once it has stopped. */
 	private long[] ids = new long[1 << 20];
+
+	/** Which instance gave each ID, and when (epoch milliseconds): said of a duplicate. */
+	private int[] instances = new int[1 << 20];
+
+	private long[] takenMillis = new long[1 << 20];
 
 	private int count;
 
@@ -77,7 +87,11 @@ final class FleetProbe {
 		}
 		if (this.count == this.ids.length) {
 			this.ids = Arrays.copyOf(this.ids, this.ids.length * 2);
+			this.instances = Arrays.copyOf(this.instances, this.ids.length);
+			this.takenMillis = Arrays.copyOf(this.takenMillis, this.ids.length);
 		}
+		this.instances[this.count] = index;
+		this.takenMillis[this.count] = System.currentTimeMillis();
 		this.ids[this.count++] = id;
 	}
 
@@ -104,6 +118,33 @@ final class FleetProbe {
 		this.running = false;
 		this.thread.interrupt();
 		this.thread.join(10_000);
+	}
+
+	/**
+	 * Describes the first duplicates, once stopped: each ID decoded, and which instances gave it when, so that a
+	 * duplicate can be traced in the run's log (each instance logs its worker IDs, lost and claimed again).
+	 * @param layout the generators' layout
+	 * @param limit how many to describe at most
+	 * @return a line for each
+	 */
+	List<String> describeDuplicates(UidLayout layout, int limit) {
+		Integer[] order = new Integer[this.count];
+		for (int i = 0; i < this.count; i++) {
+			order[i] = i;
+		}
+		Arrays.sort(order, (a, b) -> Long.compare(this.ids[a], this.ids[b]));
+		List<String> lines = new ArrayList<>();
+		for (int i = 1; i < this.count && lines.size() < limit; i++) {
+			int earlier = order[i - 1];
+			int later = order[i];
+			if (this.ids[earlier] == this.ids[later]) {
+				DecodedUid decoded = layout.decode(this.ids[later]);
+				lines.add(String.format(Locale.ROOT, "%d: %s; from instance %d at %s and instance %d at %s",
+						this.ids[later], decoded, this.instances[earlier], Instant.ofEpochMilli(this.takenMillis[earlier]),
+						this.instances[later], Instant.ofEpochMilli(this.takenMillis[later])));
+			}
+		}
+		return lines;
 	}
 
 	/** Every ID taken, once stopped. */

@@ -173,6 +173,9 @@ public final class FleetSimulation {
 		long duplicates = Duplicates.count(ids);
 		this.out.printf("IDs taken by the probe and checked: %,d; duplicates: %d; refused in all: %,d of %,d calls%n%n",
 				ids.length, duplicates, this.probe.refused(), this.probe.calls());
+		for (String duplicate : this.probe.describeDuplicates(UidLayout.defaults(), 20)) {
+			this.out.println("> duplicate " + duplicate);
+		}
 		this.out.flush();
 		if (stopped) {
 			// Closing 1,000 clients of a store that is gone waits on each: stop here.
