@@ -63,6 +63,23 @@ enum StartupSetup {
 
 	},
 
+	PLAIN_ZOOKEEPER_USED("plain, ZooKeeper used at start", "the same, default profile, with a Curator client built as "
+			+ "the starter builds uid's (baseline.zookeeper.connect-string) that reads the root znode once while the "
+			+ "context starts, as an application that reads its configuration from ZooKeeper does; not in the default "
+			+ "setups") {
+
+		@Override
+		List<String> arguments(StartupStores stores, int round) {
+			return usingTheStore(List.of("--baseline.zookeeper.connect-string=" + stores.zookeeperConnectString()));
+		}
+
+		@Override
+		boolean needsZookeeper() {
+			return true;
+		}
+
+	},
+
 	STATIC("static", "default profile: worker ID 1 from configuration, its mark in a state file (a new folder each "
 			+ "round: no file at the first start); cached generator") {
 
