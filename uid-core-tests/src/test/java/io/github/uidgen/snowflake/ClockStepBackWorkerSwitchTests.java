@@ -44,7 +44,13 @@ class ClockStepBackWorkerSwitchTests {
 
 	private static final int THREADS = 4;
 
-	private static final int PER_THREAD = 4_000;
+	/**
+	 * IDs each thread takes in one round. The layout gives 16 IDs a millisecond and the threads spin until the next
+	 * one, so a round keeps both cores busy for a millisecond per 16 IDs: 8,000 IDs are at least 500 ms, half of them
+	 * (at least 250 ms) after the step, longer than the 200 ms mark reservation, so the worker issued on after a step
+	 * renews its mark while the threads take, as it did with 16,000 IDs at twice the CPU.
+	 */
+	private static final int PER_THREAD = 2_000;
 
 	static Stream<Arguments> backends() {
 		return Stream.concat(leaseBackends(), Stream.of(Arguments.of("static with backup worker IDs",
