@@ -255,22 +255,28 @@ final class WorkerRegistry {
 	}
 
 	/**
-	 * Sends the requests given, then the listings of the lease, worker and owner znodes and, for a claimant, the
-	 * claims in flight, all at once; the first request's answer carries the ensemble's time, if any.
+	 * Sends the requests given, then, for a claimant, the listing of the claims in flight, and the listings of the
+	 * lease, worker and owner znodes, all at once; the first request's answer carries the ensemble's time, if any.
 	 */
 	private Listing list(List<Request> first, Claimant claimant) {
 		List<Request> requests = new ArrayList<>(first);
-		requests.add((callback) -> this.client.getChildren().inBackground(callback).forPath(this.leasesPath));
-		requests.add((callback) -> this.client.getChildren().inBackground(callback).forPath(this.workersPath));
-		requests.add((callback) -> this.client.getChildren().inBackground(callback).forPath(this.ownersPath));
+		// The claims in flight are listed before the worker znodes (the ensemble answers a session's requests in
+		// order): a claim ahead that takes its worker ID between the two listings is then counted twice, in the queue
+		// and among the worker IDs, and this claim starts a place further down than it need (a worker ID left for
+		// later), where listed the other way round it was counted in neither, and this claim tried the worker ID of
+		// the claim just ahead of it: a race lost, and its next try met the next one's.
 		if (claimant != null) {
 			requests.add((callback) -> this.client.getChildren().inBackground(callback).forPath(this.claimantsPath));
 		}
+		requests.add((callback) -> this.client.getChildren().inBackground(callback).forPath(this.leasesPath));
+		requests.add((callback) -> this.client.getChildren().inBackground(callback).forPath(this.workersPath));
+		requests.add((callback) -> this.client.getChildren().inBackground(callback).forPath(this.ownersPath));
 		CuratorEvent[] answers = pipelined(requests, "listings of " + this.basePath);
 		for (CuratorEvent answer : answers) {
 			requireOk(answer);
 		}
-		int at = first.size();
+		int queued = first.size();
+		int at = queued + ((claimant != null) ? 1 : 0);
 		Set<Long> leaseNodes = new HashSet<>();
 		for (String name : answers[at].getChildren()) {
 			long id = workerIdOf(name);
@@ -286,13 +292,13 @@ final class WorkerRegistry {
 			}
 		}
 		ids.sort(null);
-		long storeMillis = (at > 0) ? answers[0].getStat().getMtime() : -1;
-		String own = (claimant != null && claimant.path() == null && at > 0) ? answers[0].getName() : null;
+		long storeMillis = (queued > 0) ? answers[0].getStat().getMtime() : -1;
+		String own = (claimant != null && claimant.path() == null && queued > 0) ? answers[0].getName() : null;
 		if (own != null) {
 			claimant.queued(own);
 		}
 		WorkerOwners owners = WorkerOwners.of(answers[at + 2].getChildren());
-		int ahead = (claimant != null) ? claimant.ahead(answers[at + 3].getChildren()) : 0;
+		int ahead = (claimant != null) ? claimant.ahead(answers[queued].getChildren()) : 0;
 		return new Listing(storeMillis, leaseNodes, List.copyOf(ids), owners, ahead);
 	}
 
