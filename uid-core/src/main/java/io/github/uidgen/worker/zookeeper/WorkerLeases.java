@@ -116,11 +116,7 @@ final class WorkerLeases {
 		if (lease == null) {
 			throw new WorkerLeaseLostException(workerId, "this assigner holds no lease on it");
 		}
-		if (this.registry.sessionId() != lease.sessionId()) {
-			this.held.remove(workerId, lease);
-			throw new WorkerLeaseLostException(workerId, "the ZooKeeper session it was claimed in has ended, and "
-					+ "with it the ephemeral lease znode");
-		}
+		requireClaimSession(workerId, lease, "has ended, and with it the ephemeral lease znode");
 		WorkerRecord record = lease.record().withMarkAtLeast(highWaterMarkMillis);
 		int version = lease.version();
 		for (int attempt = 1;; attempt++) {
@@ -151,16 +147,21 @@ final class WorkerLeases {
 				version = now.version();
 			}
 		}
-		if (this.registry.sessionId() != lease.sessionId()) {
-			// The session ended while the renewal was under way, and the client may have sent it again in its new
-			// session, where it passes: the lease znode of the old one lives on until the ensemble expires that
-			// session, and then goes with it, when a claim may take the worker ID at once. Only a renewal made in the
-			// lease's own session keeps that session alive for as long as the holder then issues on it.
-			this.held.remove(workerId, lease);
-			throw new WorkerLeaseLostException(workerId, "the ZooKeeper session it was claimed in ended while it was "
-					+ "renewed; its ephemeral lease znode goes with that session");
-		}
+		// The session may have ended while the renewal was under way, and the client sent it again in its new
+		// session, where it passes: the lease znode of the old one lives on until the ensemble expires that session,
+		// and then goes with it, when a claim may take the worker ID at once. Only a renewal made in the lease's own
+		// session keeps that session alive for as long as the holder then issues on it.
+		requireClaimSession(workerId, lease, "ended while it was renewed; its ephemeral lease znode goes with that "
+				+ "session");
 		this.held.replace(workerId, lease, new HeldLease(record, version, lease.sessionId()));
+	}
+
+	/** Drops the lease and says it is lost unless the client is still in the session the worker ID was claimed in. */
+	private void requireClaimSession(long workerId, HeldLease lease, String detail) {
+		if (this.registry.sessionId() != lease.sessionId()) {
+			this.held.remove(workerId, lease);
+			throw new WorkerLeaseLostException(workerId, "the ZooKeeper session it was claimed in " + detail);
+		}
 	}
 
 	/** Returns whether a worker znode still carries a lease's token, under a lease znode of the lease's session. */
