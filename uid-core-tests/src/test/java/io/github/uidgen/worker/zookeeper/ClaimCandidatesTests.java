@@ -68,19 +68,22 @@ class ClaimCandidatesTests {
 	}
 
 	/**
-	 * A claim that lost a round to others of the same moment spreads out over every worker ID the layout holds, and
-	 * tries its pick in random order: tried lowest first, the claimants of a round all met at the lowest of each pick.
+	 * A claim that lost its ranked rounds to others of the same moment spreads out over every worker ID the layout
+	 * holds, and tries its pick in random order: tried lowest first, the claimants of a round all met at the lowest of
+	 * each pick.
 	 */
 	@Test
-	void laterRoundsPickAtRandomAmongEveryWorkerIdInRandomOrder() {
-		assertThat(ClaimCandidates.window(1)).isEqualTo(8);
-		assertThat(ClaimCandidates.window(2)).isEqualTo(ClaimCandidates.window(4)).isGreaterThan(1_024);
+	void roundsAfterTheRankedOnesPickAtRandomAmongEveryWorkerIdInRandomOrder() {
+		int random = ClaimCandidates.RANKED_ROUNDS + 1;
+		assertThat(ClaimCandidates.window(1)).isEqualTo(ClaimCandidates.window(ClaimCandidates.RANKED_ROUNDS))
+			.isEqualTo(8);
+		assertThat(ClaimCandidates.window(random)).isEqualTo(ClaimCandidates.window(random + 2)).isGreaterThan(1_024);
 		Set<Long> seen = new HashSet<>();
 		long firstTried = 0;
 		int picks = 50;
 		for (int attempt = 0; attempt < picks; attempt++) {
 			List<Candidate> preferred = this.candidates.preferred(new Snapshot(NOW, List.of(), Set.of()), 63,
-					Duration.ofSeconds(20), 2);
+					Duration.ofSeconds(20), random);
 			List<Long> ids = preferred.stream().map(Candidate::workerId).toList();
 			assertThat(ids).hasSize(ClaimCandidates.PER_ROUND).doesNotHaveDuplicates().allMatch((id) -> id <= 63);
 			seen.addAll(ids);
@@ -94,10 +97,24 @@ class ClaimCandidatesTests {
 		assertThat(firstTried / (double) picks).isGreaterThan(20);
 	}
 
-	/** Own and far-ahead worker IDs keep their places in later rounds too. */
+	/**
+	 * Every ranked round starts as many places down as claims queued before it are in flight, read afresh: a claim
+	 * whose place was taken by a claim outside the queue tries the place its next reading gives it, not a random one.
+	 */
+	@Test
+	void everyRankedRoundStartsAtTheClaimsPlaceInTheQueue() {
+		for (int round = 1; round <= ClaimCandidates.RANKED_ROUNDS; round++) {
+			List<Candidate> preferred = this.candidates.preferred(new Snapshot(NOW, List.of(), Set.of()), 1_023,
+					Duration.ofSeconds(20), round, 5);
+			assertThat(preferred).extracting(Candidate::workerId).startsWith(5L, 6L, 7L);
+		}
+	}
+
+	/** Own and far-ahead worker IDs keep their places in the random rounds too. */
 	@Test
 	void laterRoundsKeepTheOwnWorkerIdFirstAndFarAheadOnesLast() {
-		List<Candidate> preferred = this.candidates.preferred(this.snapshot, 5, Duration.ofSeconds(20), 3);
+		List<Candidate> preferred = this.candidates.preferred(this.snapshot, 5, Duration.ofSeconds(20),
+				ClaimCandidates.RANKED_ROUNDS + 1);
 		assertThat(preferred).extracting(Candidate::workerId).hasSize(5).startsWith(2L, 1L).endsWith(3L)
 			.containsExactlyInAnyOrder(2L, 1L, 4L, 5L, 3L);
 	}

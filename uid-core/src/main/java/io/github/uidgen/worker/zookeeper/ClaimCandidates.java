@@ -22,6 +22,15 @@ final class ClaimCandidates {
 	static final int PER_ROUND = 8;
 
 	/**
+	 * How many rounds of a claim try the one worker ID at the claim's place in the queue of claims in flight, read
+	 * afresh each round; later rounds pick at random. Read from one state of the registry, the places of the claims of
+	 * a moment never meet (each claim ahead takes the free worker ID at its own place, so those behind move up by as
+	 * many places as worker IDs went); a place taken all the same means a claim outside the queue (an older uid, a
+	 * claim of a further worker ID) or a claim that gave up, and the next round's reading counts them.
+	 */
+	static final int RANKED_ROUNDS = 3;
+
+	/**
 	 * How many worker znodes of a kind (with a lease znode, or without) a round reads at most, where there are more:
 	 * a registry of up to this many is read whole.
 	 */
@@ -77,7 +86,7 @@ final class ClaimCandidates {
 		if (unleased.size() <= READ_WHOLE_UP_TO) {
 			ids.addAll(unleased);
 		}
-		else if (round <= 1) {
+		else if (ranked(round)) {
 			unreadBefore = Math.min(listing.ahead(), unleased.size());
 			ids.addAll(unleased.subList(unreadBefore, Math.min(unleased.size(), unreadBefore + READ_SAMPLE)));
 		}
@@ -88,6 +97,14 @@ final class ClaimCandidates {
 			ids.addAll((leased.size() <= READ_WHOLE_UP_TO) ? leased : randomly(leased));
 		}
 		return new Reads(List.copyOf(ids), unreadBefore, ids.size() == listed.size());
+	}
+
+	/**
+	 * Returns whether a round tries the worker ID at the claim's place in the queue (and only it) rather than a
+	 * random pick.
+	 */
+	static boolean ranked(int round) {
+		return round <= RANKED_ROUNDS;
 	}
 
 	/** {@link #READ_SAMPLE} of the worker IDs, picked at random. */
@@ -141,10 +158,11 @@ final class ClaimCandidates {
 
 	/**
 	 * Orders the worker IDs worth trying in a round of a claim, as {@link #preferred(Snapshot, long, Duration, int)}
-	 * does, a first round starting {@code queued} places down the free and never-used ones (wrapping round to the
-	 * first): that many claims queued before this one are in flight and likely to take the ones before it, so the
-	 * claims of a fleet starting at once each try another worker ID where all tried the lowest, and a claim that meets
-	 * no other still takes the lowest. This instance's previous worker ID stays first, far-ahead marks last.
+	 * does, a {@linkplain #ranked(int) ranked} round starting {@code queued} places down the free and never-used ones
+	 * (wrapping round to the first): that many claims queued before this one are in flight and take the ones before
+	 * it, so the claims of a fleet starting at once each try another worker ID where all tried the lowest, and a claim
+	 * that meets no other still takes the lowest. This instance's previous worker ID stays first, far-ahead marks
+	 * last.
 	 * @param queued how many claims in flight queued before this one
 	 */
 	List<Candidate> preferred(Snapshot snapshot, long maxWorkerId, Duration maxMarkLead, int round, int queued) {
@@ -162,7 +180,7 @@ final class ClaimCandidates {
 			}
 		}
 		// The worker IDs without a lease znode that were left unread below those read are places already skipped.
-		int skip = (round <= 1) ? Math.max(0, Math.min(queued, PER_ROUND << 16) - snapshot.unreadBefore()) : 0;
+		int skip = ranked(round) ? Math.max(0, Math.min(queued, PER_ROUND << 16) - snapshot.unreadBefore()) : 0;
 		int window = window(round) + skip;
 		List<Candidate> freeFine = new ArrayList<>();
 		List<Candidate> ahead = new ArrayList<>();
@@ -201,22 +219,22 @@ final class ClaimCandidates {
 	}
 
 	/**
-	 * How many of the lowest worker IDs a round picks among: a round's worth in the first, then every one up to
-	 * 524,288 (a layout of 19 worker bits), so that claimants who met in the first round spread out at once.
+	 * How many of the lowest worker IDs a round picks among: a round's worth in the ranked rounds, then every one up
+	 * to 524,288 (a layout of 19 worker bits), so that claimants who kept meeting spread out at once.
 	 */
 	static int window(int round) {
-		return (round <= 1) ? PER_ROUND : PER_ROUND << 16;
+		return ranked(round) ? PER_ROUND : PER_ROUND << 16;
 	}
 
 	/**
-	 * Up to {@code count} of the candidates: the lowest, lowest first, in a first round; a random pick in random order
-	 * after.
+	 * Up to {@code count} of the candidates: the lowest, lowest first, in a ranked round; a random pick in random
+	 * order after.
 	 */
 	private static List<Candidate> pick(List<Candidate> candidates, int count, int round) {
 		if (count <= 0) {
 			return List.of();
 		}
-		if (round <= 1) {
+		if (ranked(round)) {
 			return candidates.subList(0, Math.min(count, candidates.size()));
 		}
 		List<Candidate> shuffled = new ArrayList<>(candidates);

@@ -160,12 +160,12 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 				ClaimCandidates.Reads reads = this.candidates.toRead(listing, maxWorkerId, round);
 				Snapshot snapshot = this.registry.read(listing, storeMillis, reads.ids(), reads.unreadBefore(),
 						reads.complete());
-				int queued = (round == 1) ? listing.ahead() : 0;
+				int queued = ClaimCandidates.ranked(round) ? listing.ahead() : 0;
 				List<Candidate> candidates = this.candidates.preferred(snapshot, maxWorkerId, maxMarkLead, round, queued);
 				if (this.candidates.worthReadingAll(snapshot, candidates, maxMarkLead)) {
 					// Nothing fine among what was read: read them all, as a lease may have run out under a live session.
 					snapshot = this.registry.snapshot(maxWorkerId, storeMillis);
-					candidates = this.candidates.preferred(snapshot, maxWorkerId, maxMarkLead, round);
+					candidates = this.candidates.preferred(snapshot, maxWorkerId, maxMarkLead, round, queued);
 				}
 				if (candidates.isEmpty()) {
 					throw allTaken(maxWorkerId, snapshot);
@@ -175,9 +175,9 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 					if (assignment != null) {
 						return assignment;
 					}
-					if (round == 1) {
-						// The first round's candidates are those the claims of the moment try: one lost means the
-						// others are likely lost too, each a write to find out. The next round spreads out.
+					if (ClaimCandidates.ranked(round)) {
+						// A ranked round's first candidate is the worker ID at this claim's place: the next ones are
+						// the places of the claims behind it. Lost, the next round reads the registry again.
 						break;
 					}
 				}
