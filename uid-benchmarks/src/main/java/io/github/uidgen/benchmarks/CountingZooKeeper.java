@@ -2,6 +2,7 @@ package io.github.uidgen.benchmarks;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.stream.StreamSupport;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.curator.utils.ZookeeperFactory;
@@ -67,8 +68,8 @@ final class CountingZooKeeper extends ZooKeeper {
 
 	/**
 	 * The counts at one moment; {@link #minus} gives what was sent in between.
-	 * @param reads getData, getChildren and exists requests
-	 * @param writes create, setData, delete and multi requests (a multi is one)
+	 * @param reads getData, getChildren, exists and multi-read requests
+	 * @param writes create, setData, delete and multi requests (a multi is one; a multi-read counts as a read)
 	 * @param refusedWrites writes the ensemble refused
 	 * @param waitNanos time spent waiting on synchronous requests
 	 */
@@ -203,7 +204,10 @@ final class CountingZooKeeper extends ZooKeeper {
 
 	@Override
 	public List<OpResult> multi(Iterable<Op> ops) throws InterruptedException, KeeperException {
-		return write(() -> super.multi(ops));
+		// A multi of reads alone is a multi-read (a claim's listings): one read, never refused as a write is.
+		boolean reads = ops.iterator().hasNext() && StreamSupport.stream(ops.spliterator(), false)
+			.allMatch((op) -> op.getKind() == Op.OpKind.READ);
+		return reads ? read(() -> super.multi(ops)) : write(() -> super.multi(ops));
 	}
 
 	@Override

@@ -512,8 +512,8 @@ public final class FleetSimulation {
 			.row("time waiting on synchronous requests", "", ms(waits, 0.5), ms(waits, 0.99), ms(waits, 1))
 			.row("the rest: pipelined reads, back-off pauses, the CPU", "", ms(elsewhere, 0.5), ms(elsewhere, 0.99),
 					ms(elsewhere, 1))
-			.row("reads sent (getData, getChildren, exists)", mean(reads), count(reads, 0.5), count(reads, 0.99),
-					count(reads, 1))
+			.row("reads sent (getData, getChildren, exists, multi-read)", mean(reads), count(reads, 0.5),
+					count(reads, 0.99), count(reads, 1))
 			.row("writes sent (create, setData, delete, multi)", mean(writes), count(writes, 0.5),
 					count(writes, 0.99), count(writes, 1))
 			.row("writes refused (a version or existence not as read: races lost, paths there already)",
