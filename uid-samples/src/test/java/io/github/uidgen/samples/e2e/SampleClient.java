@@ -42,6 +42,10 @@ final class SampleClient {
 		return this.port;
 	}
 
+	int managementPort() {
+		return this.managementPort;
+	}
+
 	private int portOf(String pathAndQuery) {
 		return pathAndQuery.startsWith("/actuator") ? this.managementPort : this.port;
 	}

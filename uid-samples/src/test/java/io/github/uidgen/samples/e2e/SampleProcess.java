@@ -8,30 +8,27 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
-import io.github.uidgen.testsupport.ServerProcess;
+import io.github.uidgen.testsupport.BootPorts;
 
 /**
  * One running instance of the sample: the {@code java -jar} process itself (no shell in between, so a kill
  * reaches the JVM), its port, its log file and the client that talks to it.
  *
- * <p>The instance binds a port the operating system picks ({@code --server.port=0}) and the test reads it from the
- * instance's log once its web server has started: a port the test picked and passed on could be taken by any other
- * process (a store, another test JVM) before the instance bound it.
+ * <p>The instance binds ports the operating system picks, for its service and its actuator alike
+ * ({@code --server.port=0}, {@code --management.server.port=0}), and the test reads them from the instance's log
+ * once its web servers have started ({@link BootPorts}): a port the test picked and passed on could be taken by any
+ * other process (a store, another test JVM) in the seconds before the instance bound it.
  */
 final class SampleProcess implements AutoCloseable {
 
 	/** Every process still running, killed when the test JVM exits however it exits, so none outlives a run. */
 	private static final Set<Process> running = ConcurrentHashMap.newKeySet();
-
-	/** Spring Boot's line once the web server listens, such as "Tomcat started on port 41873 (http) ...". */
-	private static final Pattern STARTED_ON_PORT = Pattern.compile("started on port (\\d+)\\D");
 
 	/** Numbers the log files, so that an instance launched again under its name gets a log of its own. */
 	private static final AtomicInteger launches = new AtomicInteger();
@@ -55,14 +52,11 @@ final class SampleProcess implements AutoCloseable {
 
 	private final Instant launchedAt;
 
-	private final int managementPort;
-
-	/** The client on the instance's port, {@code null} until the log names the port. */
+	/** The client on the instance's ports, {@code null} until the log names both. */
 	private volatile SampleClient client;
 
 	private SampleProcess(String name, Path workDir, List<String> jvmOptions, List<String> args, Path log,
-			Process process, Instant launchedAt, int managementPort) {
-		this.managementPort = managementPort;
+			Process process, Instant launchedAt) {
 		this.name = name;
 		this.workDir = workDir;
 		this.jvmOptions = jvmOptions;
@@ -97,11 +91,10 @@ final class SampleProcess implements AutoCloseable {
 			Path log = workDir.resolve("logs").resolve(name + "-" + launches.incrementAndGet() + ".log");
 			List<String> command = new ArrayList<>(SampleJvm.command(jvmOptions));
 			command.add("--server.port=0");
-			// The sample's actuator listens on a port of its own (8081 on the loopback address); each instance here
-			// gets another one, claimed for the whole machine. It stays a port of its own, as the sample is built
-			// with it: the ahead-of-time processed jar fixed the actuator's own web server at build time.
-			int managementPort = ServerProcess.freePort();
-			command.add("--management.server.port=" + managementPort);
+			// The sample's actuator listens on a port of its own (8081 on the loopback address); here on another
+			// one the OS picks. It stays a port of its own, as the sample is built with it: the ahead-of-time
+			// processed jar fixed the actuator's own web server at build time.
+			command.add("--management.server.port=0");
 			command.addAll(args);
 			Instant launchedAt = Instant.now();
 			Process process = new ProcessBuilder(command).directory(workDir.toFile())
@@ -111,7 +104,7 @@ final class SampleProcess implements AutoCloseable {
 			running.add(process);
 			process.onExit().thenRun(() -> running.remove(process));
 			return new SampleProcess(name, workDir, List.copyOf(jvmOptions), List.copyOf(args), log, process,
-					launchedAt, managementPort);
+					launchedAt);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not launch " + name, ex);
@@ -178,24 +171,22 @@ final class SampleProcess implements AutoCloseable {
 				+ logTail());
 	}
 
-	/** Whether the instance listens, as its log says, and its health endpoint answers 200. */
+	/** Whether the instance listens on both ports, as its log says, and its health endpoint answers 200. */
 	private boolean isHealthy() throws IOException {
 		SampleClient listening = listeningClient();
 		return listening != null && listening.get("/actuator/health", Duration.ofSeconds(2)).statusCode() == 200;
 	}
 
-	/** The client on the port the log names, or {@code null} while the web server has not started. */
+	/** The client on the ports the log names, or {@code null} while either web server has not started. */
 	private SampleClient listeningClient() {
 		SampleClient known = this.client;
 		if (known == null) {
-			// Both the service's web server and the actuator's say so; the service's port is the one not chosen here.
-			Matcher started = STARTED_ON_PORT.matcher(logIfAny());
-			while (known == null && started.find()) {
-				int port = Integer.parseInt(started.group(1));
-				if (port != this.managementPort) {
-					known = new SampleClient(port, this.managementPort);
-					this.client = known;
-				}
+			String log = logIfAny();
+			OptionalInt port = BootPorts.server(log);
+			OptionalInt managementPort = BootPorts.management(log);
+			if (port.isPresent() && managementPort.isPresent()) {
+				known = new SampleClient(port.getAsInt(), managementPort.getAsInt());
+				this.client = known;
 			}
 		}
 		return known;
@@ -279,9 +270,13 @@ final class SampleProcess implements AutoCloseable {
 		}
 	}
 
-	/** The port of the instance's actuator, claimed for it at launch. */
+	/**
+	 * Returns the port of the instance's actuator, as its log names it.
+	 * @return the port
+	 * @throws IllegalStateException while the instance's web servers have not started
+	 */
 	int managementPort() {
-		return this.managementPort;
+		return client().managementPort();
 	}
 
 	String name() {
