@@ -6,7 +6,6 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,14 +17,21 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import io.github.uidgen.testsupport.BootPorts;
 
 /**
  * One start of an application as its own OS process, timed from launch to the first {@code 200} of {@code GET /uid},
  * then stopped the way a platform stops it (SIGTERM, a graceful shutdown) and waited for. What happened in between is
  * read back from its log: when each milestone line was written, by the log's own timestamps.
+ *
+ * <p>The application binds ports the operating system picks ({@code --server.port=0},
+ * {@code --management.server.port=0}) and its port is read from its log ({@link BootPorts}): a port picked here and
+ * passed on could be taken by another process in the seconds before the application bound it.
  */
 final class AppLaunch {
 
@@ -67,8 +73,8 @@ final class AppLaunch {
 
 	/**
 	 * Starts the command, waits for the first ID, stops the process gracefully and waits for it to exit.
-	 * @param command the command, ports excluded: {@code --server.port} and {@code --management.server.port} are
-	 * added, both ports free at launch
+	 * @param command the command, ports excluded: {@code --server.port=0} and {@code --management.server.port=0}
+	 * are added
 	 * @param workDir the process's working directory
 	 * @param log where its output goes
 	 * @param timeout how long the first ID may take
@@ -79,10 +85,9 @@ final class AppLaunch {
 			throws IOException, InterruptedException {
 		Files.createDirectories(workDir);
 		Files.createDirectories(log.getParent());
-		int port = freePort();
 		List<String> full = new ArrayList<>(command);
-		full.add("--server.port=" + port);
-		full.add("--management.server.port=" + freePort());
+		full.add("--server.port=0");
+		full.add("--management.server.port=0");
 		ProcessBuilder builder = new ProcessBuilder(full).directory(workDir.toFile())
 			.redirectErrorStream(true)
 			.redirectOutput(log.toFile());
@@ -92,20 +97,28 @@ final class AppLaunch {
 		double firstId;
 		double cpu;
 		try {
-			firstId = awaitFirstId(process, port, launchedNanos, timeout, log);
+			firstId = awaitFirstId(process, launchedNanos, timeout, log);
 			cpu = cpuMillis(process.pid());
 		}
 		finally {
 			stop(process);
 		}
-		return new Result(firstId, cpu, milestones(log, launchedMillis, port), log);
+		return new Result(firstId, cpu, milestones(log, launchedMillis), log);
 	}
 
-	private static double awaitFirstId(Process process, int port, long launchedNanos, Duration timeout, Path log)
+	/** Asks for {@code /uid} until it answers, once the log names the port; the log is read again only as it grows. */
+	private static double awaitFirstId(Process process, long launchedNanos, Duration timeout, Path log)
 			throws InterruptedException {
 		long deadline = launchedNanos + timeout.toNanos();
+		OptionalInt port = OptionalInt.empty();
+		long logSize = 0;
 		while (true) {
-			if (answers(port)) {
+			long size = size(log);
+			if (port.isEmpty() && size != logSize) {
+				logSize = size;
+				port = BootPorts.server(readLog(log));
+			}
+			if (port.isPresent() && answers(port.getAsInt())) {
 				return (System.nanoTime() - launchedNanos) / 1e6;
 			}
 			if (!process.isAlive()) {
@@ -167,10 +180,31 @@ final class AppLaunch {
 		}
 	}
 
+	private static long size(Path log) {
+		try {
+			return Files.size(log);
+		}
+		catch (IOException ex) {
+			return 0;
+		}
+	}
+
+	/** The log so far; a line still being written may be cut off, and is whole at the next read. */
+	private static String readLog(Path log) {
+		try {
+			return Files.readString(log, StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			return "";
+		}
+	}
+
 	/** When each milestone line was logged, in milliseconds from launch. */
-	static Map<String, Double> milestones(Path log, long launchedMillis, int port) throws IOException {
+	static Map<String, Double> milestones(Path log, long launchedMillis) throws IOException {
+		List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+		int port = BootPorts.server(String.join("\n", lines)).orElse(-1);
 		Map<String, Double> found = new LinkedHashMap<>();
-		for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+		for (String line : lines) {
 			Matcher timestamp = TIMESTAMP.matcher(line);
 			if (!timestamp.find()) {
 				continue;
@@ -190,16 +224,6 @@ final class AppLaunch {
 			}
 		}
 		return found;
-	}
-
-	/** A port free now on the loopback address; the instance binds it moments later. */
-	static int freePort() {
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			return socket.getLocalPort();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
 	}
 
 }
