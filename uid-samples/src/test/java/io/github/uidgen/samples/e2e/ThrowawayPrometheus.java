@@ -13,10 +13,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import io.github.uidgen.samples.monitoring.OperationsFiles;
-import io.github.uidgen.testsupport.ServerProcess;
 import org.awaitility.core.ThrowingRunnable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -29,11 +30,21 @@ import static org.awaitility.Awaitility.await;
  * Debian's Prometheus, run by a test with a configuration, data directory and port of its own, scraping sample
  * instances' {@code /actuator/prometheus} and evaluating the shipped alerting rules
  * ({@code docs/operations/uid-alerts.yml}) every second; stopped by its process.
+ *
+ * <p>It binds a port the operating system picks ({@code --web.listen-address=127.0.0.1:0}), read from its log's
+ * "Listening on" line: a port the test picked and passed on could be taken by another process before Prometheus
+ * bound it.
  */
 final class ThrowawayPrometheus implements AutoCloseable {
 
 	/** Scrapes and rule evaluations run every second; this leaves room for a busy two-core machine. */
 	static final Duration SEEN_WITHIN = Duration.ofSeconds(90);
+
+	/** How long Prometheus may take to listen. */
+	private static final Duration STARTUP = Duration.ofSeconds(60);
+
+	/** Its line once it listens, such as {@code msg="Listening on" address=127.0.0.1:41873}. */
+	private static final Pattern LISTENING = Pattern.compile("msg=\"Listening on\" address=127\\.0\\.0\\.1:(\\d+)");
 
 	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -55,14 +66,13 @@ final class ThrowawayPrometheus implements AutoCloseable {
 	}
 
 	/**
-	 * Starts Prometheus scraping the actuators of sample instances on 127.0.0.1.
+	 * Starts Prometheus scraping the actuators of sample instances on 127.0.0.1 and waits until it listens.
 	 * @param dir a directory of its own
 	 * @param job the job's name, a label of every series
 	 * @param managementPorts the instances' actuator ports
 	 * @return the running Prometheus
 	 */
 	static ThrowawayPrometheus start(Path dir, String job, List<Integer> managementPorts) throws IOException {
-		int port = ServerProcess.freePort();
 		Files.createDirectories(dir);
 		Path config = dir.resolve("prometheus.yml");
 		String targets = managementPorts.stream()
@@ -83,15 +93,33 @@ final class ThrowawayPrometheus implements AutoCloseable {
 				""".formatted(OperationsFiles.dir().resolve("uid-alerts.yml"), job, targets));
 		Path log = dir.resolve("prometheus.log");
 		List<String> command = List.of("prometheus", "--config.file=" + config,
-				"--storage.tsdb.path=" + dir.resolve("data"), "--web.listen-address=127.0.0.1:" + port);
+				"--storage.tsdb.path=" + dir.resolve("data"), "--web.listen-address=127.0.0.1:0");
+		Process process;
 		try {
-			Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-			return new ThrowawayPrometheus(job, process, log, port);
+			process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException("Prometheus is needed for this test (apt-get install prometheus; .ci/run "
 					+ "installs it): " + ex.getMessage(), ex);
 		}
+		try {
+			return new ThrowawayPrometheus(job, process, log, awaitPort(process, log));
+		}
+		catch (RuntimeException ex) {
+			process.destroyForcibly();
+			throw ex;
+		}
+	}
+
+	/** The port its log names once it listens; fails if it exits or does not listen within {@link #STARTUP}. */
+	private static int awaitPort(Process process, Path log) {
+		return await().atMost(STARTUP)
+			.pollInterval(Duration.ofMillis(100))
+			.failFast("Prometheus exited; see " + log, () -> !process.isAlive())
+			.until(() -> {
+				Matcher listening = LISTENING.matcher(Files.readString(log));
+				return listening.find() ? Integer.parseInt(listening.group(1)) : 0;
+			}, (port) -> port != 0);
 	}
 
 	/** Asserts until it holds, within {@link #SEEN_WITHIN}, failing at once if Prometheus exited. */
