@@ -289,6 +289,23 @@ class ZookeeperWorkerIdAssignerTests {
 		}
 	}
 
+	/**
+	 * An application's own CuratorFramework with a namespace (a chroot of Curator's): the claim's multi-read, sent on
+	 * the client's ZooKeeper handle rather than through Curator, lists the same znodes as Curator's calls do, under
+	 * that namespace.
+	 */
+	@Test
+	void aClientWithANamespaceOfItsOwnClaimsUnderIt() throws Exception {
+		CuratorFramework namespaced = this.client.usingNamespace("an-application");
+		String namespace = TestRedis.uniqueNamespace("namespaced");
+		ZookeeperWorkerIdAssigner first = assigner(namespaced, namespace, "first");
+		ZookeeperWorkerIdAssigner second = assigner(namespaced, namespace, "second");
+		assertThat(first.assign(MAX_WORKER_ID).workerId()).isZero();
+		assertThat(second.assign(MAX_WORKER_ID).workerId()).isEqualTo(1);
+		assertThat(this.client.getChildren().forPath("/an-application" + first.getBasePath() + "/leases"))
+			.containsExactlyInAnyOrder("0", "1");
+	}
+
 	private static void awaitQuietly(CountDownLatch latch) {
 		try {
 			if (!latch.await(60, TimeUnit.SECONDS)) {
