@@ -6,26 +6,20 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerAssignmentException;
-import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import io.github.uidgen.worker.zookeeper.CuratorCalls.Conflict;
-import org.apache.curator.RetryLoop;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.api.BackgroundCallback;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
@@ -50,9 +44,6 @@ final class WorkerRegistry {
 	private static final Logger logger = LoggerFactory.getLogger(ZookeeperWorkerIdAssigner.class);
 
 	private static final byte[] NO_DATA = new byte[0];
-
-	/** How long the reads of the worker znodes may take together; Curator retries each one lost meanwhile. */
-	private static final Duration READ_BOUND = Duration.ofSeconds(30);
 
 	/** One worker ID's znode as read, and whether its ephemeral lease znode existed. */
 	record WorkerNode(long workerId, WorkerRecord record, int version, long modifiedMillis, boolean leaseNode) {
@@ -133,11 +124,14 @@ final class WorkerRegistry {
 
 	private final CuratorCalls calls;
 
+	private final RequestsAtOnce requests;
+
 	private volatile boolean pathsCreated;
 
 	WorkerRegistry(CuratorFramework client, String basePath) {
 		this.client = client;
 		this.calls = new CuratorCalls(client, basePath, "hands out uid worker IDs", "uid worker-ID operation");
+		this.requests = new RequestsAtOnce(client, this.calls);
 		this.basePath = basePath;
 		this.workersPath = ZKPaths.makePath(basePath, "workers");
 		this.leasesPath = ZKPaths.makePath(basePath, "leases");
@@ -249,28 +243,28 @@ final class WorkerRegistry {
 	 * session's connection: one round trip's wait where it was three.
 	 */
 	private Listing list(boolean writeClock) {
-		List<Request> requests = new ArrayList<>(3);
+		List<RequestsAtOnce.Request> first = new ArrayList<>(1);
 		if (writeClock) {
-			requests.add((callback) -> this.client.setData().inBackground(callback).forPath(this.clockPath, NO_DATA));
+			first.add((callback) -> this.client.setData().inBackground(callback).forPath(this.clockPath, NO_DATA));
 		}
-		return list(requests, null);
+		return list(first, null);
 	}
 
 	/**
 	 * Sends the requests given, then lists, for a claimant, the claims in flight, and the lease, worker and owner
 	 * znodes, without waiting in between; the first request's answer carries the ensemble's time, if any.
 	 */
-	private Listing list(List<Request> first, Claimant claimant) {
-		PendingAnswers sent = send(first);
+	private Listing list(List<RequestsAtOnce.Request> first, Claimant claimant) {
+		RequestsAtOnce.Pending sent = this.requests.send(first);
 		List<String> paths = new ArrayList<>(4);
 		if (claimant != null) {
 			paths.add(this.claimantsPath);
 		}
 		paths.addAll(List.of(this.leasesPath, this.workersPath, this.ownersPath));
-		List<List<String>> children = childrenAtOnce(paths);
+		List<List<String>> children = this.requests.childrenAtOnce(paths);
 		CuratorEvent[] answers = sent.await("requests before the listings of " + this.basePath);
 		for (CuratorEvent answer : answers) {
-			requireOk(answer);
+			this.requests.requireOk(answer);
 		}
 		int at = (claimant != null) ? 1 : 0;
 		Set<Long> leaseNodes = new HashSet<>();
@@ -296,47 +290,6 @@ final class WorkerRegistry {
 		WorkerOwners owners = WorkerOwners.of(children.get(at + 2));
 		int ahead = (claimant != null) ? claimant.ahead(children.get(0)) : 0;
 		return new Listing(storeMillis, leaseNodes, List.copyOf(ids), owners, ahead);
-	}
-
-	/**
-	 * Lists the children of several znodes in one multi-read, which the ensemble answers from one state of its tree:
-	 * no write lands between two of its listings. A claim's place among the claims in flight and the worker IDs they
-	 * took must come from the same state, or a claim ahead that took its worker ID in between is counted twice or
-	 * not at all, and this claim tries another claimant's worker ID: a race lost, and the loser's next try met the
-	 * next claimant's (listed one after the other, pipelined, the claims of a fleet of 1,000 starting at once lost
-	 * up to 14 races each at p99). Needs ZooKeeper 3.6 or newer, which introduced the multi-read.
-	 * @param paths the znodes whose children to list
-	 * @return their children, in the order of the paths
-	 */
-	private List<List<String>> childrenAtOnce(List<String> paths) {
-		String namespace = this.client.getNamespace();
-		List<Op> ops = paths.stream().map((path) -> Op.getChildren(ZKPaths.fixForNamespace(namespace, path))).toList();
-		List<OpResult> results = this.calls.call(() -> {
-			try {
-				return RetryLoop.callWithRetry(this.client.getZookeeperClient(),
-						() -> this.client.getZookeeperClient().getZooKeeper().multi(ops));
-			}
-			catch (KeeperException.UnimplementedException ex) {
-				throw new WorkerAssignmentException("ZooKeeper at " + this.calls.connectString() + " does not "
-						+ "answer a multi-read, which uid's worker-ID claims need: use ZooKeeper 3.6 or newer.", ex);
-			}
-		});
-		List<List<String>> children = new ArrayList<>(results.size());
-		for (int i = 0; i < results.size(); i++) {
-			OpResult result = results.get(i);
-			if (result instanceof OpResult.GetChildrenResult listed) {
-				children.add(listed.getChildren());
-			}
-			else {
-				int code = (result instanceof OpResult.ErrorResult error) ? error.getErr()
-						: KeeperException.Code.SYSTEMERROR.intValue();
-				String path = paths.get(i);
-				this.calls.call(() -> {
-					throw KeeperException.create(KeeperException.Code.get(code), path);
-				});
-			}
-		}
-		return children;
 	}
 
 	/**
@@ -381,85 +334,6 @@ final class WorkerRegistry {
 		}
 	}
 
-	/** One request sent in the background, its answer handed to the callback. */
-	@FunctionalInterface
-	private interface Request {
-
-		void send(BackgroundCallback callback) throws Exception;
-
-	}
-
-	/**
-	 * Sends requests all at once, pipelined on the session's connection (one round trip's wait, not one per request;
-	 * ZooKeeper answers a session's requests in the order sent), and waits for every answer within
-	 * {@link #READ_BOUND}.
-	 * @param requests the requests
-	 * @param what what they are, for the message when they are not all answered in time
-	 * @return the answers, in the order of the requests
-	 */
-	private CuratorEvent[] pipelined(List<Request> requests, String what) {
-		return send(requests).await(what);
-	}
-
-	/** Sends requests all at once, pipelined on the session's connection, without waiting for their answers. */
-	private PendingAnswers send(List<Request> requests) {
-		PendingAnswers pending = new PendingAnswers(requests.size());
-		for (int i = 0; i < requests.size(); i++) {
-			int index = i;
-			Request request = requests.get(i);
-			this.calls.call(() -> {
-				request.send((client, event) -> pending.answered(index, event));
-				return null;
-			});
-		}
-		return pending;
-	}
-
-	/** The answers to requests sent in the background, as they come. */
-	private final class PendingAnswers {
-
-		private final CuratorEvent[] answers;
-
-		private final CountDownLatch answered;
-
-		PendingAnswers(int requests) {
-			this.answers = new CuratorEvent[requests];
-			this.answered = new CountDownLatch(requests);
-		}
-
-		void answered(int index, CuratorEvent event) {
-			this.answers[index] = event;
-			this.answered.countDown();
-		}
-
-		/**
-		 * Waits for every answer within {@link #READ_BOUND}.
-		 * @param what what the requests are, for the message when they are not all answered in time
-		 * @return the answers, in the order of the requests
-		 */
-		CuratorEvent[] await(String what) {
-			boolean complete = WorkerRegistry.this.calls
-				.call(() -> this.answered.await(READ_BOUND.toMillis(), TimeUnit.MILLISECONDS));
-			if (!complete) {
-				throw new WorkerStoreUnavailableException("ZooKeeper at " + WorkerRegistry.this.calls.connectString()
-						+ " answered " + (this.answers.length - this.answered.getCount()) + " of "
-						+ this.answers.length + " " + what + " within " + READ_BOUND.toMillis() + " ms.", null);
-			}
-			return this.answers;
-		}
-
-	}
-
-	/** Turns an answer that is not OK into the exception its synchronous call would have thrown. */
-	private void requireOk(CuratorEvent answer) {
-		KeeperException.Code code = KeeperException.Code.get(answer.getResultCode());
-		if (code != KeeperException.Code.OK) {
-			this.calls.call(() -> {
-				throw KeeperException.create(code, answer.getPath());
-			});
-		}
-	}
-
 	/**
 	 * Reads worker znodes all at once, pipelined on the session's connection (one round trip's wait, not one per
 	 * znode), skipping those gone meanwhile.
@@ -468,19 +342,19 @@ final class WorkerRegistry {
 	 * @return the nodes, by ascending worker ID
 	 */
 	private List<WorkerNode> readNodes(List<Long> ids, Set<Long> leaseNodes) {
-		List<Request> requests = new ArrayList<>(ids.size());
+		List<RequestsAtOnce.Request> reads = new ArrayList<>(ids.size());
 		for (long id : ids) {
 			String path = workerPath(id);
-			requests.add((callback) -> this.client.getData().inBackground(callback).forPath(path));
+			reads.add((callback) -> this.client.getData().inBackground(callback).forPath(path));
 		}
-		CuratorEvent[] answers = pipelined(requests, "reads of the worker znodes under " + this.workersPath);
+		CuratorEvent[] answers = this.requests.pipelined(reads, "reads of the worker znodes under " + this.workersPath);
 		List<WorkerNode> nodes = new ArrayList<>(ids.size());
 		for (int i = 0; i < ids.size(); i++) {
 			CuratorEvent answer = answers[i];
 			if (KeeperException.Code.get(answer.getResultCode()) == KeeperException.Code.NONODE) {
 				continue;
 			}
-			requireOk(answer);
+			this.requests.requireOk(answer);
 			nodes.add(node(ids.get(i), answer.getData(), answer.getStat(), leaseNodes.contains(ids.get(i))));
 		}
 		return nodes;
