@@ -2,8 +2,8 @@ package io.github.uidgen.benchmarks;
 
 import java.io.IOException;
 import java.util.List;
-import java.util.stream.StreamSupport;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.StreamSupport;
 
 import org.apache.curator.utils.ZookeeperFactory;
 import org.apache.zookeeper.AsyncCallback;

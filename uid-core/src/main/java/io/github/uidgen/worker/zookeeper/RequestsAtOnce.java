@@ -76,10 +76,7 @@ final class RequestsAtOnce {
 			else {
 				int code = (result instanceof OpResult.ErrorResult error) ? error.getErr()
 						: KeeperException.Code.SYSTEMERROR.intValue();
-				String path = paths.get(i);
-				this.calls.call(() -> {
-					throw KeeperException.create(KeeperException.Code.get(code), path);
-				});
+				fail(KeeperException.Code.get(code), paths.get(i));
 			}
 		}
 		return children;
@@ -150,10 +147,15 @@ final class RequestsAtOnce {
 	void requireOk(CuratorEvent answer) {
 		KeeperException.Code code = KeeperException.Code.get(answer.getResultCode());
 		if (code != KeeperException.Code.OK) {
-			this.calls.call(() -> {
-				throw KeeperException.create(code, answer.getPath());
-			});
+			fail(code, answer.getPath());
 		}
+	}
+
+	/** Throws what a synchronous call on the path would have thrown for the code, as the assigner's exception. */
+	private void fail(KeeperException.Code code, String path) {
+		this.calls.call(() -> {
+			throw KeeperException.create(code, path);
+		});
 	}
 
 }

@@ -160,7 +160,7 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 				ClaimCandidates.Reads reads = this.candidates.toRead(listing, maxWorkerId, round);
 				Snapshot snapshot = this.registry.read(listing, storeMillis, reads.ids(), reads.unreadBefore(),
 						reads.complete());
-				int queued = ClaimCandidates.ranked(round) ? listing.ahead() : 0;
+				int queued = listing.ahead();
 				List<Candidate> candidates = this.candidates.preferred(snapshot, maxWorkerId, maxMarkLead, round, queued);
 				if (this.candidates.worthReadingAll(snapshot, candidates, maxMarkLead)) {
 					// Nothing fine among what was read: read them all, as a lease may have run out under a live session.
