@@ -200,16 +200,29 @@ abstract class AbstractJdbcFleetTests {
 			.containsExactly("unlucky");
 	}
 
+	/**
+	 * The layout's row is not a worker ID, and the rows its first start made free for the layout's worker IDs are
+	 * none that was ever leased: the fleet counts and lists neither, and the first claim of such a worker ID closes no
+	 * earlier claim.
+	 */
 	@Test
-	void theFleetLeavesTheLayoutRowOut() {
+	void theFleetLeavesTheLayoutRowAndTheWorkerIdsNeverLeasedOut() {
 		JdbcLeaseWorkerIdAssigner assigner = lease("with-layout", true);
 		assigner.recordLayout(UidLayout.defaults());
-		long id = assigner.assign(1023).workerId();
+		assertThat(workerRows()).isEqualTo(1024);
+		WorkerAssignment claimed = assigner.assign(1023);
+		assertThat(claimed.hasMark()).isFalse();
 		FleetSnapshot fleet = assigner.fleet().orElseThrow().read(10);
 		assertThat(fleet.known()).isOne();
-		assertThat(fleet.workers()).extracting(FleetWorker::workerId).containsExactly(id);
+		assertThat(fleet.held()).isOne();
+		assertThat(fleet.workers()).extracting(FleetWorker::workerId).containsExactly(claimed.workerId());
 		assertThat(fleet.location()).isEqualTo(this.table);
 		assertThat(fleet.store()).isEqualTo("db");
+		assertThat(assigner.fleet().orElseThrow().history(claimed.workerId()).claims()).singleElement()
+			.satisfies((claim) -> {
+				assertThat(claim.instanceId()).isEqualTo("with-layout");
+				assertThat(claim.end()).isEqualTo(ClaimEnd.OPEN);
+			});
 	}
 
 	@Test

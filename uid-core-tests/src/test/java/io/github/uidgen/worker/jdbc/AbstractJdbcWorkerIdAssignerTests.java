@@ -6,15 +6,19 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
 
 import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.github.uidgen.UidLayout;
 import io.github.uidgen.testsupport.TestDatabases;
 import io.github.uidgen.testsupport.TestDatabases.Database;
 import io.github.uidgen.worker.WorkerAssignment;
@@ -23,6 +27,7 @@ import io.github.uidgen.worker.WorkerIdOutOfRangeException;
 import io.github.uidgen.worker.WorkerLeaseLostException;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import io.github.uidgen.worker.WorkerTableMissingException;
+import io.github.uidgen.worker.fleet.WorkerClaim;
 import io.github.uidgen.worker.support.HostEnvironment;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -31,6 +36,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -49,6 +55,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 abstract class AbstractJdbcWorkerIdAssignerTests {
 
 	static final long MARK = 1_760_000_000_000L;
+
+	/** Claimants released at once; MariaDB's and PostgreSQL's test pools hold more connections. */
+	static final int CLAIMANTS = 32;
 
 	private HikariDataSource dataSource;
 
@@ -71,6 +80,12 @@ abstract class AbstractJdbcWorkerIdAssignerTests {
 	 * with auto-commit off; MariaDB's {@code INNODB_TRX} is a copy refreshed at most every 100 ms).
 	 */
 	abstract boolean transactionOpen(Connection connection) throws SQLException;
+
+	/**
+	 * Counts the transactions ended, committed or rolled back, on a pool's one connection, where the database counts
+	 * them by session.
+	 */
+	abstract OptionalLong transactionsEnded(DataSource pool);
 
 	@BeforeAll
 	void openPool() {
@@ -284,7 +299,8 @@ abstract class AbstractJdbcWorkerIdAssignerTests {
 			.isThrownBy(() -> JdbcLeaseWorkerIdAssigner.builder(this.dataSource).leaseTable(this.table).build().assign(1023))
 			.isNotInstanceOf(WorkerTableMissingException.class)
 			.withMessageContaining("The uid worker ID table " + this.table + " could not be used")
-			.withMessageContaining("lease_token");
+			// The first column the claim reads that the table lacks.
+			.withMessageContaining("instance_id");
 	}
 
 	@Test
@@ -483,6 +499,108 @@ abstract class AbstractJdbcWorkerIdAssignerTests {
 			assertThatExceptionOfType(WorkerStoreUnavailableException.class)
 				.isThrownBy(() -> JdbcLeaseWorkerIdAssigner.builder(pool).build().assign(1023))
 				.withMessageContaining("Cannot reach the database");
+		}
+	}
+
+	/**
+	 * The start that records the layout makes the layout's worker IDs rows of their own, free, and claimants released
+	 * at once then each lock another of them as they find it, passing over those locked by others: each takes one in
+	 * its first round, and together they take the lowest ones, none twice. Where claims found no rows, they all
+	 * inserted the lowest worker ID, one won, and the others tried again from random worker IDs (those claims still
+	 * do, on a table whose layout an older version recorded: above).
+	 */
+	@Test
+	void claimantsOfARecordedLayoutStartingTogetherTakeTheLowestWorkerIdsInOneRoundEach() throws Exception {
+		UidLayout layout = UidLayout.defaults();
+		leaseAssigner(this.dataSource, "first start").recordLayout(layout);
+		assertThat(TestDatabases.query(this.dataSource, "SELECT COUNT(*), MAX(worker_id) FROM " + this.table
+				+ " WHERE instance_id = '' AND lease_token IS NULL AND high_water_mark IS NULL").get(0))
+			.extracting(String::valueOf)
+			.containsExactly(String.valueOf(layout.getMaxWorkerId() + 1), String.valueOf(layout.getMaxWorkerId()));
+
+		ClaimedTogether claimed = claimTogether(CLAIMANTS, layout.getMaxWorkerId());
+
+		assertThat(claimed.workerIds()).containsExactlyInAnyOrderElementsOf(
+				LongStream.range(0, CLAIMANTS).boxed().toList());
+		if (claimed.rounds().isPresent()) {
+			assertThat(claimed.rounds().getAsLong()).isEqualTo(CLAIMANTS);
+		}
+	}
+
+	/**
+	 * Free rows are made for at most the first 4,096 worker IDs of a layout; a claim beyond them inserts its row, as
+	 * claims did before there were free rows.
+	 */
+	@Test
+	void aLayoutOfMoreWorkerIdsThanTheFreeRowsMadeClaimsTheRestByInsertingTheirRows() {
+		UidLayout layout = new UidLayout(UidLayout.DEFAULT_TIME_UNIT, UidLayout.DEFAULT_EPOCH, 38, 13, 12);
+		leaseAssigner(this.dataSource, "first start").recordLayout(layout);
+		assertThat(String.valueOf(TestDatabases.query(this.dataSource, "SELECT COUNT(*) FROM " + this.table
+				+ " WHERE worker_id <= ?", layout.getMaxWorkerId()).get(0).get(0))).isEqualTo("4096");
+		// Every free row held by another instance.
+		new JdbcTemplate(this.dataSource).update("UPDATE " + this.table + " SET instance_id = 'another', lease_token = "
+				+ "'held', lease_expires_at = created + INTERVAL '1' DAY WHERE worker_id <= ?", layout.getMaxWorkerId());
+
+		JdbcLeaseWorkerIdAssigner assigner = leaseAssigner(this.dataSource, "beyond");
+		WorkerAssignment claimed = assigner.assign(layout.getMaxWorkerId());
+
+		assertThat(claimed.workerId()).isEqualTo(4096);
+		assertThat(claimed.hasMark()).isFalse();
+		assertThat(assigner.fleet().orElseThrow().history(4096).claims()).extracting(WorkerClaim::instanceId)
+			.containsExactly("beyond");
+	}
+
+	/** Worker IDs claimed by claimants released at once, and their claims' rounds where the database counts them. */
+	record ClaimedTogether(Set<Long> workerIds, OptionalLong rounds) {
+	}
+
+	/**
+	 * Releases claimants at once onto the lease table, each on a pool of one connection, already connected and with
+	 * the tables made, as in a fleet that is up: only claims are left. A round is a claim transaction ended
+	 * (committed, or rolled back after a lost race).
+	 */
+	ClaimedTogether claimTogether(int claimants, long maxWorkerId) throws Exception {
+		List<HikariDataSource> pools = new ArrayList<>();
+		ExecutorService threads = Executors.newFixedThreadPool(claimants);
+		try {
+			List<JdbcLeaseWorkerIdAssigner> assigners = new ArrayList<>();
+			long[] endedBefore = new long[claimants];
+			for (int i = 0; i < claimants; i++) {
+				HikariDataSource pool = onePool(true);
+				pools.add(pool);
+				JdbcLeaseWorkerIdAssigner assigner = leaseAssigner(pool, "together-" + i);
+				assigner.fleet().orElseThrow().read(1);
+				assigners.add(assigner);
+				endedBefore[i] = transactionsEnded(pool).orElse(0);
+			}
+			CountDownLatch ready = new CountDownLatch(claimants);
+			CountDownLatch go = new CountDownLatch(1);
+			List<Future<Long>> claims = new ArrayList<>();
+			for (JdbcLeaseWorkerIdAssigner assigner : assigners) {
+				claims.add(threads.submit(() -> {
+					ready.countDown();
+					assertThat(go.await(30, TimeUnit.SECONDS)).isTrue();
+					return assigner.assign(maxWorkerId).workerId();
+				}));
+			}
+			assertThat(ready.await(30, TimeUnit.SECONDS)).isTrue();
+			go.countDown();
+			Set<Long> workerIds = new HashSet<>();
+			for (Future<Long> claim : claims) {
+				assertThat(workerIds.add(claim.get(60, TimeUnit.SECONDS))).as("a worker ID taken twice").isTrue();
+			}
+			OptionalLong rounds = OptionalLong.empty();
+			for (int i = 0; i < claimants; i++) {
+				OptionalLong ended = transactionsEnded(pools.get(i));
+				if (ended.isPresent()) {
+					rounds = OptionalLong.of(rounds.orElse(0) + ended.getAsLong() - endedBefore[i]);
+				}
+			}
+			return new ClaimedTogether(workerIds, rounds);
+		}
+		finally {
+			threads.shutdownNow();
+			pools.forEach(HikariDataSource::close);
 		}
 	}
 

@@ -4,15 +4,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
+import java.util.OptionalLong;
 
 import javax.sql.DataSource;
 
@@ -38,7 +30,6 @@ class MariaDbJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTests
 
 	private static final int RENEWALS = 20;
 
-	private static final int CLAIMANTS = 32;
 
 	@Override
 	Database database() {
@@ -116,48 +107,10 @@ class MariaDbJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTests
 	 */
 	@Test
 	void claimantsStartingTogetherTakeDistinctWorkerIdsInAFewRoundsEach() throws Exception {
-		List<HikariDataSource> pools = new ArrayList<>();
-		ExecutorService threads = Executors.newFixedThreadPool(CLAIMANTS);
-		try {
-			List<JdbcLeaseWorkerIdAssigner> assigners = new ArrayList<>();
-			long[] roundsBefore = new long[CLAIMANTS];
-			for (int i = 0; i < CLAIMANTS; i++) {
-				HikariDataSource pool = onePool(true);
-				pools.add(pool);
-				JdbcLeaseWorkerIdAssigner assigner = leaseAssigner(pool, "together-" + i);
-				// Connected, the database told and the tables made, as in a fleet that is up: only claims are left.
-				assigner.fleet().orElseThrow().read(1);
-				assigners.add(assigner);
-				roundsBefore[i] = rounds(pool);
-			}
-			CountDownLatch ready = new CountDownLatch(CLAIMANTS);
-			CountDownLatch go = new CountDownLatch(1);
-			List<Future<Long>> claims = new ArrayList<>();
-			for (JdbcLeaseWorkerIdAssigner assigner : assigners) {
-				claims.add(threads.submit(() -> {
-					ready.countDown();
-					assertThat(go.await(30, TimeUnit.SECONDS)).isTrue();
-					return assigner.assign(1023).workerId();
-				}));
-			}
-			assertThat(ready.await(30, TimeUnit.SECONDS)).isTrue();
-			go.countDown();
-			Set<Long> workerIds = new HashSet<>();
-			for (Future<Long> claim : claims) {
-				workerIds.add(claim.get(60, TimeUnit.SECONDS));
-			}
-			long rounds = 0;
-			for (int i = 0; i < CLAIMANTS; i++) {
-				rounds += rounds(pools.get(i)) - roundsBefore[i];
-			}
-			assertThat(workerIds).hasSize(CLAIMANTS);
-			// One round each, and one more for most of them after the race for the lowest worker ID at the start.
-			assertThat(rounds).isLessThanOrEqualTo(3L * CLAIMANTS);
-		}
-		finally {
-			threads.shutdownNow();
-			pools.forEach(HikariDataSource::close);
-		}
+		ClaimedTogether claimed = claimTogether(CLAIMANTS, 1023);
+		assertThat(claimed.workerIds()).hasSize(CLAIMANTS);
+		// One round each, and one more for most of them after the race for the lowest worker ID at the start.
+		assertThat(claimed.rounds().getAsLong()).isLessThanOrEqualTo(3L * CLAIMANTS);
 	}
 
 	@Test
@@ -233,8 +186,9 @@ class MariaDbJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTests
 	}
 
 	/** Claim transactions ended on the pool's one connection. */
-	private static long rounds(DataSource pool) {
-		return sessionStatus(pool, "Com_commit") + sessionStatus(pool, "Com_rollback");
+	@Override
+	OptionalLong transactionsEnded(DataSource pool) {
+		return OptionalLong.of(sessionStatus(pool, "Com_commit") + sessionStatus(pool, "Com_rollback"));
 	}
 
 	private static long sessionStatus(DataSource pool, String name) {

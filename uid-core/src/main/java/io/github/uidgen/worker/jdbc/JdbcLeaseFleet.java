@@ -14,8 +14,8 @@ import io.github.uidgen.worker.fleet.WorkerState;
  * Reads the lease table and its claim history for {@link JdbcLeaseWorkerIdAssigner#fleet()}: plain reads in a
  * READ COMMITTED transaction of their own, which take no lock a claim or renewal waits for, each round trip bounded
  * as the assigner's are. States are judged by the database's clock, as claims judge them. The layout's row is not a
- * worker ID and is left out. Without a history table (an older deployment that does not let uid create tables)
- * {@link #history} is empty and the listing carries no claim times.
+ * worker ID and is left out, and so are the rows of worker IDs never leased. Without a history table (an older
+ * deployment that does not let uid create tables) {@link #history} is empty and the listing carries no claim times.
  */
 final class JdbcLeaseFleet implements WorkerFleet {
 
@@ -34,7 +34,8 @@ final class JdbcLeaseFleet implements WorkerFleet {
 		String table = prepared.lease().table();
 		String now = prepared.dialect().now();
 		String live = "lease_token IS NOT NULL AND lease_expires_at >= " + now;
-		String workers = " FROM " + table + " l WHERE worker_id < " + LeaseTable.LAYOUT_ROW;
+		String workers = " FROM " + table + " l WHERE worker_id < " + LeaseTable.LAYOUT_ROW + " AND instance_id <> '"
+				+ LeaseTable.NEVER_LEASED + "'";
 		String countSql = "SELECT COUNT(*), COALESCE(SUM(CASE WHEN " + live + " THEN 1 ELSE 0 END), 0)" + workers;
 		String claimedAt = (prepared.claims() != null) ? "(SELECT " + prepared.dialect().epochMillis("c.claimed_at")
 				+ " FROM " + prepared.claims().table() + " c WHERE c.worker_id = l.worker_id AND c.instance_id = "

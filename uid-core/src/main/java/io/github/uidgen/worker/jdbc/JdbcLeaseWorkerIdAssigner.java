@@ -36,10 +36,12 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * Leases reusable worker IDs from a table in a MySQL, MariaDB or PostgreSQL database, so a few worker bits last for
  * ever.
  *
- * <p>A start claims this instance's previous worker ID if it is free, else the lowest released or expired one, else
- * the lowest never used (after a race lost to another claimant, the first such from a random worker ID on, so that
- * instances starting together spread out instead of taking turns on one); when every ID up to the layout's maximum
- * is leased it fails with
+ * <p>A start claims this instance's previous worker ID if it is free, else the lowest free one (released, expired,
+ * or never leased: the start that records the table's layout makes the layout's worker IDs rows of their own), locked
+ * as it is found while passing over rows that other claimants have locked, so that instances starting together each
+ * take another in one statement; else the lowest without a row (after a race lost to another claimant, the first such
+ * from a random worker ID on, so that they spread out instead of taking turns on one); when every ID up to the
+ * layout's maximum is leased it fails with
  * {@link WorkerIdOutOfRangeException}. The lease is renewed by the generator's heartbeat and released on close; a
  * lease that is still live is never taken, not even by an instance with the same instance ID. Each row also holds
  * the worker's high-water mark, written ahead of issue, so whoever takes a worker ID next starts after every ID its
@@ -120,7 +122,9 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 	 * which no claim of this or an older version reads; the table needs no new column. A plain read first, which
 	 * takes no lock: once the layout is recorded, every start only reads it (an insert of the row that exists locks
 	 * it, so a fleet starting together queued on it). Else an insert that does nothing when the row exists, then a
-	 * read, in one transaction. Of starts racing to record it first, the others' inserts give up at once where the
+	 * read, in one transaction. The start that records it also makes the layout's worker IDs free rows (up to
+	 * {@link LeaseTable#FREE_ROWS_AT_MOST}), so that claims of the same moment lock different rows instead of
+	 * racing to insert the same new one. Of starts racing to record it first, the others' inserts give up at once where the
 	 * database can (MariaDB; elsewhere they wait for the first to commit) and they read the row again after a short
 	 * pause: 1,000 first starts on a new table waited on the row one behind another, 9 s each on average, and some
 	 * ran past the round trip's bound.
@@ -138,7 +142,9 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 						return found;
 					}
 					if (table.insertLayoutIfAbsent(jdbc, own)) {
-						logger.info("uid layout recorded in {}: {}", table.table(), own);
+						long free = table.createFreeRows(jdbc, layout.getMaxWorkerId());
+						logger.info("uid layout recorded in {}: {}; worker IDs 0 to {} made free rows", table.table(),
+								own, free - 1);
 					}
 					return table.layout(jdbc);
 				});

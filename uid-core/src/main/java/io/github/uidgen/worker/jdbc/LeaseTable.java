@@ -1,5 +1,7 @@
 package io.github.uidgen.worker.jdbc;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Types;
 import java.util.List;
 
@@ -59,12 +61,31 @@ final class LeaseTable {
 	 */
 	static final long LAYOUT_ROW = 1L << 62;
 
+	/**
+	 * The {@code instance_id} of a row made free, never leased, when the table's layout was recorded: instance IDs
+	 * are never blank, so no claim's row carries it.
+	 */
+	static final String NEVER_LEASED = "";
+
+	/**
+	 * How many worker IDs, from 0 up, are made rows of their own when the layout is recorded: all of a layout of up
+	 * to 12 worker bits. A claim of a worker ID beyond them inserts its row.
+	 */
+	static final long FREE_ROWS_AT_MOST = 4096;
+
+	/** How many rows one statement makes free. */
+	private static final int FREE_ROWS_PER_STATEMENT = 512;
+
 	/** How many holders {@link #liveLeases} names. */
 	private static final int NAMED_HOLDERS = 8;
 
 	private final String table;
 
-	private final String freeWithSaneMarkSql;
+	private final String ownFreeSql;
+
+	private final String lockLowestFreeSql;
+
+	private final String anyFreeSql;
 
 	private final String freeByMarkSql;
 
@@ -96,6 +117,12 @@ final class LeaseTable {
 
 	private final String insertLayoutSql;
 
+	private final String freeRowsSql;
+
+	private final String freeRowsConflict;
+
+	private final String freeRowValues;
+
 	/**
 	 * Prepares the SQL of one table.
 	 * @param dialect the database
@@ -110,9 +137,11 @@ final class LeaseTable {
 		String own = "CASE WHEN instance_id = ? THEN 0 ELSE 1 END";
 		// From a start point on, wrapping round to the lowest: 0 for the lowest first.
 		String fromStart = "CASE WHEN worker_id >= ? THEN 0 ELSE 1 END, worker_id";
-		this.freeWithSaneMarkSql = "SELECT worker_id FROM " + table + " WHERE worker_id <= ? AND " + free
-				+ " AND (high_water_mark IS NULL OR high_water_mark <= " + dialect.nowMillis() + " + ?) ORDER BY " + own
-				+ ", " + fromStart + " LIMIT 16";
+		String saneMark = "(high_water_mark IS NULL OR high_water_mark <= " + dialect.nowMillis() + " + ?)";
+		this.ownFreeSql = "SELECT worker_id FROM " + table + " WHERE instance_id = ? AND worker_id <= ? AND " + free
+				+ " AND " + saneMark + " ORDER BY worker_id LIMIT 1";
+		this.anyFreeSql = "SELECT worker_id FROM " + table + " WHERE worker_id <= ? AND " + free + " AND " + saneMark
+				+ " LIMIT 1";
 		this.freeByMarkSql = "SELECT worker_id FROM " + table + " WHERE worker_id <= ? AND " + free
 				+ " ORDER BY high_water_mark, worker_id LIMIT 16";
 		this.takeSql = "UPDATE " + table + " SET instance_id = ?, lease_token = ?, host_name = ?, port = ?, "
@@ -126,9 +155,14 @@ final class LeaseTable {
 		// A row another claimant has locked is passed over, or given up at once, where the database can (it is that
 		// claimant's to take or leave), instead of waited for: waiting made simultaneous claimants queue on one row.
 		String lock = locking.lockSuffix();
-		this.lockFreeSql = "SELECT high_water_mark, CASE WHEN lease_token IS NULL THEN 1 ELSE 0 END, "
-				+ dialect.epochMillis("lease_expires_at") + " FROM " + table + " WHERE worker_id = ? AND " + free
-				+ lock;
+		String lockedRow = "SELECT worker_id, high_water_mark, CASE WHEN lease_token IS NULL THEN 1 ELSE 0 END, "
+				+ dialect.epochMillis("lease_expires_at") + ", CASE WHEN instance_id = '" + NEVER_LEASED
+				+ "' THEN 1 ELSE 0 END FROM " + table;
+		this.lockFreeSql = lockedRow + " WHERE worker_id = ? AND " + free + lock;
+		// In key order, locking the first free row that no other claimant has locked, where the database can pass
+		// over those: claimants of the same moment each take another worker ID in one statement, without a race.
+		this.lockLowestFreeSql = lockedRow + " WHERE worker_id >= ? AND worker_id <= ? AND " + free + " AND " + saneMark
+				+ " ORDER BY worker_id LIMIT 1" + lock;
 		// The mark is checked again as the row is locked: an expired holder may still have raised it meanwhile.
 		this.lockFreeBehindSql = this.lockFreeSql.replace(lock, " AND " + behind + lock);
 		// The first worker ID at or after the start point without a row: the start point itself, or the one after
@@ -163,6 +197,11 @@ final class LeaseTable {
 				+ "'uid layout record', NULL, " + now + ", NULL, " + now + ", " + now + ")"
 				+ ((dialect == SqlDialect.POSTGRESQL) ? " ON CONFLICT (worker_id) DO NOTHING"
 						: " ON DUPLICATE KEY UPDATE worker_id = worker_id");
+		this.freeRowsSql = "INSERT INTO " + table + " (worker_id, instance_id, lease_token, host_name, port, "
+				+ "lease_expires_at, high_water_mark, created, modified) VALUES ";
+		this.freeRowsConflict = (dialect == SqlDialect.POSTGRESQL) ? " ON CONFLICT (worker_id) DO NOTHING"
+				: " ON DUPLICATE KEY UPDATE worker_id = worker_id";
+		this.freeRowValues = ", '" + NEVER_LEASED + "', NULL, '', NULL, " + now + ", NULL, " + now + ", " + now + ")";
 	}
 
 	String table() {
@@ -170,25 +209,42 @@ final class LeaseTable {
 	}
 
 	/**
-	 * Tries once to lease a worker ID. Among free (released or expired) worker IDs whose mark lies no further than
-	 * {@code maxMarkLeadMillis} ahead of the database clock, this instance's previous one comes first, then the
-	 * lowest from the start point on; else the lowest never used from the start point on; and only when neither
-	 * exists a free one whose mark lies further ahead (the nearest first), which a host with a fast clock left
-	 * behind. The search wraps round to 0 past the maximum; from 0 it takes the lowest.
+	 * Tries once to lease a worker ID. Among free (released, expired or never leased) worker IDs whose mark lies no
+	 * further than {@code maxMarkLeadMillis} ahead of the database clock, this instance's previous one comes first,
+	 * then the lowest from the start point on that no other claimant is taking, locked as it is found; else the
+	 * lowest without a row from the start point on; and only when neither exists a free one whose mark lies further
+	 * ahead (the nearest first), which a host with a fast clock left behind. The search wraps round to 0 past the
+	 * maximum; from 0 it takes the lowest.
 	 * @param startAt where the search for a free or unused worker ID starts, from 0 to {@code maxWorkerId}
 	 * @return the claim, {@link Claim#FULL} or {@link Claim#RACED}
 	 * @throws org.springframework.dao.DuplicateKeyException when another claimant inserted the same worker ID
-	 * first, and {@link org.springframework.dao.ConcurrencyFailureException} on a deadlock: try again
+	 * first, and {@link org.springframework.dao.ConcurrencyFailureException} on a deadlock, or where the database
+	 * can only give up on a locked row: try again
 	 */
 	Claim tryClaim(JdbcClient jdbc, long maxWorkerId, long startAt, String instanceId, String token, String hostName,
 			String port, long leaseMicros, long maxMarkLeadMillis) {
-		List<Long> sane = jdbc.sql(this.freeWithSaneMarkSql)
-			.params(maxWorkerId, maxMarkLeadMillis, instanceId, startAt)
+		Long own = jdbc.sql(this.ownFreeSql)
+			.params(instanceId, maxWorkerId, maxMarkLeadMillis)
 			.query(Long.class)
-			.list();
-		Claim claim = takeFirstFree(jdbc, sane, instanceId, token, hostName, port, leaseMicros);
+			.optional()
+			.orElse(null);
+		Claim claim = (own != null) ? take(jdbc, lockFree(jdbc, this.lockFreeSql, own), own, instanceId, token,
+				hostName, port, leaseMicros) : null;
+		if (claim == null) {
+			Claim lowest = lockLowestFree(jdbc, startAt, maxWorkerId, maxMarkLeadMillis);
+			if (lowest == null && startAt > 0) {
+				lowest = lockLowestFree(jdbc, 0, startAt - 1, maxMarkLeadMillis);
+			}
+			if (lowest != null) {
+				claim = take(jdbc, lowest, lowest.workerId(), instanceId, token, hostName, port, leaseMicros);
+			}
+		}
 		if (claim != null) {
 			return claim;
+		}
+		if (jdbc.sql(this.anyFreeSql).params(maxWorkerId, maxMarkLeadMillis).query(Long.class).optional().isPresent()) {
+			// Every free one is being taken by another claimant, which may yet give it up.
+			return Claim.RACED;
 		}
 		long unused = unused(jdbc, maxWorkerId, startAt);
 		if (unused <= maxWorkerId) {
@@ -266,27 +322,49 @@ final class LeaseTable {
 
 	/**
 	 * Locks a candidate row if it is still free (and matches the further conditions), as the take's own
-	 * {@code UPDATE} would, and reads its mark and how its lease ended. A lease that ran out without a release counts
-	 * as a mark at its expiry: its holder may have issued on the lease up to then while the database did not answer
-	 * it, so the claim starts after that.
+	 * {@code UPDATE} would, and reads it (see {@link #lockedRow}).
 	 * @return the row as found, or {@code null} when another claimant took it first
 	 */
 	private Claim lockFree(JdbcClient jdbc, String sql, long candidate, Object... moreParams) {
 		Object[] params = new Object[1 + moreParams.length];
 		params[0] = candidate;
 		System.arraycopy(moreParams, 0, params, 1, moreParams.length);
-		return jdbc.sql(sql).params(params).query((row, number) -> {
-			long mark = row.getLong(1);
-			if (row.wasNull()) {
-				mark = WorkerAssignment.NO_MARK;
-			}
-			ClaimEnd end = (row.getInt(2) == 1) ? ClaimEnd.RELEASED : ClaimEnd.EXPIRED;
-			long endMillis = row.getLong(3);
-			if (end == ClaimEnd.EXPIRED && (mark == WorkerAssignment.NO_MARK || mark < endMillis)) {
-				mark = endMillis;
-			}
-			return new Claim(candidate, mark, end, endMillis);
-		}).optional().orElse(null);
+		return jdbc.sql(sql).params(params).query(LeaseTable::lockedRow).optional().orElse(null);
+	}
+
+	/**
+	 * Locks the lowest free worker ID in a range whose mark is sane, passing over rows other claimants have locked
+	 * where the database can.
+	 * @return the row as found, or {@code null} when there is none that is not being taken
+	 */
+	private Claim lockLowestFree(JdbcClient jdbc, long from, long to, long maxMarkLeadMillis) {
+		return jdbc.sql(this.lockLowestFreeSql)
+			.params(from, to, maxMarkLeadMillis)
+			.query(LeaseTable::lockedRow)
+			.optional()
+			.orElse(null);
+	}
+
+	/**
+	 * Reads a row a claim locked: its mark and how its lease ended. A lease that ran out without a release counts as a
+	 * mark at its expiry: its holder may have issued on the lease up to then while the database did not answer it, so
+	 * the claim starts after that.
+	 */
+	private static Claim lockedRow(ResultSet row, int number) throws SQLException {
+		long workerId = row.getLong(1);
+		long mark = row.getLong(2);
+		if (row.wasNull()) {
+			mark = WorkerAssignment.NO_MARK;
+		}
+		if (row.getInt(5) == 1) {
+			return new Claim(workerId, mark, null, 0);
+		}
+		ClaimEnd end = (row.getInt(3) == 1) ? ClaimEnd.RELEASED : ClaimEnd.EXPIRED;
+		long endMillis = row.getLong(4);
+		if (end == ClaimEnd.EXPIRED && (mark == WorkerAssignment.NO_MARK || mark < endMillis)) {
+			mark = endMillis;
+		}
+		return new Claim(workerId, mark, end, endMillis);
 	}
 
 	/** Takes a row {@link #lockFree} locked; {@code null} when it was not free. */
@@ -359,6 +437,26 @@ final class LeaseTable {
 	 */
 	boolean insertLayoutIfAbsent(JdbcClient jdbc, String layout) {
 		return jdbc.sql(this.insertLayoutSql).param(text(layout)).update() == 1;
+	}
+
+	/**
+	 * Makes the worker IDs of a layout rows of their own, free and never leased, up to {@link #FREE_ROWS_AT_MOST},
+	 * leaving rows that exist alone; for the start that records the layout, in its transaction. Claims then find
+	 * every worker ID they may take as a row they can lock, and claimants of the same moment pass over each other's
+	 * instead of inserting the same new worker ID, all but one losing the race.
+	 * @return how many worker IDs, from 0 up, have a row now
+	 */
+	long createFreeRows(JdbcClient jdbc, long maxWorkerId) {
+		long count = Math.min(maxWorkerId + 1, FREE_ROWS_AT_MOST);
+		for (long first = 0; first < count; first += FREE_ROWS_PER_STATEMENT) {
+			long end = Math.min(count, first + FREE_ROWS_PER_STATEMENT);
+			StringBuilder sql = new StringBuilder(this.freeRowsSql);
+			for (long workerId = first; workerId < end; workerId++) {
+				sql.append((workerId > first) ? ", (" : "(").append(workerId).append(this.freeRowValues);
+			}
+			jdbc.sql(sql.append(this.freeRowsConflict).toString()).update();
+		}
+		return count;
 	}
 
 	/** A text parameter that may be {@code null}, typed so that binding it needs no round trip to the database. */

@@ -1,9 +1,11 @@
 -- Tables of the uid db worker ID assigner, for PostgreSQL 10+.
 -- The assigner substitutes configured table names for UID_WORKER_LEASE, UID_WORKER_LEASE_CLAIM and WORKER_NODE.
 
--- Lease mode: one row per worker ID ever handed out; a worker ID is free when its lease was released
--- (lease_token is NULL) or has expired by the database clock. high_water_mark is the latest time, in
--- epoch milliseconds, the worker may have issued IDs for; it only ever grows.
+-- Lease mode: one row per worker ID; a worker ID is free when its lease was released (lease_token is
+-- NULL) or has expired by the database clock. The start that records the layout (worker_id 2^62) makes
+-- the layout's first 4,096 worker IDs free rows never leased (instance_id ''); a claim beyond them
+-- inserts its row. high_water_mark is the latest time, in epoch milliseconds, the worker may have issued
+-- IDs for; it only ever grows.
 CREATE TABLE IF NOT EXISTS UID_WORKER_LEASE (
 	worker_id        BIGINT       NOT NULL PRIMARY KEY,
 	instance_id      VARCHAR(255) NOT NULL,
