@@ -5,6 +5,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.OptionalLong;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
@@ -182,6 +186,59 @@ class MariaDbJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTests
 			assigner.recordLayout(UidLayout.defaults());
 			assertThat(TestDatabases.query(pool, "SELECT instance_id FROM " + leaseTable() + " WHERE worker_id = "
 					+ (1L << 62)).get(0).get(0)).isEqualTo(RecordedLayout.of(UidLayout.defaults()));
+		}
+	}
+
+	/**
+	 * Starts that find a new table missing take turns on a lock named after it and look again holding it. Here a
+	 * session of the test's own holds that lock while a start waits on it, creates the tables meanwhile as another
+	 * start would, and keeps a transaction open on the lease table, as the claims of started instances do. The start
+	 * finds the tables made and claims. When every start that had found the table missing ran
+	 * {@code CREATE TABLE IF NOT EXISTS}, that statement waited for the open transaction's metadata lock, and every
+	 * later statement on the table waited behind it: 40 of 1,000 first starts on a new table ran it, and claims
+	 * waited up to 18 s.
+	 */
+	@Test
+	void aFirstStartThatFindsTheTableMadeMeanwhileDoesNotCreateItAgain() throws Exception {
+		ExecutorService thread = Executors.newSingleThreadExecutor();
+		try (HikariDataSource pool = onePool(true); HikariDataSource holderPool = onePool(true);
+				Connection holder = holderPool.getConnection()) {
+			String lockName = JdbcStore.schemaLockName(leaseTable());
+			assertThat(single(holder, "SELECT GET_LOCK('" + lockName + "', 0)")).isEqualTo(1);
+			// A round trip's bound of 2 s: a start that waited on the metadata lock would fail.
+			JdbcLeaseWorkerIdAssigner assigner = JdbcLeaseWorkerIdAssigner.builder(pool)
+				.leaseTable(leaseTable())
+				.initializeSchema(true)
+				.instanceId("first")
+				.leaseDuration(Duration.ofSeconds(6))
+				.build();
+			Future<Long> claim = thread.submit(() -> assigner.assign(1023).workerId());
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+			while (single(holder, "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE STATE = 'User lock'") == 0) {
+				assertThat(System.nanoTime()).as("the start waits on the lock named after the table").isLessThan(deadline);
+				assertThat(claim).isNotDone();
+				Thread.sleep(20);
+			}
+			holder.createStatement().execute(SchemaScript.createTable(SqlDialect.MYSQL, SchemaScript.DEFAULT_LEASE_TABLE,
+					leaseTable()));
+			holder.createStatement().execute(SchemaScript.createTable(SqlDialect.MYSQL, SchemaScript.DEFAULT_CLAIM_TABLE,
+					TableName.claimHistoryOf(leaseTable())));
+			holder.setAutoCommit(false);
+			assertThat(single(holder, "SELECT COUNT(*) FROM " + leaseTable())).isZero();
+			assertThat(single(holder, "SELECT RELEASE_LOCK('" + lockName + "')")).isEqualTo(1);
+
+			assertThat(claim.get(30, TimeUnit.SECONDS)).isZero();
+			holder.rollback();
+		}
+		finally {
+			thread.shutdownNow();
+		}
+	}
+
+	private static long single(Connection connection, String sql) throws SQLException {
+		try (ResultSet result = connection.createStatement().executeQuery(sql)) {
+			assertThat(result.next()).isTrue();
+			return result.getLong(1);
 		}
 	}
 

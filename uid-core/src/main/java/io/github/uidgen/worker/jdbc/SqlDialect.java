@@ -1,6 +1,9 @@
 package io.github.uidgen.worker.jdbc;
 
+import java.sql.Connection;
 import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Locale;
 
@@ -35,6 +38,25 @@ enum SqlDialect {
 			insert.update(keys);
 		}
 
+		@Override
+		boolean lock(Connection connection, String name, int seconds) throws SQLException {
+			try (PreparedStatement lock = connection.prepareStatement("SELECT GET_LOCK(?, ?)")) {
+				lock.setString(1, name);
+				lock.setInt(2, seconds);
+				try (ResultSet result = lock.executeQuery()) {
+					return result.next() && result.getInt(1) == 1;
+				}
+			}
+		}
+
+		@Override
+		void unlock(Connection connection, String name) throws SQLException {
+			try (PreparedStatement unlock = connection.prepareStatement("SELECT RELEASE_LOCK(?)")) {
+				unlock.setString(1, name);
+				unlock.executeQuery().close();
+			}
+		}
+
 	},
 
 	POSTGRESQL("schema-postgresql.sql", "clock_timestamp()", "clock_timestamp() + ? * INTERVAL '1 microsecond'",
@@ -54,6 +76,24 @@ enum SqlDialect {
 		void insert(JdbcClient.StatementSpec insert, KeyHolder keys) {
 			// Asked for every generated column, the driver returns the whole row; unquoted ID is stored as id.
 			insert.update(keys, "id");
+		}
+
+		/** Waits for the advisory lock as long as the connection's network timeout lets it. */
+		@Override
+		boolean lock(Connection connection, String name, int seconds) throws SQLException {
+			try (PreparedStatement lock = connection.prepareStatement("SELECT pg_advisory_lock(hashtext(?))")) {
+				lock.setString(1, name);
+				lock.executeQuery().close();
+				return true;
+			}
+		}
+
+		@Override
+		void unlock(Connection connection, String name) throws SQLException {
+			try (PreparedStatement unlock = connection.prepareStatement("SELECT pg_advisory_unlock(hashtext(?))")) {
+				unlock.setString(1, name);
+				unlock.executeQuery().close();
+			}
 		}
 
 	};
@@ -122,6 +162,17 @@ enum SqlDialect {
 	}
 
 	abstract void insert(JdbcClient.StatementSpec insert, KeyHolder keys);
+
+	/**
+	 * Takes a lock of the database's own by name, held by the connection's session until {@link #unlock}: MySQL's and
+	 * MariaDB's {@code GET_LOCK}, PostgreSQL's advisory lock.
+	 * @param seconds how long to wait for it at most, where the database takes a bound
+	 * @return whether it was taken
+	 */
+	abstract boolean lock(Connection connection, String name, int seconds) throws SQLException;
+
+	/** Gives a lock {@link #lock} took back. */
+	abstract void unlock(Connection connection, String name) throws SQLException;
 
 	/**
 	 * Picks the dialect from the database's metadata.
