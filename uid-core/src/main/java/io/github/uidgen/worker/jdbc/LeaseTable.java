@@ -190,13 +190,15 @@ final class LeaseTable {
 		this.liveHoldersSql = "SELECT instance_id FROM " + table + live + " ORDER BY worker_id LIMIT " + NAMED_HOLDERS;
 		this.layoutSql = "SELECT instance_id FROM " + table + " WHERE worker_id = " + LAYOUT_ROW;
 		// Gives up at once, too, where another first start is inserting the row: a fleet starting together on a new
-		// table queued on it, each start's insert (and no-op update) locking the row until its commit.
-		this.insertLayoutSql = locking.insertPrefix() + "INSERT INTO " + table + " (worker_id, instance_id, "
+		// table queued on it, each start's insert (and no-op update) locking the row until its commit. Inserts nothing,
+		// and says so, where the row exists: MySQL Connector/J counts a row that ON DUPLICATE KEY UPDATE found as one
+		// changed, and every first start that raced to record the layout took itself for the one that had.
+		this.insertLayoutSql = locking.insertPrefix() + "INSERT "
+				+ ((dialect == SqlDialect.POSTGRESQL) ? "" : "IGNORE ") + "INTO " + table + " (worker_id, instance_id, "
 				+ "lease_token, host_name, port, "
 				+ "lease_expires_at, high_water_mark, created, modified) VALUES (" + LAYOUT_ROW + ", ?, NULL, "
 				+ "'uid layout record', NULL, " + now + ", NULL, " + now + ", " + now + ")"
-				+ ((dialect == SqlDialect.POSTGRESQL) ? " ON CONFLICT (worker_id) DO NOTHING"
-						: " ON DUPLICATE KEY UPDATE worker_id = worker_id");
+				+ ((dialect == SqlDialect.POSTGRESQL) ? " ON CONFLICT (worker_id) DO NOTHING" : "");
 		this.freeRowsSql = "INSERT INTO " + table + " (worker_id, instance_id, lease_token, host_name, port, "
 				+ "lease_expires_at, high_water_mark, created, modified) VALUES ";
 		this.freeRowsConflict = (dialect == SqlDialect.POSTGRESQL) ? " ON CONFLICT (worker_id) DO NOTHING"
