@@ -73,6 +73,12 @@ final class LeaseTable {
 	 */
 	static final long FREE_ROWS_AT_MOST = 4096;
 
+	/**
+	 * How many free worker IDs a claim reads, lowest first from its start point, to lock one of: as many claimants of
+	 * the same moment each take one in their first round.
+	 */
+	static final int CANDIDATES = 64;
+
 	/** How many rows one statement makes free. */
 	private static final int FREE_ROWS_PER_STATEMENT = 512;
 
@@ -85,7 +91,7 @@ final class LeaseTable {
 
 	private final String lockLowestFreeSql;
 
-	private final String anyFreeSql;
+	private final String freeFromSql;
 
 	private final String freeByMarkSql;
 
@@ -140,8 +146,8 @@ final class LeaseTable {
 		String saneMark = "(high_water_mark IS NULL OR high_water_mark <= " + dialect.nowMillis() + " + ?)";
 		this.ownFreeSql = "SELECT worker_id FROM " + table + " WHERE instance_id = ? AND worker_id <= ? AND " + free
 				+ " AND " + saneMark + " ORDER BY worker_id LIMIT 1";
-		this.anyFreeSql = "SELECT worker_id FROM " + table + " WHERE worker_id <= ? AND " + free + " AND " + saneMark
-				+ " LIMIT 1";
+		this.freeFromSql = "SELECT worker_id FROM " + table + " WHERE worker_id >= ? AND worker_id <= ? AND " + free
+				+ " AND " + saneMark + " ORDER BY worker_id LIMIT " + CANDIDATES;
 		this.freeByMarkSql = "SELECT worker_id FROM " + table + " WHERE worker_id <= ? AND " + free
 				+ " ORDER BY high_water_mark, worker_id LIMIT 16";
 		this.takeSql = "UPDATE " + table + " SET instance_id = ?, lease_token = ?, host_name = ?, port = ?, "
@@ -160,7 +166,9 @@ final class LeaseTable {
 				+ "' THEN 1 ELSE 0 END FROM " + table;
 		this.lockFreeSql = lockedRow + " WHERE worker_id = ? AND " + free + lock;
 		// In key order, locking the first free row that no other claimant has locked, where the database can pass
-		// over those: claimants of the same moment each take another worker ID in one statement, without a race.
+		// over those, among the candidates a plain read found: claimants of the same moment each take another one in
+		// one statement, without a race, and none locks the rows of running instances on its way (a scan from 0 did,
+		// and 1,000 claimants at once held up each other and the renewals).
 		this.lockLowestFreeSql = lockedRow + " WHERE worker_id >= ? AND worker_id <= ? AND " + free + " AND " + saneMark
 				+ " ORDER BY worker_id LIMIT 1" + lock;
 		// The mark is checked again as the row is locked: an expired holder may still have raised it meanwhile.
@@ -213,8 +221,8 @@ final class LeaseTable {
 	/**
 	 * Tries once to lease a worker ID. Among free (released, expired or never leased) worker IDs whose mark lies no
 	 * further than {@code maxMarkLeadMillis} ahead of the database clock, this instance's previous one comes first,
-	 * then the lowest from the start point on that no other claimant is taking, locked as it is found; else the
-	 * lowest without a row from the start point on; and only when neither exists a free one whose mark lies further
+	 * then, of the lowest {@value #CANDIDATES} from the start point on (read without a lock), the lowest that no other
+	 * claimant is taking, locked as it is found; else the lowest without a row from the start point on; and only when neither exists a free one whose mark lies further
 	 * ahead (the nearest first), which a host with a fast clock left behind. The search wraps round to 0 past the
 	 * maximum; from 0 it takes the lowest.
 	 * @param startAt where the search for a free or unused worker ID starts, from 0 to {@code maxWorkerId}
@@ -232,21 +240,23 @@ final class LeaseTable {
 			.orElse(null);
 		Claim claim = (own != null) ? take(jdbc, lockFree(jdbc, this.lockFreeSql, own), own, instanceId, token,
 				hostName, port, leaseMicros) : null;
-		if (claim == null) {
-			Claim lowest = lockLowestFree(jdbc, startAt, maxWorkerId, maxMarkLeadMillis);
-			if (lowest == null && startAt > 0) {
-				lowest = lockLowestFree(jdbc, 0, startAt - 1, maxMarkLeadMillis);
-			}
-			if (lowest != null) {
-				claim = take(jdbc, lowest, lowest.workerId(), instanceId, token, hostName, port, leaseMicros);
-			}
-		}
 		if (claim != null) {
 			return claim;
 		}
-		if (jdbc.sql(this.anyFreeSql).params(maxWorkerId, maxMarkLeadMillis).query(Long.class).optional().isPresent()) {
-			// Every free one is being taken by another claimant, which may yet give it up.
-			return Claim.RACED;
+		List<Long> candidates = freeFrom(jdbc, startAt, maxWorkerId, maxMarkLeadMillis);
+		if (candidates.isEmpty() && startAt > 0) {
+			candidates = freeFrom(jdbc, 0, startAt - 1, maxMarkLeadMillis);
+		}
+		if (!candidates.isEmpty()) {
+			Claim lowest = jdbc.sql(this.lockLowestFreeSql)
+				.params(candidates.get(0), candidates.get(candidates.size() - 1), maxMarkLeadMillis)
+				.query(LeaseTable::lockedRow)
+				.optional()
+				.orElse(null);
+			claim = (lowest != null)
+					? take(jdbc, lowest, lowest.workerId(), instanceId, token, hostName, port, leaseMicros) : null;
+			// Else other claimants are taking every one of them, or have taken them since they were read.
+			return (claim != null) ? claim : Claim.RACED;
 		}
 		long unused = unused(jdbc, maxWorkerId, startAt);
 		if (unused <= maxWorkerId) {
@@ -334,17 +344,9 @@ final class LeaseTable {
 		return jdbc.sql(sql).params(params).query(LeaseTable::lockedRow).optional().orElse(null);
 	}
 
-	/**
-	 * Locks the lowest free worker ID in a range whose mark is sane, passing over rows other claimants have locked
-	 * where the database can.
-	 * @return the row as found, or {@code null} when there is none that is not being taken
-	 */
-	private Claim lockLowestFree(JdbcClient jdbc, long from, long to, long maxMarkLeadMillis) {
-		return jdbc.sql(this.lockLowestFreeSql)
-			.params(from, to, maxMarkLeadMillis)
-			.query(LeaseTable::lockedRow)
-			.optional()
-			.orElse(null);
+	/** Reads the lowest free worker IDs whose mark is sane in a range, without a lock. */
+	private List<Long> freeFrom(JdbcClient jdbc, long from, long to, long maxMarkLeadMillis) {
+		return jdbc.sql(this.freeFromSql).params(from, to, maxMarkLeadMillis).query(Long.class).list();
 	}
 
 	/**
