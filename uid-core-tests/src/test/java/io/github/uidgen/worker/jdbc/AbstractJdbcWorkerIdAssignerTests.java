@@ -399,6 +399,11 @@ abstract class AbstractJdbcWorkerIdAssignerTests {
 		return pool;
 	}
 
+	/** The pool the tests share. */
+	DataSource pool() {
+		return this.dataSource;
+	}
+
 	/** The lease table of this test. */
 	String leaseTable() {
 		return this.table;

@@ -78,6 +78,9 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 
 	private static final int MAX_INSTANCE_ID_LENGTH = 255;
 
+	/** How many times a start waits for another start's insert of the layout's row before it gives up. */
+	private static final int LAYOUT_WAITS = 5;
+
 	/** Enough for dozens of instances starting in the same instant, each round taking one free ID. */
 	private static final int MAX_CLAIM_ATTEMPTS = 100;
 
@@ -120,14 +123,12 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 	/**
 	 * Records the layout in a row of the lease table of its own (worker ID 2^62, the layout in {@code instance_id}),
 	 * which no claim of this or an older version reads; the table needs no new column. A plain read first, which
-	 * takes no lock: once the layout is recorded, every start only reads it (an insert of the row that exists locks
-	 * it, so a fleet starting together queued on it). Else an insert that does nothing when the row exists, then a
-	 * read, in one transaction. The start that records it also makes the layout's worker IDs free rows (up to
-	 * {@link LeaseTable#FREE_ROWS_AT_MOST}), so that claims of the same moment lock different rows instead of
-	 * racing to insert the same new one. Of starts racing to record it first, the others' inserts give up at once where the
-	 * database can (MariaDB; elsewhere they wait for the first to commit) and they read the row again after a short
-	 * pause: 1,000 first starts on a new table waited on the row one behind another, 9 s each on average, and some
-	 * ran past the round trip's bound.
+	 * takes no lock: once the layout is recorded, every start only reads it. Else an insert that does nothing when the
+	 * row exists, then a read, in one transaction. The start that records it also makes the layout's worker IDs free
+	 * rows (up to {@link LeaseTable#FREE_ROWS_AT_MOST}), so that claims of the same moment lock different rows instead
+	 * of racing to insert the same new one. Of starts racing to record it first, the others' inserts wait for the
+	 * first's commit (a second at most on MariaDB, then they try again, {@value #LAYOUT_WAITS} times in all) and find
+	 * the row there.
 	 */
 	@Override
 	public void recordLayout(UidLayout layout) {
@@ -151,7 +152,7 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 			}
 			catch (ConcurrencyFailureException ex) {
 				// Another first start is inserting the row, or the database broke a deadlock between them: read again.
-				if (round == MAX_CLAIM_ATTEMPTS) {
+				if (round == LAYOUT_WAITS) {
 					throw new WorkerAssignmentException("The uid layout row of " + table.table() + " (worker_id "
 							+ LeaseTable.LAYOUT_ROW + ") stayed locked by another start's uncommitted insert through "
 							+ round + " attempts; is a session holding a transaction open on " + table.table() + "?",

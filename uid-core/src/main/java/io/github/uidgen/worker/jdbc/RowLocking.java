@@ -18,14 +18,17 @@ import java.util.regex.Pattern;
  * @param insertPrefix what precedes the insert of a worker ID never used, so that it fails at once rather than wait
  * for another claimant inserting the same one to commit: MariaDB's {@code SET STATEMENT innodb_lock_wait_timeout = 0
  * FOR}; empty elsewhere, where the insert waits
+ * @param layoutInsertPrefix what precedes the insert of the layout's row, so that a start meeting another start's
+ * insert of it waits for that to commit a second at most, then reads it: MariaDB's {@code SET STATEMENT
+ * innodb_lock_wait_timeout = 1 FOR}; empty elsewhere, where the insert waits as long as the round trip's bound lets it
  */
-record RowLocking(String lockSuffix, String insertPrefix) {
+record RowLocking(String lockSuffix, String insertPrefix, String layoutInsertPrefix) {
 
 	/** MariaDB's own version in a product version string, major and minor. */
 	private static final Pattern MARIADB_VERSION = Pattern.compile("(\\d+)\\.(\\d+)\\.\\d+-mariadb");
 
 	/** Waits for every lock, as any database can. */
-	static final RowLocking WAITING = new RowLocking(" FOR UPDATE", "");
+	static final RowLocking WAITING = new RowLocking(" FOR UPDATE", "", "");
 
 	/**
 	 * Tells what the database offers from its metadata.
@@ -40,7 +43,8 @@ record RowLocking(String lockSuffix, String insertPrefix) {
 		int major = metaData.getDatabaseMajorVersion();
 		int minor = metaData.getDatabaseMinorVersion();
 		if (lower.contains("postgres")) {
-			return (major > 9 || (major == 9 && minor >= 5)) ? new RowLocking(" FOR UPDATE SKIP LOCKED", "") : WAITING;
+			return (major > 9 || (major == 9 && minor >= 5)) ? new RowLocking(" FOR UPDATE SKIP LOCKED", "", "")
+					: WAITING;
 		}
 		if (lower.contains("mariadb")) {
 			// MySQL Connector/J reports MariaDB 10.11 as version 5.5 ("5.5.5-10.11.19-MariaDB", the prefix MariaDB sends
@@ -51,13 +55,14 @@ record RowLocking(String lockSuffix, String insertPrefix) {
 				minor = Integer.parseInt(mariaDb.group(2));
 			}
 			String noWait = "SET STATEMENT innodb_lock_wait_timeout = 0 FOR ";
+			String waitASecond = "SET STATEMENT innodb_lock_wait_timeout = 1 FOR ";
 			if (major > 10 || (major == 10 && minor >= 6)) {
-				return new RowLocking(" FOR UPDATE SKIP LOCKED", noWait);
+				return new RowLocking(" FOR UPDATE SKIP LOCKED", noWait, waitASecond);
 			}
-			return (major == 10 && minor >= 3) ? new RowLocking(" FOR UPDATE NOWAIT", noWait) : WAITING;
+			return (major == 10 && minor >= 3) ? new RowLocking(" FOR UPDATE NOWAIT", noWait, waitASecond) : WAITING;
 		}
 		if (lower.contains("mysql")) {
-			return (major >= 8) ? new RowLocking(" FOR UPDATE SKIP LOCKED", "") : WAITING;
+			return (major >= 8) ? new RowLocking(" FOR UPDATE SKIP LOCKED", "", "") : WAITING;
 		}
 		return WAITING;
 	}
