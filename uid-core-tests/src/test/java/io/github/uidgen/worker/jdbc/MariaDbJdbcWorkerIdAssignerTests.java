@@ -124,7 +124,13 @@ class MariaDbJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTests
 			JdbcLeaseWorkerIdAssigner next = leaseAssigner(pool, "next");
 			next.fleet().orElseThrow().read(1);
 			long writes = sessionStatus(pool, "Com_insert") + sessionStatus(pool, "Com_update");
+			long before = questions(pool);
+			// What asking costs, so that only the start's statements are counted.
+			long asking = questions(pool) - before;
+			long start = questions(pool);
 			next.recordLayout(UidLayout.defaults());
+			// One read, without a transaction's statements around it: every start of a fleet makes it.
+			assertThat(questions(pool) - start - asking).isOne();
 			// An insert of the row that exists locks it until the commit: a fleet starting together queued on it.
 			assertThat(sessionStatus(pool, "Com_insert") + sessionStatus(pool, "Com_update")).isEqualTo(writes);
 		}

@@ -122,8 +122,9 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 
 	/**
 	 * Records the layout in a row of the lease table of its own (worker ID 2^62, the layout in {@code instance_id}),
-	 * which no claim of this or an older version reads; the table needs no new column. A plain read first, which
-	 * takes no lock: once the layout is recorded, every start only reads it. Else an insert that does nothing when the
+	 * which no claim of this or an older version reads; the table needs no new column. A plain read first, one
+	 * statement committed on its own, which takes no lock: once the layout is recorded, every start only reads it.
+	 * Else an insert that does nothing when the
 	 * row exists, then a read, in one transaction. The start that records it also makes the layout's worker IDs free
 	 * rows (up to {@link LeaseTable#FREE_ROWS_AT_MOST}), so that claims of the same moment lock different rows instead
 	 * of racing to insert the same new one. Of starts racing to record it first, the others' inserts wait for the
@@ -134,7 +135,8 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 	public void recordLayout(UidLayout layout) {
 		LeaseTable table = leaseTable();
 		String own = RecordedLayout.of(layout);
-		String recorded = null;
+		// One statement, without a transaction's seven around it, for every start but a new table's first.
+		String recorded = this.store.callAlone(table::layout);
 		for (int round = 1; recorded == null; round++) {
 			try {
 				recorded = this.store.inTransaction((jdbc) -> {
