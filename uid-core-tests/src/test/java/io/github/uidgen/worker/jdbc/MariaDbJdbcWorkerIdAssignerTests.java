@@ -159,6 +159,27 @@ class MariaDbJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTests
 	}
 
 	/**
+	 * Whether a table exists is asked of its own database: asked of every one, MySQL Connector/J lists the databases,
+	 * then the tables of each, a statement apiece, and every start asks for two tables (12 of the 36 statements of a
+	 * start on MariaDB with nothing else on it).
+	 */
+	@Test
+	void whetherATableExistsIsOneStatement() throws SQLException {
+		leaseAssigner(pool(), "creator").fleet().orElseThrow().read(1);
+		try (HikariDataSource pool = onePool(true); Connection connection = pool.getConnection()) {
+			String questions = "SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME = "
+					+ "'QUESTIONS'";
+			long before = single(connection, questions);
+			long asking = single(connection, questions) - before;
+			long start = single(connection, questions);
+			assertThat(TableName.exists(connection, leaseTable())).isTrue();
+			assertThat(TableName.exists(connection, leaseTable() + "_missing")).isFalse();
+			assertThat(TableName.exists(connection, qualifier() + "." + leaseTable())).isTrue();
+			assertThat(single(connection, questions) - start - asking).isEqualTo(3);
+		}
+	}
+
+	/**
 	 * A first start that meets another start's insert of the layout row waits for it to commit, then finds the row
 	 * there, in one attempt or two: starts that gave up at once on the row and asked again made 4.7 attempts each, 1,000
 	 * first starts at once, and those that waited to update it queued one behind another.
