@@ -3,6 +3,8 @@ package io.github.uidgen.worker.jdbc;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 import io.github.uidgen.worker.WorkerAssignment;
@@ -78,6 +80,9 @@ final class LeaseTable {
 	 * the same moment each take one in their first round.
 	 */
 	static final int CANDIDATES = 64;
+
+	/** Where the candidates' placeholders go in {@link #lockLowestFreeSql}. */
+	private static final String CANDIDATE_LIST = "/* candidates */";
 
 	/** How many rows one statement makes free. */
 	private static final int FREE_ROWS_PER_STATEMENT = 512;
@@ -165,11 +170,12 @@ final class LeaseTable {
 				+ dialect.epochMillis("lease_expires_at") + ", CASE WHEN instance_id = '" + NEVER_LEASED
 				+ "' THEN 1 ELSE 0 END FROM " + table;
 		this.lockFreeSql = lockedRow + " WHERE worker_id = ? AND " + free + lock;
-		// In key order, locking the first free row that no other claimant has locked, where the database can pass
-		// over those, among the candidates a plain read found: claimants of the same moment each take another one in
-		// one statement, without a race, and none locks the rows of running instances on its way (a scan from 0 did,
-		// and 1,000 claimants at once held up each other and the renewals).
-		this.lockLowestFreeSql = lockedRow + " WHERE worker_id >= ? AND worker_id <= ? AND " + free + " AND " + saneMark
+		// Locks the lowest of the candidates a plain read found that is still free and that no other claimant has
+		// locked, where the database can pass over those: claimants of the same moment each take another one in one
+		// statement, without a race. Looked up by key, one by one, so that no rows but the candidates are read with
+		// a lock: a scan from 0 locked every row of a running instance on its way, and 1,000 claimants at once held
+		// up each other and the renewals.
+		this.lockLowestFreeSql = lockedRow + " WHERE worker_id IN (" + CANDIDATE_LIST + ") AND " + free + " AND " + saneMark
 				+ " ORDER BY worker_id LIMIT 1" + lock;
 		// The mark is checked again as the row is locked: an expired holder may still have raised it meanwhile.
 		this.lockFreeBehindSql = this.lockFreeSql.replace(lock, " AND " + behind + lock);
@@ -250,8 +256,11 @@ final class LeaseTable {
 			candidates = freeFrom(jdbc, 0, startAt - 1, maxMarkLeadMillis);
 		}
 		if (!candidates.isEmpty()) {
-			Claim lowest = jdbc.sql(this.lockLowestFreeSql)
-				.params(candidates.get(0), candidates.get(candidates.size() - 1), maxMarkLeadMillis)
+			List<Object> params = new ArrayList<>(candidates);
+			params.add(maxMarkLeadMillis);
+			String placeholders = String.join(", ", Collections.nCopies(candidates.size(), "?"));
+			Claim lowest = jdbc.sql(this.lockLowestFreeSql.replace(CANDIDATE_LIST, placeholders))
+				.params(params)
 				.query(LeaseTable::lockedRow)
 				.optional()
 				.orElse(null);
