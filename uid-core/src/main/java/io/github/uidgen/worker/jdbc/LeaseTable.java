@@ -175,8 +175,8 @@ final class LeaseTable {
 		// statement, without a race. Looked up by key, one by one, so that no rows but the candidates are read with
 		// a lock: a scan from 0 locked every row of a running instance on its way, and 1,000 claimants at once held
 		// up each other and the renewals.
-		this.lockLowestFreeSql = lockedRow + " WHERE worker_id IN (" + CANDIDATE_LIST + ") AND " + free + " AND " + saneMark
-				+ " ORDER BY worker_id LIMIT 1" + lock;
+		this.lockLowestFreeSql = lockedRow + " WHERE worker_id IN (" + CANDIDATE_LIST + ") AND " + free + " AND "
+				+ saneMark + " ORDER BY worker_id LIMIT 1" + lock;
 		// The mark is checked again as the row is locked: an expired holder may still have raised it meanwhile.
 		this.lockFreeBehindSql = this.lockFreeSql.replace(lock, " AND " + behind + lock);
 		// The first worker ID at or after the start point without a row: the start point itself, or the one after
@@ -230,9 +230,9 @@ final class LeaseTable {
 	 * Tries once to lease a worker ID. Among free (released, expired or never leased) worker IDs whose mark lies no
 	 * further than {@code maxMarkLeadMillis} ahead of the database clock, this instance's previous one comes first,
 	 * then, of the lowest {@value #CANDIDATES} from the start point on (read without a lock), the lowest that no other
-	 * claimant is taking, locked as it is found; else the lowest without a row from the start point on; and only when neither exists a free one whose mark lies further
-	 * ahead (the nearest first), which a host with a fast clock left behind. The search wraps round to 0 past the
-	 * maximum; from 0 it takes the lowest.
+	 * claimant is taking, locked as it is found; else the lowest without a row from the start point on; and only when
+	 * neither exists a free one whose mark lies further ahead (the nearest first), which a host with a fast clock left
+	 * behind. The search wraps round to 0 past the maximum; from 0 it takes the lowest.
 	 * @param startAt where the search for a free or unused worker ID starts, from 0 to {@code maxWorkerId}
 	 * @return the claim, {@link Claim#FULL} or {@link Claim#RACED}
 	 * @throws org.springframework.dao.DuplicateKeyException when another claimant inserted the same worker ID
