@@ -124,12 +124,11 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 	 * Records the layout in a row of the lease table of its own (worker ID 2^62, the layout in {@code instance_id}),
 	 * which no claim of this or an older version reads; the table needs no new column. A plain read first, one
 	 * statement committed on its own, which takes no lock: once the layout is recorded, every start only reads it.
-	 * Else an insert that does nothing when the
-	 * row exists, then a read, in one transaction. The start that records it also makes the layout's worker IDs free
-	 * rows (up to {@link LeaseTable#FREE_ROWS_AT_MOST}), so that claims of the same moment lock different rows instead
-	 * of racing to insert the same new one. Of starts racing to record it first, the others' inserts wait for the
-	 * first's commit (a second at most on MariaDB, then they try again, {@value #LAYOUT_WAITS} times in all) and find
-	 * the row there.
+	 * Else an insert that does nothing when the row exists, then a read, in one transaction. The start that records
+	 * it also makes the layout's worker IDs free rows (up to {@link LeaseTable#FREE_ROWS_AT_MOST}), so that claims of
+	 * the same moment lock different rows instead of racing to insert the same new one. Of starts racing to record it
+	 * first, the others' inserts wait for the first's commit (a second at most on MariaDB, then they try again,
+	 * {@value #LAYOUT_WAITS} times in all) and find the row there.
 	 */
 	@Override
 	public void recordLayout(UidLayout layout) {

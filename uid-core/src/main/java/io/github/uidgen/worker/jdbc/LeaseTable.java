@@ -145,7 +145,6 @@ final class LeaseTable {
 		String now = dialect.now();
 		String free = "(lease_token IS NULL OR lease_expires_at < " + now + ")";
 		String greatestMark = "high_water_mark = COALESCE(GREATEST(high_water_mark, ?), ?)";
-		String own = "CASE WHEN instance_id = ? THEN 0 ELSE 1 END";
 		// From a start point on, wrapping round to the lowest: 0 for the lowest first.
 		String fromStart = "CASE WHEN worker_id >= ? THEN 0 ELSE 1 END, worker_id";
 		String saneMark = "(high_water_mark IS NULL OR high_water_mark <= " + dialect.nowMillis() + " + ?)";
@@ -158,7 +157,7 @@ final class LeaseTable {
 		this.takeSql = "UPDATE " + table + " SET instance_id = ?, lease_token = ?, host_name = ?, port = ?, "
 				+ "lease_expires_at = " + dialect.nowPlusMicros() + ", modified = " + now + " WHERE worker_id = ? AND "
 				+ free;
-		// A lease that ran out without a release counts as a mark at its expiry (see lockFree).
+		// A lease that ran out without a release counts as a mark at its expiry (see lockedRow).
 		String behind = "(high_water_mark IS NULL OR high_water_mark <= ?) AND (lease_token IS NULL OR "
 				+ dialect.epochMillis("lease_expires_at") + " <= ?)";
 		this.freeBehindSql = "SELECT worker_id FROM " + table + " WHERE worker_id <= ? AND " + free + " AND " + behind
