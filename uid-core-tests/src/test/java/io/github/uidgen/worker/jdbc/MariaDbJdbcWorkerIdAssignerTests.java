@@ -195,14 +195,9 @@ class MariaDbJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTests
 			long insertsBefore = sessionStatus(pool, "Com_insert");
 			insertLayoutRow(holder);
 			Future<?> recording = thread.submit(() -> assigner.recordLayout(UidLayout.defaults()));
-			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-			while (TestDatabases.query(pool(), "SELECT trx_id FROM information_schema.INNODB_TRX WHERE trx_state = "
-					+ "'LOCK WAIT'").isEmpty()) {
-				assertThat(System.nanoTime()).as("the start waits on the row").isLessThan(deadline);
-				assertThat(recording).isNotDone();
-				// INNODB_TRX is a copy that MariaDB refreshes when it is older than 100 ms: asked more often, it never is.
-				Thread.sleep(200);
-			}
+			// INNODB_TRX is a copy that MariaDB refreshes when it is older than 100 ms: asked more often, it never is.
+			awaitWhileRunning(recording, "the start waits on the row", () -> !TestDatabases.query(pool(),
+					"SELECT trx_id FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'").isEmpty());
 			holder.commit();
 			recording.get(30, TimeUnit.SECONDS);
 			assertThat(sessionStatus(pool, "Com_insert") - insertsBefore).isBetween(1L, 2L);
@@ -221,12 +216,7 @@ class MariaDbJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTests
 	void aFirstStartFailsNamingTheLockWhenAnotherSessionHoldsTheLayoutRowThroughout() throws Exception {
 		try (HikariDataSource pool = onePool(true); HikariDataSource holderPool = onePool(false)) {
 			// A round trip's bound of 2 s, above the second a start waits on the row.
-			JdbcLeaseWorkerIdAssigner assigner = JdbcLeaseWorkerIdAssigner.builder(pool)
-				.leaseTable(leaseTable())
-				.initializeSchema(true)
-				.instanceId("first")
-				.leaseDuration(Duration.ofSeconds(6))
-				.build();
+			JdbcLeaseWorkerIdAssigner assigner = withTwoSecondRoundTrips(pool);
 			assigner.fleet().orElseThrow().read(1);
 			try (Connection holder = holderPool.getConnection()) {
 				insertLayoutRow(holder);
@@ -268,19 +258,10 @@ class MariaDbJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTests
 			String lockName = JdbcStore.schemaLockName(leaseTable());
 			assertThat(single(holder, "SELECT GET_LOCK('" + lockName + "', 0)")).isEqualTo(1);
 			// A round trip's bound of 2 s: a start that waited on the metadata lock would fail.
-			JdbcLeaseWorkerIdAssigner assigner = JdbcLeaseWorkerIdAssigner.builder(pool)
-				.leaseTable(leaseTable())
-				.initializeSchema(true)
-				.instanceId("first")
-				.leaseDuration(Duration.ofSeconds(6))
-				.build();
+			JdbcLeaseWorkerIdAssigner assigner = withTwoSecondRoundTrips(pool);
 			Future<Long> claim = thread.submit(() -> assigner.assign(1023).workerId());
-			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-			while (single(holder, "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE STATE = 'User lock'") == 0) {
-				assertThat(System.nanoTime()).as("the start waits on the lock named after the table").isLessThan(deadline);
-				assertThat(claim).isNotDone();
-				Thread.sleep(20);
-			}
+			awaitWhileRunning(claim, "the start waits on the lock named after the table", () -> single(holder,
+					"SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE STATE = 'User lock'") > 0);
 			holder.createStatement().execute(SchemaScript.createTable(SqlDialect.MYSQL, SchemaScript.DEFAULT_LEASE_TABLE,
 					leaseTable()));
 			holder.createStatement().execute(SchemaScript.createTable(SqlDialect.MYSQL, SchemaScript.DEFAULT_CLAIM_TABLE,
@@ -294,6 +275,34 @@ class MariaDbJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTests
 		}
 		finally {
 			thread.shutdownNow();
+		}
+	}
+
+	/** An assigner on the test's lease table whose lease of 6 s bounds each round trip at 2 s. */
+	private JdbcLeaseWorkerIdAssigner withTwoSecondRoundTrips(DataSource pool) {
+		return JdbcLeaseWorkerIdAssigner.builder(pool)
+			.leaseTable(leaseTable())
+			.initializeSchema(true)
+			.instanceId("first")
+			.leaseDuration(Duration.ofSeconds(6))
+			.build();
+	}
+
+	/** A condition the test asks the database, true once the work under way waits where the test wants it to. */
+	@FunctionalInterface
+	private interface Waiting {
+
+		boolean seen() throws Exception;
+
+	}
+
+	/** Polls until the work is seen waiting, failing if it ends first or 30 s pass. */
+	private static void awaitWhileRunning(Future<?> work, String what, Waiting waiting) throws Exception {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+		while (!waiting.seen()) {
+			assertThat(System.nanoTime()).as(what).isLessThan(deadline);
+			assertThat(work).as(what).isNotDone();
+			Thread.sleep(200);
 		}
 	}
 
