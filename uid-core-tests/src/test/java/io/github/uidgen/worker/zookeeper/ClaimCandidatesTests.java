@@ -128,31 +128,47 @@ class ClaimCandidatesTests {
 		assertThat(preferred).extracting(Candidate::workerId).containsExactly(1L, 3L, 4L, 5L);
 	}
 
-	/** A registry small enough is read whole, and a snapshot of all of it is complete. */
+	/**
+	 * A registry of few enough worker IDs without a lease znode has them read whole, and a snapshot of all of it is
+	 * complete; those with a lease znode are not read, and a snapshot that left them out is not.
+	 */
 	@Test
-	void aRegistryOfUpToReadWholeUpToOfEachKindIsReadWhole() {
-		Listing listing = listing(ClaimCandidates.READ_WHOLE_UP_TO, ClaimCandidates.READ_WHOLE_UP_TO, 0,
-				WorkerOwners.NONE);
-		Reads reads = this.candidates.toRead(listing, 1_023, 1);
-		assertThat(reads.ids()).isEqualTo(listing.workerIds());
+	void theWorkerIdsWithoutALeaseZnodeAreReadWholeUpToReadWholeUpToAndTheLeasedOnesNot() {
+		Listing unleased = listing(ClaimCandidates.READ_WHOLE_UP_TO, 0, 0, WorkerOwners.NONE);
+		Reads reads = this.candidates.toRead(unleased, 1_023, 1);
+		assertThat(reads.ids()).isEqualTo(unleased.workerIds());
 		assertThat(reads.complete()).isTrue();
 		assertThat(reads.unreadBefore()).isZero();
+		assertThat(reads.claimsToo()).isEmpty();
+
+		Listing both = listing(ClaimCandidates.READ_WHOLE_UP_TO, ClaimCandidates.READ_WHOLE_UP_TO, 0,
+				WorkerOwners.NONE);
+		Reads some = this.candidates.toRead(both, 1_023, 1);
+		assertThat(some.ids()).isEqualTo(unleased.workerIds());
+		assertThat(some.complete()).isFalse();
 	}
 
 	/**
-	 * A thousand leased worker IDs, this instance's own among them: the first round reads its own and a random
-	 * sample of the others, not the thousand; later rounds read no leased one but its own.
+	 * A thousand leased worker IDs, this instance's own among them: every round reads its own, with its claims, and
+	 * none of the others; a claim that finds nothing to take reads them all.
 	 */
 	@Test
-	void aLargeRegistryIsSampledButTheInstancesOwnWorkerIdIsAlwaysRead() {
+	void aLeasedRegistryIsNotReadButTheInstancesOwnWorkerIdAndItsClaimsAlways() {
 		WorkerOwners owners = WorkerOwners.of(List.of(WorkerOwners.entry(700, "me"), WorkerOwners.entry(3, "other")));
 		Listing listing = listing(0, 1_000, 0, owners);
 		Reads first = this.candidates.toRead(listing, 1_023, 1);
-		assertThat(first.ids()).contains(700L).hasSize(1 + ClaimCandidates.READ_SAMPLE).isSorted();
+		assertThat(first.ids()).containsExactly(700L);
+		assertThat(first.claimsToo()).containsExactly(700L);
 		assertThat(first.complete()).isFalse();
 		assertThat(this.candidates.toRead(listing, 1_023, 2).ids()).containsExactly(700L);
-		assertThat(this.candidates.toRead(listing, 699, 1).ids()).as("beyond the layout's maximum").doesNotContain(700L)
-			.allMatch((id) -> id <= 699);
+		Reads beyond = this.candidates.toRead(listing, 699, 1);
+		assertThat(beyond.ids()).as("beyond the layout's maximum").isEmpty();
+		assertThat(beyond.claimsToo()).isEmpty();
+		Snapshot nothing = snapshot(listing, beyond.ids(), 0, false);
+		assertThat(this.candidates.worthReadingAll(nothing,
+				this.candidates.preferred(nothing, 699, Duration.ofSeconds(20)), Duration.ofSeconds(20)))
+			.as("every worker ID up to the maximum is leased or unread: read them all")
+			.isTrue();
 	}
 
 	/**

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,6 +23,7 @@ import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.WorkerLeaseLostException;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import io.github.uidgen.worker.fleet.FleetWorker;
+import io.github.uidgen.worker.fleet.WorkerClaim;
 import io.github.uidgen.worker.fleet.WorkerState;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -166,31 +168,85 @@ class ZookeeperWorkerIdAssignerTests {
 	}
 
 	/**
-	 * A namespace's first claim, its layout recorded, creates the namespace's six paths in one transaction, so that
-	 * the instances of a fleet that find the namespace new at the same moment each send one write for them, where
-	 * each sent six (all refused but the first instance's); a namespace that holds some of them (by hand here, as an
-	 * older version or an operator may leave it) gets the others. Counted, as above, by the zxids around the claim.
+	 * A new namespace's first start records its layout and creates the namespace's six paths in one transaction, so
+	 * that the instances of a fleet that find the namespace new at the same moment find the paths there at their first
+	 * claim, which writes only its queue entry and its take. A namespace that holds some of the paths and no layout
+	 * (by hand here, as an older version or an operator may leave it) gets its layout alone, and its first claim,
+	 * finding the others missing, creates them. Writes counted, as above, by the zxids around the claims.
 	 */
 	@Test
-	void aNamespacesFirstClaimCreatesItsPathsInOneWrite() throws Exception {
+	void aNewNamespacesPathsAreCreatedWithItsLayoutAndItsFirstClaimWritesOnlyItsQueueEntryAndTake() throws Exception {
 		try (ThrowawayZooKeeper zooKeeper = ThrowawayZooKeeper.start();
 				CuratorFramework own = zooKeeper.newClient(Duration.ofSeconds(30))) {
+			List<String> paths = List.of("claimants", "claims", "clock", "layout", "leases", "owners", "workers");
 			ZookeeperWorkerIdAssigner first = assigner(own, "new", "first");
 			first.recordLayout(UidLayout.defaults());
+			assertThat(own.getChildren().forPath(first.getBasePath())).as("made with the layout")
+				.containsExactlyInAnyOrderElementsOf(paths);
 			long before = writeZxid(own, "/before");
 			assertThat(first.assign(MAX_WORKER_ID).workerId()).isZero();
 			long after = writeZxid(own, "/after");
-			assertThat(after - before - 1).as("writes logged by the claim: the paths, the clock and the claim")
-				.isEqualTo(3);
-			List<String> paths = List.of("claimants", "claims", "clock", "leases", "owners", "workers");
-			assertThat(own.getChildren().forPath(first.getBasePath())).containsAll(paths);
+			assertThat(after - before - 1).as("writes logged by the claim: its queue entry and its take").isEqualTo(2);
 
 			ZookeeperWorkerIdAssigner partly = assigner(own, "partly", "partly");
-			partly.recordLayout(UidLayout.defaults());
-			own.create().forPath(partly.getBasePath() + "/workers");
+			own.create().creatingParentsIfNeeded().forPath(partly.getBasePath() + "/workers");
 			own.create().forPath(partly.getBasePath() + "/clock");
+			partly.recordLayout(UidLayout.defaults());
+			assertThat(own.getChildren().forPath(partly.getBasePath())).as("the layout alone")
+				.containsExactlyInAnyOrder("clock", "layout", "workers");
 			assertThat(partly.assign(MAX_WORKER_ID).workerId()).isZero();
-			assertThat(own.getChildren().forPath(partly.getBasePath())).containsAll(paths);
+			assertThat(own.getChildren().forPath(partly.getBasePath())).containsExactlyInAnyOrderElementsOf(paths);
+		}
+	}
+
+	/**
+	 * A claim waits on no read of its own, only on its writes: its queue entry goes with its listings and the
+	 * worker znodes it reads are pipelined, and it waits for each request one at a time only for its take. In a
+	 * namespace whose layout was recorded with its paths, the first claim learns in its listing that they are there;
+	 * an instance taking its own worker ID back reads that worker ID's claims with its znode. Each request waited on
+	 * alone is a round trip of its own, which at a fleet's start of 1,000 queues behind the others' writes: the first
+	 * claim read the namespace's children first, and a claim of its own worker ID its claims before the take. Counted
+	 * by Curator's tracer, which names a request waited on alone "…-Foreground".
+	 */
+	@Test
+	void aClaimWaitsAloneOnlyForItsTakeInANewNamespaceAndForItsOwnWorkerIdBack() throws Exception {
+		String namespace = TestRedis.uniqueNamespace("round-trips");
+		List<String> waitedOn = new CopyOnWriteArrayList<>();
+		try (CuratorFramework counted = this.shared.newClient(Duration.ofSeconds(30))) {
+			counted.getZookeeperClient().setTracerDriver(new TracerDriver() {
+
+				@Override
+				public void addTrace(String name, long time, TimeUnit unit) {
+					if (name.endsWith("-Foreground")) {
+						waitedOn.add(name);
+					}
+				}
+
+				@Override
+				public void addCount(String name, int increment) {
+				}
+
+			});
+			ZookeeperWorkerIdAssigner first = assigner(counted, namespace, "returning");
+			first.recordLayout(UidLayout.defaults());
+			waitedOn.clear();
+			long id = first.assign(MAX_WORKER_ID).workerId();
+			assertThat(waitedOn).as("the first claim in a new namespace")
+				.containsExactly("CuratorMultiTransactionImpl-Foreground");
+			assigner(counted, namespace, "other").assign(MAX_WORKER_ID);
+			first.release(id, 1_760_000_000_000L);
+
+			ZookeeperWorkerIdAssigner again = assigner(counted, namespace, "returning");
+			again.recordLayout(UidLayout.defaults());
+			waitedOn.clear();
+			WorkerAssignment back = again.assign(MAX_WORKER_ID);
+			assertThat(back.workerId()).as("its own worker ID back").isEqualTo(id);
+			assertThat(back.highWaterMarkMillis()).isEqualTo(1_760_000_000_000L);
+			assertThat(waitedOn).as("a claim of its own worker ID back")
+				.containsExactly("CuratorMultiTransactionImpl-Foreground");
+			assertThat(again.fleet().orElseThrow().history(id).claims()).as("its history, read with the worker znode")
+				.extracting(WorkerClaim::instanceId)
+				.containsExactly("returning", "returning");
 		}
 	}
 

@@ -50,17 +50,22 @@ final class ClaimCandidates {
 	 * @param ids the worker IDs, ascending
 	 * @param unreadBefore how many worker IDs without a lease znode, below those read, are left unread
 	 * @param complete whether they are every worker ID listed up to the maximum
+	 * @param claimsToo the worker IDs whose claims znodes to read with them: this instance's own, which its claim
+	 * most likely takes back
 	 */
-	record Reads(List<Long> ids, int unreadBefore, boolean complete) {
+	record Reads(List<Long> ids, int unreadBefore, boolean complete, List<Long> claimsToo) {
 	}
 
 	/**
 	 * Chooses the worker znodes a round reads, so that a claim reads a few dozen however large the registry: this
-	 * instance's own (told by the owner znodes); those without a lease znode (free, but for a corrupt record or a mark
-	 * far ahead) from as many places down as claims queued before this one, the first round's candidates; and, in the
-	 * first round, a random few of those with one, to find a lease that ran out under a session that lives on. A kind
-	 * with no more than {@link #READ_WHOLE_UP_TO} is read whole. A claim that finds nothing to take in what it read
-	 * reads everything before it gives up, so a free worker ID is never missed, only tried later.
+	 * instance's own (told by the owner znodes), with their claims znodes; and those without a lease znode (free, but
+	 * for a corrupt record or a mark far ahead) from as many places down as claims queued before this one, the first
+	 * round's candidates, all of them where there are no more than {@link #READ_WHOLE_UP_TO}. Those with a lease
+	 * znode are not read: a lease that ran out under a session that lives on (its holder stopped renewing, its client
+	 * did not) is taken only when nothing else is free, as a claim that finds nothing to take in what it read reads
+	 * everything before it gives up, so a free worker ID is never missed, only tried later. A first round read a
+	 * random 16 of them too, which in a new namespace was a round trip of its own for nothing: its worker znodes are
+	 * all leased, by the claims of the moment.
 	 * @param listing the round's listing
 	 * @param maxWorkerId the largest worker ID the layout holds
 	 * @param round the round, from 1
@@ -69,11 +74,10 @@ final class ClaimCandidates {
 	Reads toRead(WorkerRegistry.Listing listing, long maxWorkerId, int round) {
 		List<Long> listed = listing.workerIds(maxWorkerId);
 		Set<Long> own = listing.owners().claimedBy(this.instanceId);
-		List<Long> leased = new ArrayList<>();
 		List<Long> unleased = new ArrayList<>();
 		for (long id : listed) {
-			if (!own.contains(id)) {
-				(listing.leaseNodes().contains(id) ? leased : unleased).add(id);
+			if (!own.contains(id) && !listing.leaseNodes().contains(id)) {
+				unleased.add(id);
 			}
 		}
 		Set<Long> ids = new TreeSet<>();
@@ -82,6 +86,7 @@ final class ClaimCandidates {
 				ids.add(id);
 			}
 		}
+		List<Long> claimsToo = List.copyOf(ids);
 		int unreadBefore = 0;
 		if (unleased.size() <= READ_WHOLE_UP_TO) {
 			ids.addAll(unleased);
@@ -93,10 +98,7 @@ final class ClaimCandidates {
 		else {
 			ids.addAll(randomly(unleased));
 		}
-		if (round <= 1) {
-			ids.addAll((leased.size() <= READ_WHOLE_UP_TO) ? leased : randomly(leased));
-		}
-		return new Reads(List.copyOf(ids), unreadBefore, ids.size() == listed.size());
+		return new Reads(List.copyOf(ids), unreadBefore, ids.size() == listed.size(), claimsToo);
 	}
 
 	/**

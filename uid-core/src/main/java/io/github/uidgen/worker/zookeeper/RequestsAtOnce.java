@@ -50,13 +50,19 @@ final class RequestsAtOnce {
 	 * took must come from the same state, or a claim ahead that took its worker ID in between is counted twice or
 	 * not at all, and this claim tries another claimant's worker ID: a race lost, and the loser's next try met the
 	 * next claimant's (listed one after the other, pipelined, the claims of a fleet of 1,000 starting at once lost
-	 * up to 14 races each at p99). Needs ZooKeeper 3.6 or newer, which introduced the multi-read.
+	 * up to 14 races each at p99). Needs ZooKeeper 3.6 or newer, which introduced the multi-read. Further znodes read
+	 * in it tell only that they exist: an assigner's first claim learns so that the namespace's paths are there, which
+	 * cost it a round trip of its own before.
 	 * @param paths the znodes whose children to list
-	 * @return their children, in the order of the paths
+	 * @param thereToo further znodes that must exist; when none are given, a missing znode fails as any other answer
+	 * @return the children, in the order of the paths; {@code null} when a znode, listed or not, is missing and
+	 * {@code thereToo} named some
 	 */
-	List<List<String>> childrenAtOnce(List<String> paths) {
+	List<List<String>> childrenAtOnce(List<String> paths, List<String> thereToo) {
 		String namespace = this.client.getNamespace();
-		List<Op> ops = paths.stream().map((path) -> Op.getChildren(ZKPaths.fixForNamespace(namespace, path))).toList();
+		List<Op> ops = new ArrayList<>(paths.size() + thereToo.size());
+		paths.forEach((path) -> ops.add(Op.getChildren(ZKPaths.fixForNamespace(namespace, path))));
+		thereToo.forEach((path) -> ops.add(Op.getData(ZKPaths.fixForNamespace(namespace, path))));
 		List<OpResult> results = this.calls.call(() -> {
 			try {
 				return RetryLoop.callWithRetry(this.client.getZookeeperClient(),
@@ -67,16 +73,19 @@ final class RequestsAtOnce {
 						+ "answer a multi-read, which uid's worker-ID claims need: use ZooKeeper 3.6 or newer.", ex);
 			}
 		});
-		List<List<String>> children = new ArrayList<>(results.size());
+		List<List<String>> children = new ArrayList<>(paths.size());
 		for (int i = 0; i < results.size(); i++) {
 			OpResult result = results.get(i);
 			if (result instanceof OpResult.GetChildrenResult listed) {
 				children.add(listed.getChildren());
 			}
-			else {
+			else if (!(result instanceof OpResult.GetDataResult)) {
 				int code = (result instanceof OpResult.ErrorResult error) ? error.getErr()
 						: KeeperException.Code.SYSTEMERROR.intValue();
-				fail(KeeperException.Code.get(code), paths.get(i));
+				if (code == KeeperException.Code.NONODE.intValue() && !thereToo.isEmpty()) {
+					return null;
+				}
+				fail(KeeperException.Code.get(code), (i < paths.size()) ? paths.get(i) : thereToo.get(i - paths.size()));
 			}
 		}
 		return children;

@@ -12,6 +12,7 @@ import io.github.uidgen.worker.support.LeaseSettings;
 import io.github.uidgen.worker.support.LeaseTokens;
 import io.github.uidgen.worker.zookeeper.ClaimCandidates.Candidate;
 import io.github.uidgen.worker.zookeeper.CuratorCalls.Conflict;
+import io.github.uidgen.worker.zookeeper.WorkerRegistry.Snapshot;
 import io.github.uidgen.worker.zookeeper.WorkerRegistry.WorkerNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,10 +41,11 @@ final class WorkerLeases {
 	 * Tries one candidate; returns {@code null} when another instance got it first. The claim is added to the worker
 	 * ID's history in the same transaction, closing the previous claim if its holder never released it.
 	 * @param candidate the worker ID and its znode as read
-	 * @param storeMillis the ensemble's time at the start of this round: the claim's time
+	 * @param snapshot what the candidate was read in: its time is the claim's, and its claims znode may be there
 	 * @param claimant the claim's place in the queue of claims in flight, which the take leaves; {@code null} for none
 	 */
-	WorkerAssignment tryTake(Candidate candidate, long storeMillis, Claimant claimant) {
+	WorkerAssignment tryTake(Candidate candidate, Snapshot snapshot, Claimant claimant) {
+		long storeMillis = snapshot.storeMillis();
 		String token = LeaseTokens.newToken();
 		WorkerNode read = candidate.node();
 		long mark = (read != null) ? read.startMarkMillis(storeMillis) : WorkerAssignment.NO_MARK;
@@ -51,7 +53,10 @@ final class WorkerLeases {
 		WorkerRecord record = new WorkerRecord(this.lease.instanceId(), token, holdMillis(), mark, host, storeMillis);
 		// A worker ID never used has no claims znode but where one was left behind (its worker znode deleted by
 		// hand): its take creates the znode, and reads it only when that create is refused.
-		ClaimList.Stored claims = (read != null) ? this.registry.claims(candidate.workerId()) : ClaimList.Stored.NONE;
+		ClaimList.Stored claims = (read == null) ? ClaimList.Stored.NONE : snapshot.claims().get(candidate.workerId());
+		if (claims == null) {
+			claims = this.registry.claims(candidate.workerId());
+		}
 		long sessionId = this.registry.sessionId();
 		int version;
 		try {

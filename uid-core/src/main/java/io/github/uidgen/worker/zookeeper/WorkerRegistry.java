@@ -3,12 +3,13 @@ package io.github.uidgen.worker.zookeeper;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerAssignmentException;
@@ -93,9 +94,16 @@ final class WorkerRegistry {
 	 * @param owners who claimed each worker ID last, as far as the owner znodes tell
 	 * @param unreadBefore how many worker znodes without a lease znode, below those read, were left unread
 	 * @param complete whether every worker znode up to the maximum was read
+	 * @param claims the claims znodes read with the worker znodes, by worker ID
 	 */
 	record Snapshot(long storeMillis, List<WorkerNode> nodes, Set<Long> leaseNodes, Set<Long> existing,
-			WorkerOwners owners, int unreadBefore, boolean complete) {
+			WorkerOwners owners, int unreadBefore, boolean complete, Map<Long, ClaimList.Stored> claims) {
+
+		/** A snapshot that read no claims znode. */
+		Snapshot(long storeMillis, List<WorkerNode> nodes, Set<Long> leaseNodes, Set<Long> existing,
+				WorkerOwners owners, int unreadBefore, boolean complete) {
+			this(storeMillis, nodes, leaseNodes, existing, owners, unreadBefore, complete, Map.of());
+		}
 
 		/** A snapshot that read every worker znode, with no owner known. */
 		Snapshot(long storeMillis, List<WorkerNode> nodes, Set<Long> leaseNodes) {
@@ -216,9 +224,27 @@ final class WorkerRegistry {
 	 * @return the snapshot
 	 */
 	Snapshot read(Listing listing, long storeMillis, List<Long> ids, int unreadBefore, boolean complete) {
-		List<WorkerNode> nodes = readNodes(ids, listing.leaseNodes());
+		return read(listing, storeMillis, ids, unreadBefore, complete, List.of());
+	}
+
+	/**
+	 * Reads some of the worker znodes listed, and the claims znodes of a few of them, pipelined (one round trip's
+	 * wait): a claim of the worker ID its instance held rewrites that worker ID's claims, which it read in a round
+	 * trip of its own before.
+	 * @param listing the listing they were chosen from
+	 * @param storeMillis the ensemble's time now, no later than it really is
+	 * @param ids the worker IDs to read, ascending
+	 * @param unreadBefore how many worker znodes without a lease znode, below those read, are left unread
+	 * @param complete whether the IDs are every one listed up to the claim's maximum
+	 * @param claimsToo the worker IDs whose claims znodes to read with them
+	 * @return the snapshot
+	 */
+	Snapshot read(Listing listing, long storeMillis, List<Long> ids, int unreadBefore, boolean complete,
+			List<Long> claimsToo) {
+		Map<Long, ClaimList.Stored> claims = new HashMap<>();
+		List<WorkerNode> nodes = readNodes(ids, listing.leaseNodes(), claimsToo, claims);
 		return new Snapshot(storeMillis, nodes, listing.leaseNodes(), Set.copyOf(listing.workerIds()),
-				listing.owners(), unreadBefore, complete);
+				listing.owners(), unreadBefore, complete, Map.copyOf(claims));
 	}
 
 	/**
@@ -247,22 +273,33 @@ final class WorkerRegistry {
 		if (writeClock) {
 			first.add((callback) -> this.client.setData().inBackground(callback).forPath(this.clockPath, NO_DATA));
 		}
-		return list(first, null);
+		return list(first, null, false);
 	}
 
 	/**
 	 * Sends the requests given, then lists, for a claimant, the claims in flight, and the lease, worker and owner
 	 * znodes, without waiting in between; the first request's answer carries the ensemble's time, if any.
+	 * @param checkPaths whether to learn in the same read that the clock and claims znodes are there too
+	 * @return the listing; {@code null} when {@code checkPaths} and one of the namespace's paths is missing (a
+	 * claimant queued meanwhile is noted in it, to be left)
 	 */
-	private Listing list(List<RequestsAtOnce.Request> first, Claimant claimant) {
+	private Listing list(List<RequestsAtOnce.Request> first, Claimant claimant, boolean checkPaths) {
 		RequestsAtOnce.Pending sent = this.requests.send(first);
 		List<String> paths = new ArrayList<>(4);
 		if (claimant != null) {
 			paths.add(this.claimantsPath);
 		}
 		paths.addAll(List.of(this.leasesPath, this.workersPath, this.ownersPath));
-		List<List<String>> children = this.requests.childrenAtOnce(paths);
+		List<List<String>> children = this.requests.childrenAtOnce(paths,
+				checkPaths ? List.of(this.clockPath, this.claimsPath) : List.of());
 		CuratorEvent[] answers = sent.await("requests before the listings of " + this.basePath);
+		if (children == null) {
+			if (claimant != null && answers.length > 0
+					&& KeeperException.Code.get(answers[0].getResultCode()) == KeeperException.Code.OK) {
+				claimant.queued(answers[0].getName());
+			}
+			return null;
+		}
 		for (CuratorEvent answer : answers) {
 			this.requests.requireOk(answer);
 		}
@@ -300,12 +337,24 @@ final class WorkerRegistry {
 	 * before it
 	 */
 	Listing start(Claimant claimant) {
-		createPaths();
+		// The first claim learns in its listing that the namespace's paths are there, as they are in a namespace in
+		// use and where its layout was recorded with them; it read the namespace's children first, a round trip.
+		Listing listing = queueAndList(claimant, !this.pathsCreated);
+		if (listing == null) {
+			leave(claimant);
+			createPaths();
+			listing = queueAndList(claimant, false);
+		}
+		this.pathsCreated = true;
+		return listing;
+	}
+
+	private Listing queueAndList(Claimant claimant, boolean checkPaths) {
 		String prefix = ZKPaths.makePath(this.claimantsPath, "c-");
 		return list(List.of((callback) -> this.client.create()
 			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
 			.inBackground(callback)
-			.forPath(prefix, NO_DATA)), claimant);
+			.forPath(prefix, NO_DATA)), claimant, checkPaths);
 	}
 
 	/**
@@ -313,7 +362,7 @@ final class WorkerRegistry {
 	 * @return the listing, without a time
 	 */
 	Listing again(Claimant claimant) {
-		return list(List.of(), claimant);
+		return list(List.of(), claimant, false);
 	}
 
 	/**
@@ -342,9 +391,24 @@ final class WorkerRegistry {
 	 * @return the nodes, by ascending worker ID
 	 */
 	private List<WorkerNode> readNodes(List<Long> ids, Set<Long> leaseNodes) {
-		List<RequestsAtOnce.Request> reads = new ArrayList<>(ids.size());
+		return readNodes(ids, leaseNodes, List.of(), new HashMap<>());
+	}
+
+	/**
+	 * Reads worker znodes, and the claims znodes of some worker IDs after them, all at once, as
+	 * {@link #readNodes(List, Set)} does.
+	 * @param claimsToo the worker IDs whose claims znodes to read
+	 * @param claims where to put those, {@link ClaimList.Stored#NONE} for one that does not exist
+	 */
+	private List<WorkerNode> readNodes(List<Long> ids, Set<Long> leaseNodes, List<Long> claimsToo,
+			Map<Long, ClaimList.Stored> claims) {
+		List<RequestsAtOnce.Request> reads = new ArrayList<>(ids.size() + claimsToo.size());
 		for (long id : ids) {
 			String path = workerPath(id);
+			reads.add((callback) -> this.client.getData().inBackground(callback).forPath(path));
+		}
+		for (long id : claimsToo) {
+			String path = claimsPath(id);
 			reads.add((callback) -> this.client.getData().inBackground(callback).forPath(path));
 		}
 		CuratorEvent[] answers = this.requests.pipelined(reads, "reads of the worker znodes under " + this.workersPath);
@@ -356,6 +420,16 @@ final class WorkerRegistry {
 			}
 			this.requests.requireOk(answer);
 			nodes.add(node(ids.get(i), answer.getData(), answer.getStat(), leaseNodes.contains(ids.get(i))));
+		}
+		for (int i = 0; i < claimsToo.size(); i++) {
+			CuratorEvent answer = answers[ids.size() + i];
+			if (KeeperException.Code.get(answer.getResultCode()) == KeeperException.Code.NONODE) {
+				claims.put(claimsToo.get(i), ClaimList.Stored.NONE);
+				continue;
+			}
+			this.requests.requireOk(answer);
+			claims.put(claimsToo.get(i),
+					new ClaimList.Stored(ClaimList.decode(answer.getData()), answer.getStat().getVersion()));
 		}
 		return nodes;
 	}
@@ -649,9 +723,10 @@ final class WorkerRegistry {
 	}
 
 	/**
-	 * Creates the namespace's six paths where they are missing, once per assigner: one read of the namespace's
-	 * children where it was a create of each, a write that the ensemble logs even when it refuses it. The missing
-	 * ones are created in one transaction: the instances that find a namespace new at the same moment (a fleet's
+	 * Creates the namespace's six paths where they are missing, once per assigner, where the first claim's listing
+	 * found one missing (a namespace whose layout an older version recorded; a new one gets them with its layout, see
+	 * {@link LayoutZnode}) or before a snapshot: one read of the namespace's children where it was a create of each,
+	 * a write that the ensemble logs even when it refuses it. The missing ones are created in one transaction: the instances that find a namespace new at the same moment (a fleet's
 	 * first start) each send one write, one of which creates them all, where each sent six one after the other, all
 	 * but the first instance's refused, and those claims were a fleet's slowest.
 	 */
@@ -684,10 +759,16 @@ final class WorkerRegistry {
 	/** The namespace's six paths that its children, read now, do not hold. */
 	private List<String> missingPaths() {
 		List<String> existing = childrenOf(this.basePath);
-		return Stream.of(this.workersPath, this.leasesPath, this.clockPath, this.claimsPath, this.claimantsPath,
-				this.ownersPath)
-			.filter((path) -> !existing.contains(ZKPaths.getNodeFromPath(path)))
-			.toList();
+		return paths().stream().filter((path) -> !existing.contains(ZKPaths.getNodeFromPath(path))).toList();
+	}
+
+	/**
+	 * Returns the namespace's six paths, under which its znodes live.
+	 * @return the paths
+	 */
+	List<String> paths() {
+		return List.of(this.workersPath, this.leasesPath, this.clockPath, this.claimsPath, this.claimantsPath,
+				this.ownersPath);
 	}
 
 	private CuratorOp createPathOp(String path) {

@@ -94,7 +94,7 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 		this.connectionTimeout = builder.connectionTimeout;
 		String basePath = ("/".equals(this.rootPath) ? "" : this.rootPath) + "/" + this.namespace;
 		this.registry = new WorkerRegistry(builder.client, basePath);
-		this.layoutZnode = new LayoutZnode(builder.client, basePath);
+		this.layoutZnode = new LayoutZnode(builder.client, basePath, this.registry.paths());
 		this.candidates = new ClaimCandidates(lease.instanceId());
 		this.leases = new WorkerLeases(this.registry, lease);
 		this.fleet = new ZookeeperFleet(this.registry, this.connectionTimeout);
@@ -159,7 +159,7 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 				WorkerRegistry.Listing listing = (round == 1) ? first : this.registry.again(claimant);
 				ClaimCandidates.Reads reads = this.candidates.toRead(listing, maxWorkerId, round);
 				Snapshot snapshot = this.registry.read(listing, storeMillis, reads.ids(), reads.unreadBefore(),
-						reads.complete());
+						reads.complete(), reads.claimsToo());
 				int queued = listing.ahead();
 				List<Candidate> candidates = this.candidates.preferred(snapshot, maxWorkerId, maxMarkLead, round, queued);
 				if (this.candidates.worthReadingAll(snapshot, candidates, maxMarkLead)) {
@@ -171,7 +171,7 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 					throw allTaken(maxWorkerId, snapshot);
 				}
 				for (Candidate candidate : candidates) {
-					WorkerAssignment assignment = this.leases.tryTake(candidate, snapshot.storeMillis(), claimant);
+					WorkerAssignment assignment = this.leases.tryTake(candidate, snapshot, claimant);
 					if (assignment != null) {
 						return assignment;
 					}
@@ -211,7 +211,7 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 			}
 			for (Candidate candidate : candidates) {
 				// The take writes over the version read, so the mark cannot have moved since it was checked.
-				WorkerAssignment assignment = this.leases.tryTake(candidate, snapshot.storeMillis(), null);
+				WorkerAssignment assignment = this.leases.tryTake(candidate, snapshot, null);
 				if (assignment != null) {
 					return Optional.of(assignment);
 				}
