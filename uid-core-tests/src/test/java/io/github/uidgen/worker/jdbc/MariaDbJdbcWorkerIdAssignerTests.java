@@ -154,7 +154,7 @@ class MariaDbJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTests
 			assertThat(locking.lockSuffix()).as("MariaDB %s", version)
 				.isEqualTo(skipLocked ? " FOR UPDATE SKIP LOCKED" : " FOR UPDATE NOWAIT");
 			assertThat(locking.insertPrefix()).isEqualTo("SET STATEMENT innodb_lock_wait_timeout = 0 FOR ");
-			assertThat(locking.waitASecondPrefix()).isEqualTo("SET STATEMENT innodb_lock_wait_timeout = 1 FOR ");
+			assertThat(locking.layoutInsertPrefix()).isEqualTo("SET STATEMENT innodb_lock_wait_timeout = 1 FOR ");
 		}
 	}
 
@@ -229,40 +229,6 @@ class MariaDbJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTests
 			assigner.recordLayout(UidLayout.defaults());
 			assertThat(TestDatabases.query(pool, "SELECT instance_id FROM " + leaseTable() + " WHERE worker_id = "
 					+ (1L << 62)).get(0).get(0)).isEqualTo(RecordedLayout.of(UidLayout.defaults()));
-		}
-	}
-
-	/**
-	 * A renewal waits for its worker ID's row a second at most: the lock it waits for is, in a fleet, a renewal of the
-	 * same worker ID sent before it and still running, and the server kept a statement whose caller gave up on it
-	 * waiting for its lock, 50 s by default. With the row locked by a session of the test's own throughout, the
-	 * renewal fails naming the lock wait, not as a database that does not answer within the round trip's bound of
-	 * 2 s, and the server runs nothing of it afterwards; once the row is free, the next renewal goes through. A fleet
-	 * of 1,000 whose database fell behind at its start piled up to 813 renewals at once on the instances' rows, one
-	 * behind another, each committed for nothing, and the database spent 86 % of a core on them.
-	 */
-	@Test
-	void aRenewalWaitsForItsRowASecondAtMost() throws Exception {
-		try (HikariDataSource pool = onePool(true); HikariDataSource holderPool = onePool(false)) {
-			JdbcLeaseWorkerIdAssigner assigner = withTwoSecondRoundTrips(pool);
-			assigner.recordLayout(UidLayout.defaults());
-			long workerId = assigner.assign(1023).workerId();
-			long mark = System.currentTimeMillis();
-			try (Connection holder = holderPool.getConnection()) {
-				single(holder, "SELECT COUNT(*) FROM " + leaseTable() + " WHERE worker_id = " + workerId + " FOR UPDATE");
-				assertThatExceptionOfType(WorkerAssignmentException.class)
-					.isThrownBy(() -> assigner.renew(workerId, mark))
-					.isNotInstanceOf(WorkerStoreUnavailableException.class)
-					.withMessageContaining("Lock wait timeout");
-				assertThat(single(holder, "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID <> "
-						+ "CONNECTION_ID() AND INFO LIKE '%UPDATE " + leaseTable() + " SET high_water_mark%'"))
-					.as("renewals of the worker ID the server still runs")
-					.isZero();
-				holder.rollback();
-			}
-			assigner.renew(workerId, mark);
-			assertThat(TestDatabases.query(pool, "SELECT high_water_mark FROM " + leaseTable() + " WHERE worker_id = "
-					+ workerId).get(0).get(0)).isEqualTo(mark);
 		}
 	}
 

@@ -191,9 +191,8 @@ final class LeaseTable {
 				+ "created, modified) VALUES ";
 		this.insertSql = locking.insertPrefix() + "INSERT INTO " + table + columns + "(?, ?, ?, ?, ?, "
 				+ dialect.nowPlusMicros() + ", NULL, " + now + ", " + now + ")";
-		this.renewSql = locking.waitASecondPrefix() + "UPDATE " + table + " SET " + greatestMark
-				+ ", lease_expires_at = " + dialect.nowPlusMicros() + ", modified = " + now
-				+ " WHERE worker_id = ? AND instance_id = ? AND lease_token = ?";
+		this.renewSql = "UPDATE " + table + " SET " + greatestMark + ", lease_expires_at = " + dialect.nowPlusMicros()
+				+ ", modified = " + now + " WHERE worker_id = ? AND instance_id = ? AND lease_token = ?";
 		this.releaseWithMarkSql = "UPDATE " + table + " SET " + greatestMark + ", lease_token = NULL, "
 				+ "lease_expires_at = " + now + ", modified = " + now
 				+ " WHERE worker_id = ? AND instance_id = ? AND lease_token = ?";
@@ -214,7 +213,7 @@ final class LeaseTable {
 		String insertUnlessThere = ((dialect == SqlDialect.POSTGRESQL) ? "INSERT INTO " : "INSERT IGNORE INTO ") + table
 				+ columns;
 		this.unlessThere = (dialect == SqlDialect.POSTGRESQL) ? " ON CONFLICT (worker_id) DO NOTHING" : "";
-		this.insertLayoutSql = locking.waitASecondPrefix() + insertUnlessThere + "(" + LAYOUT_ROW + ", ?, NULL, "
+		this.insertLayoutSql = locking.layoutInsertPrefix() + insertUnlessThere + "(" + LAYOUT_ROW + ", ?, NULL, "
 				+ "'uid layout record', NULL, " + now + ", NULL, " + now + ", " + now + ")" + this.unlessThere;
 		this.freeRowsSql = insertUnlessThere;
 		this.freeRowValues = ", '" + NEVER_LEASED + "', NULL, '', NULL, " + now + ", NULL, " + now + ", " + now + ")";
@@ -444,7 +443,7 @@ final class LeaseTable {
 
 	/**
 	 * Records the layout unless one is recorded already. Waits for another start's insert of it to commit or roll
-	 * back, a second at most where the database can bound it (see {@link RowLocking#waitASecondPrefix()}).
+	 * back, a second at most where the database can bound it (see {@link RowLocking#layoutInsertPrefix()}).
 	 * @return whether this call recorded it
 	 * @throws org.springframework.dao.ConcurrencyFailureException when another start holds the row: read again
 	 */

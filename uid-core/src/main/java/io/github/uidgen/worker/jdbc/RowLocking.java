@@ -18,15 +18,11 @@ import java.util.regex.Pattern;
  * @param insertPrefix what precedes the insert of a worker ID never used, so that it fails at once rather than wait
  * for another claimant inserting the same one to commit: MariaDB's {@code SET STATEMENT innodb_lock_wait_timeout = 0
  * FOR}; empty elsewhere, where the insert waits
- * @param waitASecondPrefix what precedes a statement that should wait for another's lock a second at most: MariaDB's
- * {@code SET STATEMENT innodb_lock_wait_timeout = 1 FOR}; empty elsewhere, where the statement waits as long as the
- * round trip's bound lets it. The insert of the layout's row, so that a start meeting another start's insert of it
- * waits for that to commit, then reads it; and a renewal, whose lock to wait for is, in a fleet, a renewal of the
- * same worker ID sent before it and still running: the server keeps a statement whose caller gave up on it waiting for its lock
- * (50 s by default), and a fleet whose database fell behind piled renewals up behind each other that way (813 at
- * once of 1,000 instances, one after another on each instance's row, each committed for nothing)
+ * @param layoutInsertPrefix what precedes the insert of the layout's row, so that a start meeting another start's
+ * insert of it waits for that to commit a second at most, then reads it: MariaDB's {@code SET STATEMENT
+ * innodb_lock_wait_timeout = 1 FOR}; empty elsewhere, where the insert waits as long as the round trip's bound lets it
  */
-record RowLocking(String lockSuffix, String insertPrefix, String waitASecondPrefix) {
+record RowLocking(String lockSuffix, String insertPrefix, String layoutInsertPrefix) {
 
 	/** MariaDB's own version in a product version string, major and minor. */
 	private static final Pattern MARIADB_VERSION = Pattern.compile("(\\d+)\\.(\\d+)\\.\\d+-mariadb");
