@@ -58,14 +58,15 @@ final class ClaimCandidates {
 
 	/**
 	 * Chooses the worker znodes a round reads, so that a claim reads a few dozen however large the registry: this
-	 * instance's own (told by the owner znodes), with their claims znodes; and those without a lease znode (free, but
-	 * for a corrupt record or a mark far ahead) from as many places down as claims queued before this one, the first
-	 * round's candidates, all of them where there are no more than {@link #READ_WHOLE_UP_TO}. Those with a lease
-	 * znode are not read: a lease that ran out under a session that lives on (its holder stopped renewing, its client
-	 * did not) is taken only when nothing else is free, as a claim that finds nothing to take in what it read reads
-	 * everything before it gives up, so a free worker ID is never missed, only tried later. A first round read a
-	 * random 16 of them too, which in a new namespace was a round trip of its own for nothing: its worker znodes are
-	 * all leased, by the claims of the moment.
+	 * instance's own (told by the owner znodes), with their claims znodes; those without a lease znode (free, but for
+	 * a corrupt record or a mark far ahead) from as many places down as claims queued before this one, the first
+	 * round's candidates, all of them where there are no more than {@link #READ_WHOLE_UP_TO}; and in the first round
+	 * those with a lease znode where there are no more than that, to find a lease that ran out under a session that
+	 * lives on (its holder stopped renewing, its client did not), which is preferred to a new worker ID. Where there
+	 * are more, none is read: such a lease is then taken only when nothing else is free, as a claim that finds
+	 * nothing to take in what it read reads everything before it gives up, so a free worker ID is never missed, only
+	 * tried later. A first round read a random 16 of them, which at a fleet's start in a new namespace was a round
+	 * trip of its own for nothing: its worker znodes are all leased, by the claims of the moment.
 	 * @param listing the round's listing
 	 * @param maxWorkerId the largest worker ID the layout holds
 	 * @param round the round, from 1
@@ -74,10 +75,11 @@ final class ClaimCandidates {
 	Reads toRead(WorkerRegistry.Listing listing, long maxWorkerId, int round) {
 		List<Long> listed = listing.workerIds(maxWorkerId);
 		Set<Long> own = listing.owners().claimedBy(this.instanceId);
+		List<Long> leased = new ArrayList<>();
 		List<Long> unleased = new ArrayList<>();
 		for (long id : listed) {
-			if (!own.contains(id) && !listing.leaseNodes().contains(id)) {
-				unleased.add(id);
+			if (!own.contains(id)) {
+				(listing.leaseNodes().contains(id) ? leased : unleased).add(id);
 			}
 		}
 		Set<Long> ids = new TreeSet<>();
@@ -97,6 +99,9 @@ final class ClaimCandidates {
 		}
 		else {
 			ids.addAll(randomly(unleased));
+		}
+		if (round <= 1 && leased.size() <= READ_WHOLE_UP_TO) {
+			ids.addAll(leased);
 		}
 		return new Reads(List.copyOf(ids), unreadBefore, ids.size() == listed.size(), claimsToo);
 	}
