@@ -9,7 +9,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.uidgen.InvalidSettingException;
@@ -211,38 +210,26 @@ class ZookeeperWorkerIdAssignerTests {
 	@Test
 	void aClaimWaitsAloneOnlyForItsTakeInANewNamespaceAndForItsOwnWorkerIdBack() throws Exception {
 		String namespace = TestRedis.uniqueNamespace("round-trips");
-		List<String> waitedOn = new CopyOnWriteArrayList<>();
 		try (CuratorFramework counted = this.shared.newClient(Duration.ofSeconds(30))) {
-			counted.getZookeeperClient().setTracerDriver(new TracerDriver() {
-
-				@Override
-				public void addTrace(String name, long time, TimeUnit unit) {
-					if (name.endsWith("-Foreground")) {
-						waitedOn.add(name);
-					}
-				}
-
-				@Override
-				public void addCount(String name, int increment) {
-				}
-
-			});
+			List<String> traces = traces(counted);
 			ZookeeperWorkerIdAssigner first = assigner(counted, namespace, "returning");
 			first.recordLayout(UidLayout.defaults());
-			waitedOn.clear();
+			traces.clear();
 			long id = first.assign(MAX_WORKER_ID).workerId();
-			assertThat(waitedOn).as("the first claim in a new namespace")
+			assertThat(traces).filteredOn((name) -> name.endsWith("-Foreground"))
+				.as("the first claim in a new namespace")
 				.containsExactly("CuratorMultiTransactionImpl-Foreground");
 			assigner(counted, namespace, "other").assign(MAX_WORKER_ID);
 			first.release(id, 1_760_000_000_000L);
 
 			ZookeeperWorkerIdAssigner again = assigner(counted, namespace, "returning");
 			again.recordLayout(UidLayout.defaults());
-			waitedOn.clear();
+			traces.clear();
 			WorkerAssignment back = again.assign(MAX_WORKER_ID);
 			assertThat(back.workerId()).as("its own worker ID back").isEqualTo(id);
 			assertThat(back.highWaterMarkMillis()).isEqualTo(1_760_000_000_000L);
-			assertThat(waitedOn).as("a claim of its own worker ID back")
+			assertThat(traces).filteredOn((name) -> name.endsWith("-Foreground"))
+				.as("a claim of its own worker ID back")
 				.containsExactly("CuratorMultiTransactionImpl-Foreground");
 			assertThat(again.fleet().orElseThrow().history(id).claims()).as("its history, read with the worker znode")
 				.extracting(WorkerClaim::instanceId)
@@ -392,26 +379,13 @@ class ZookeeperWorkerIdAssignerTests {
 		for (int i = 1; i < size; i += 2) {
 			instances.get(i).release(i, 1_760_000_000_000L + i);
 		}
-		AtomicInteger reads = new AtomicInteger();
 		try (CuratorFramework counted = this.shared.newClient(Duration.ofSeconds(30))) {
-			counted.getZookeeperClient().setTracerDriver(new TracerDriver() {
-
-				@Override
-				public void addTrace(String name, long time, TimeUnit unit) {
-					if (name.startsWith("GetDataBuilderImpl")) {
-						reads.incrementAndGet();
-					}
-				}
-
-				@Override
-				public void addCount(String name, int increment) {
-				}
-
-			});
+			List<String> traces = traces(counted);
 			WorkerAssignment back = assigner(counted, namespace, "instance-157").assign(MAX_WORKER_ID);
 			assertThat(back.workerId()).as("its own released worker ID, among 100 released").isEqualTo(157);
 			assertThat(back.highWaterMarkMillis()).isEqualTo(1_760_000_000_157L);
-			assertThat(reads.get()).as("znodes read by the claim, of " + size + " worker znodes")
+			long reads = traces.stream().filter((name) -> name.startsWith("GetDataBuilderImpl")).count();
+			assertThat(reads).as("znodes read by the claim, of " + size + " worker znodes")
 				.isPositive()
 				.isLessThan(size / 4);
 		}
@@ -495,6 +469,27 @@ class ZookeeperWorkerIdAssignerTests {
 	}
 
 	/** Creates a znode and returns the zxid of its creation. */
+	/**
+	 * Records the name of every request a client sends, as Curator's tracer names it ({@code GetDataBuilderImpl-…};
+	 * "…-Foreground" for one the caller waits on alone).
+	 */
+	private static List<String> traces(CuratorFramework client) {
+		List<String> names = new CopyOnWriteArrayList<>();
+		client.getZookeeperClient().setTracerDriver(new TracerDriver() {
+
+			@Override
+			public void addTrace(String name, long time, TimeUnit unit) {
+				names.add(name);
+			}
+
+			@Override
+			public void addCount(String name, int increment) {
+			}
+
+		});
+		return names;
+	}
+
 	private static long writeZxid(CuratorFramework client, String path) throws Exception {
 		Stat stat = new Stat();
 		client.create().storingStatIn(stat).forPath(path);
