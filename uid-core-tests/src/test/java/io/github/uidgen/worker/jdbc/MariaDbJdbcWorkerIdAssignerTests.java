@@ -313,6 +313,12 @@ class MariaDbJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTests
 		}
 	}
 
+	@Override
+	long renewalsAtTheDatabase(String table) {
+		return ((Number) TestDatabases.query(pool(), "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID <> "
+				+ "CONNECTION_ID() AND INFO LIKE 'UPDATE " + table + " SET %'").get(0).get(0)).longValue();
+	}
+
 	/** Claim transactions ended on the pool's one connection. */
 	@Override
 	OptionalLong transactionsEnded(DataSource pool) {

@@ -6,6 +6,7 @@ import java.util.OptionalLong;
 
 import javax.sql.DataSource;
 
+import io.github.uidgen.testsupport.TestDatabases;
 import io.github.uidgen.testsupport.TestDatabases.Database;
 import org.postgresql.core.BaseConnection;
 import org.postgresql.core.TransactionState;
@@ -51,6 +52,12 @@ class PostgresJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTest
 	@Override
 	OptionalLong transactionsEnded(DataSource pool) {
 		return OptionalLong.empty();
+	}
+
+	@Override
+	long renewalsAtTheDatabase(String table) {
+		return ((Number) TestDatabases.query(pool(), "SELECT COUNT(*) FROM pg_stat_activity WHERE pid <> pg_backend_pid() "
+				+ "AND state = 'active' AND query LIKE 'UPDATE " + table + " SET %'").get(0).get(0)).longValue();
 	}
 
 }

@@ -94,6 +94,8 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 
 	private final LeaseTokens tokens = new LeaseTokens();
 
+	private final RenewalTurns renewalTurns;
+
 	private final String claimTable;
 
 	private final DataSource directDataSource;
@@ -106,9 +108,11 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 		this.initializeSchema = builder.initializeSchema;
 		this.claimTable = TableName.claimHistoryOf(builder.leaseTable);
 		this.directDataSource = builder.directDataSource;
+		Duration roundTrip = lease.leaseDuration().dividedBy(3);
+		String roundTripSource = "a third of the lease duration, uid.worker.db.lease-duration";
 		this.store = new JdbcStore(builder.dataSource, builder.directDataSource, DEFAULT_TABLE, builder.leaseTable,
-				builder.initializeSchema, lease.leaseDuration().dividedBy(3),
-				"a third of the lease duration, uid.worker.db.lease-duration");
+				builder.initializeSchema, roundTrip, roundTripSource);
+		this.renewalTurns = new RenewalTurns(roundTrip, roundTripSource);
 	}
 
 	/**
@@ -275,12 +279,18 @@ public final class JdbcLeaseWorkerIdAssigner implements WorkerIdAssigner {
 	public void renew(long workerId, long highWaterMarkMillis) {
 		String token = this.tokens.require(workerId);
 		LeaseTable table = leaseTable();
-		boolean held = this.store.callAlone((jdbc) -> table.renew(jdbc, workerId, this.lease.instanceId(), token,
-				highWaterMarkMillis, micros(this.lease.leaseDuration())));
+		// One renewal of the worker ID at the database at a time, each on a connection of its own.
+		boolean held = this.store.callAlone((jdbc) -> this.renewalTurns.inTurn(workerId, () -> table.renew(jdbc,
+				workerId, this.lease.instanceId(), token, highWaterMarkMillis, micros(this.lease.leaseDuration()))));
 		if (!held) {
 			this.tokens.lost(workerId, token);
 			throw new WorkerLeaseLostException(workerId, lostDetail(table, workerId));
 		}
+	}
+
+	/** How many renewals of a worker ID wait for the one at the database to come back; see {@link RenewalTurns}. */
+	int renewalsWaitingTheirTurn(long workerId) {
+		return this.renewalTurns.waiting(workerId);
 	}
 
 	@Override
