@@ -148,8 +148,10 @@ final class MariaDbWatch implements AutoCloseable {
 	}
 
 	private void sample() {
-		String sql = "SELECT COMMAND, COALESCE(STATE, ''), LEFT(COALESCE(INFO, ''), 40), COUNT(*) FROM "
-				+ "information_schema.PROCESSLIST WHERE ID <> CONNECTION_ID() GROUP BY 1, 2, 3";
+		// The statement without the SET STATEMENT ... FOR that uid puts before some of its statements on MariaDB.
+		String sql = "SELECT COMMAND, COALESCE(STATE, ''), LEFT(REGEXP_REPLACE(COALESCE(INFO, ''), "
+				+ "'^SET STATEMENT .*? FOR ', ''), 40), COUNT(*) FROM information_schema.PROCESSLIST "
+				+ "WHERE ID <> CONNECTION_ID() GROUP BY 1, 2, 3";
 		try (Connection connection = DriverManager.getConnection(this.jdbcUrl, "root", "");
 				Statement statement = connection.createStatement()) {
 			while (!this.stopped) {

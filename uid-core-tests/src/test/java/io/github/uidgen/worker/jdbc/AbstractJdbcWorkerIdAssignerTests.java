@@ -618,7 +618,7 @@ abstract class AbstractJdbcWorkerIdAssignerTests {
 		LeaseTable table;
 		try (Connection connection = this.dataSource.getConnection()) {
 			table = new LeaseTable(SqlDialect.of(connection.getMetaData()), this.table,
-					RowLocking.of(connection.getMetaData()));
+					RowLocking.of(connection.getMetaData(), Duration.ofSeconds(10)));
 		}
 		JdbcClient jdbc = JdbcClient.create(this.dataSource);
 		assertThat(table.insertLayoutIfAbsent(jdbc, "another layout")).isFalse();

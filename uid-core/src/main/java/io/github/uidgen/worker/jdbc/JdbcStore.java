@@ -44,6 +44,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 final class JdbcStore {
 
+	/** MariaDB's {@code ER_STATEMENT_TIMEOUT}: the statement ran past its {@code max_statement_time}. */
+	private static final int MARIADB_STATEMENT_TIMEOUT = 1969;
+
 	private final String defaultTable;
 
 	private final String table;
@@ -218,7 +221,7 @@ final class JdbcStore {
 			}
 			try {
 				current = onConnection((connection) -> {
-					this.rowLocking = RowLocking.of(connection.getMetaData());
+					this.rowLocking = RowLocking.of(connection.getMetaData(), this.roundTripTimeout);
 					return SqlDialect.of(connection.getMetaData());
 				});
 				if (this.initializeSchema) {
@@ -346,6 +349,14 @@ final class JdbcStore {
 	 * @return the exception to throw
 	 */
 	RuntimeException translate(RuntimeException ex) {
+		SQLException stopped = stoppedByTheServer(ex);
+		if (stopped != null) {
+			return new WorkerStoreUnavailableException("The database that hands out uid worker IDs stopped a statement "
+					+ "of uid's that ran for " + RowLocking.serverBoundSeconds(this.roundTripTimeout) + " s, the bound "
+					+ "uid sets on it, a second within the round trip's (" + this.roundTripTimeoutSource + "): "
+					+ stopped.getMessage() + "; the call is retried. Check the database's load, locks held on "
+					+ this.table + " and the network.", ex);
+		}
 		Throwable timeout = roundTripTimeout(ex);
 		if (timeout != null) {
 			return new WorkerStoreUnavailableException("The database that hands out uid worker IDs did not answer "
@@ -414,6 +425,20 @@ final class JdbcStore {
 				if (behind != null) {
 					return behind;
 				}
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Finds, among the causes, MariaDB's error that a statement ran past its {@code max_statement_time}, which uid
+	 * sets on its statements there (see {@link RowLocking#statementPrefix()}).
+	 * @return the error, or {@code null} when the failure is not one
+	 */
+	private static SQLException stoppedByTheServer(Throwable ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (cause instanceof SQLException sql && sql.getErrorCode() == MARIADB_STATEMENT_TIMEOUT) {
+				return sql;
 			}
 		}
 		return null;

@@ -143,6 +143,8 @@ final class LeaseTable {
 	 */
 	LeaseTable(SqlDialect dialect, String table, RowLocking locking) {
 		this.table = table;
+		// Every write is stopped by the server, where it can, before the client gives up on it (see RowLocking).
+		String bound = locking.statementPrefix();
 		String now = dialect.now();
 		String free = "(lease_token IS NULL OR lease_expires_at < " + now + ")";
 		String greatestMark = "high_water_mark = COALESCE(GREATEST(high_water_mark, ?), ?)";
@@ -155,7 +157,7 @@ final class LeaseTable {
 				+ " AND " + saneMark + " ORDER BY worker_id LIMIT " + CANDIDATES;
 		this.freeByMarkSql = "SELECT worker_id FROM " + table + " WHERE worker_id <= ? AND " + free
 				+ " ORDER BY high_water_mark, worker_id LIMIT 16";
-		this.takeSql = "UPDATE " + table + " SET instance_id = ?, lease_token = ?, host_name = ?, port = ?, "
+		this.takeSql = bound + "UPDATE " + table + " SET instance_id = ?, lease_token = ?, host_name = ?, port = ?, "
 				+ "lease_expires_at = " + dialect.nowPlusMicros() + ", modified = " + now + " WHERE worker_id = ? AND "
 				+ free;
 		// A lease that ran out without a release counts as a mark at its expiry (see lockedRow).
@@ -191,13 +193,14 @@ final class LeaseTable {
 				+ "created, modified) VALUES ";
 		this.insertSql = locking.insertPrefix() + "INSERT INTO " + table + columns + "(?, ?, ?, ?, ?, "
 				+ dialect.nowPlusMicros() + ", NULL, " + now + ", " + now + ")";
-		this.renewSql = "UPDATE " + table + " SET " + greatestMark + ", lease_expires_at = " + dialect.nowPlusMicros()
-				+ ", modified = " + now + " WHERE worker_id = ? AND instance_id = ? AND lease_token = ?";
-		this.releaseWithMarkSql = "UPDATE " + table + " SET " + greatestMark + ", lease_token = NULL, "
+		this.renewSql = bound + "UPDATE " + table + " SET " + greatestMark + ", lease_expires_at = "
+				+ dialect.nowPlusMicros() + ", modified = " + now
+				+ " WHERE worker_id = ? AND instance_id = ? AND lease_token = ?";
+		this.releaseWithMarkSql = bound + "UPDATE " + table + " SET " + greatestMark + ", lease_token = NULL, "
 				+ "lease_expires_at = " + now + ", modified = " + now
 				+ " WHERE worker_id = ? AND instance_id = ? AND lease_token = ?";
-		this.releaseSql = "UPDATE " + table + " SET lease_token = NULL, lease_expires_at = " + now + ", modified = "
-				+ now + " WHERE worker_id = ? AND instance_id = ? AND lease_token = ?";
+		this.releaseSql = bound + "UPDATE " + table + " SET lease_token = NULL, lease_expires_at = " + now
+				+ ", modified = " + now + " WHERE worker_id = ? AND instance_id = ? AND lease_token = ?";
 		this.holderSql = "SELECT instance_id, CASE WHEN lease_token IS NULL THEN 1 ELSE 0 END, CASE WHEN "
 				+ "lease_expires_at < " + now + " THEN 1 ELSE 0 END FROM " + table + " WHERE worker_id = ?";
 		String live = " WHERE worker_id <= ? AND lease_token IS NOT NULL AND lease_expires_at >= " + now;
@@ -215,7 +218,7 @@ final class LeaseTable {
 		this.unlessThere = (dialect == SqlDialect.POSTGRESQL) ? " ON CONFLICT (worker_id) DO NOTHING" : "";
 		this.insertLayoutSql = locking.layoutInsertPrefix() + insertUnlessThere + "(" + LAYOUT_ROW + ", ?, NULL, "
 				+ "'uid layout record', NULL, " + now + ", NULL, " + now + ", " + now + ")" + this.unlessThere;
-		this.freeRowsSql = insertUnlessThere;
+		this.freeRowsSql = bound + insertUnlessThere;
 		this.freeRowValues = ", '" + NEVER_LEASED + "', NULL, '', NULL, " + now + ", NULL, " + now + ", " + now + ")";
 	}
 
