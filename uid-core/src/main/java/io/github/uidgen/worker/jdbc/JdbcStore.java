@@ -353,7 +353,7 @@ final class JdbcStore {
 		if (stopped != null) {
 			return new WorkerStoreUnavailableException("The database that hands out uid worker IDs stopped a statement "
 					+ "of uid's that ran for " + RowLocking.serverBoundSeconds(this.roundTripTimeout) + " s, the bound "
-					+ "uid sets on it, a second within the round trip's (" + this.roundTripTimeoutSource + "): "
+					+ "uid sets on it within the round trip's (" + this.roundTripTimeoutSource + "): "
 					+ stopped.getMessage() + "; the call is retried. Check the database's load, locks held on "
 					+ this.table + " and the network.", ex);
 		}
