@@ -363,9 +363,10 @@ class ZookeeperWorkerIdAssignerTests {
 
 	/**
 	 * A claim reads a few dozen worker znodes however large the registry: 200 worker IDs, 100 of them released and
-	 * 100 held, and an instance that held one of the released ones gets it back through its owner znode, reading
-	 * fewer than a quarter of them (every one, and the clock's write, before the owner znodes). Every worker ID has
-	 * one owner znode, naming the instance its record names.
+	 * 100 held, and an instance that held one of the released ones gets it back through its owner znode, reading its
+	 * own worker znode and its claims and nothing else (before, 16 other free ones beside them; every one, and the
+	 * clock's write, before the owner znodes). Every worker ID has one owner znode, naming the instance its record
+	 * names.
 	 */
 	@Test
 	void aClaimInALargeRegistryReadsAFewWorkerZnodesAndFindsItsOwnByItsOwnerZnode() throws Exception {
@@ -384,10 +385,10 @@ class ZookeeperWorkerIdAssignerTests {
 			WorkerAssignment back = assigner(counted, namespace, "instance-157").assign(MAX_WORKER_ID);
 			assertThat(back.workerId()).as("its own released worker ID, among 100 released").isEqualTo(157);
 			assertThat(back.highWaterMarkMillis()).isEqualTo(1_760_000_000_157L);
+			// Its own worker znode and its claims, read together; Curator's tracer counts a read or two more at times,
+			// none of them a worker znode. The claim read 19 before it tried its own alone.
 			long reads = traces.stream().filter((name) -> name.startsWith("GetDataBuilderImpl")).count();
-			assertThat(reads).as("znodes read by the claim, of " + size + " worker znodes")
-				.isPositive()
-				.isLessThan(size / 4);
+			assertThat(reads).as("znodes read by the claim, of " + size + " worker znodes").isBetween(2L, 4L);
 		}
 		String base = assigner(this.client, namespace, "reader").getBasePath();
 		List<String> owners = this.client.getChildren().forPath(base + "/owners");
@@ -396,6 +397,35 @@ class ZookeeperWorkerIdAssignerTests {
 			long workerId = Long.parseLong(owner.substring(0, owner.indexOf('-')));
 			WorkerRecord record = WorkerRecord.decode(this.client.getData().forPath(base + "/workers/" + workerId));
 			assertThat(owner).isEqualTo(WorkerOwners.entry(workerId, record.instanceId()));
+		}
+	}
+
+	/**
+	 * An instance whose own worker ID another took since, in a registry a round only samples (70 released worker IDs,
+	 * more than a round reads whole), finds it held when it tries it alone and claims as before: the lowest free one,
+	 * without reading the whole registry.
+	 */
+	@Test
+	void aClaimWhoseOwnWorkerIdWasTakenInALargeRegistryClaimsAnotherAsBefore() throws Exception {
+		String namespace = TestRedis.uniqueNamespace("taken");
+		int size = 70;
+		List<ZookeeperWorkerIdAssigner> instances = new ArrayList<>();
+		for (int i = 0; i < size; i++) {
+			instances.add(assigner(this.client, namespace, "instance-" + i));
+			assertThat(instances.get(i).assign(MAX_WORKER_ID).workerId()).isEqualTo(i);
+		}
+		for (int i = 0; i < size; i++) {
+			instances.get(i).release(i, 1_760_000_000_000L + i);
+		}
+		assertThat(assigner(this.client, namespace, "newcomer").assign(MAX_WORKER_ID).workerId())
+			.as("the lowest free worker ID, instance-0's").isZero();
+		try (CuratorFramework counted = this.shared.newClient(Duration.ofSeconds(30))) {
+			List<String> traces = traces(counted);
+			WorkerAssignment other = assigner(counted, namespace, "instance-0").assign(MAX_WORKER_ID);
+			assertThat(other.workerId()).as("the lowest free worker ID left").isOne();
+			assertThat(other.highWaterMarkMillis()).isEqualTo(1_760_000_000_001L);
+			long reads = traces.stream().filter((name) -> name.startsWith("GetDataBuilderImpl")).count();
+			assertThat(reads).as("znodes read by the claim, of " + size + " worker znodes").isLessThan(size / 2);
 		}
 	}
 

@@ -3,6 +3,7 @@ package io.github.uidgen.worker.zookeeper;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -104,6 +105,49 @@ final class ClaimCandidates {
 			ids.addAll(leased);
 		}
 		return new Reads(List.copyOf(ids), unreadBefore, ids.size() == listed.size(), claimsToo);
+	}
+
+	/**
+	 * This instance's own worker IDs that a claim tries alone before its first round, reading nothing else: where
+	 * more than {@link #READ_WHOLE_UP_TO} worker IDs are without a lease znode (a registry a round would only sample,
+	 * such as a fleet's, stopped and started again at once), the instance most likely takes its own back, and the
+	 * 16 others a first round reads beside it were most of what the server received from such a fleet. None where
+	 * the registry is small, which a first round reads whole as before.
+	 * @param listing the first round's listing
+	 * @param maxWorkerId the largest worker ID the layout holds
+	 * @return the worker IDs, ascending; empty for none
+	 */
+	List<Long> ownToTryFirst(WorkerRegistry.Listing listing, long maxWorkerId) {
+		List<Long> listed = listing.workerIds(maxWorkerId);
+		Set<Long> own = listing.owners().claimedBy(this.instanceId);
+		List<Long> ids = new ArrayList<>();
+		long unleased = 0;
+		for (long id : listed) {
+			if (own.contains(id)) {
+				ids.add(id);
+			}
+			else if (!listing.leaseNodes().contains(id)) {
+				unleased++;
+			}
+		}
+		return (unleased > READ_WHOLE_UP_TO) ? ids : List.of();
+	}
+
+	/**
+	 * This instance's own worker IDs among what a snapshot read that a claim may take: free, their mark no further
+	 * ahead than the lead; the one it held last first.
+	 */
+	List<Candidate> ownFree(Snapshot snapshot, Duration maxMarkLead) {
+		long now = snapshot.storeMillis();
+		long markLimit = markLimit(now, maxMarkLead);
+		List<WorkerNode> own = new ArrayList<>();
+		for (WorkerNode node : snapshot.nodes()) {
+			if (node.free(now) && node.record().instanceId().equals(this.instanceId) && !isAhead(node, markLimit, now)) {
+				own.add(node);
+			}
+		}
+		own.sort(Comparator.comparingLong(WorkerNode::modifiedMillis).reversed());
+		return own.stream().map((node) -> new Candidate(node, snapshot)).toList();
 	}
 
 	/**

@@ -150,6 +150,10 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 			WorkerRegistry.Listing first = this.registry.start(claimant);
 			long clockMillis = first.storeMillis();
 			long clockReadNanos = System.nanoTime();
+			WorkerAssignment own = takeOwnBack(first, maxWorkerId, maxMarkLead, claimant);
+			if (own != null) {
+				return own;
+			}
 			for (int round = 1; round <= MAX_CLAIM_ROUNDS; round++) {
 				long storeMillis = clockMillis + (System.nanoTime() - clockReadNanos) / 1_000_000;
 				// A round reads a few dozen worker znodes, however large the registry (ClaimCandidates.toRead): this
@@ -189,6 +193,27 @@ public final class ZookeeperWorkerIdAssigner implements WorkerIdAssigner {
 		}
 		throw new WorkerAssignmentException("Could not claim a uid worker ID under " + this.registry.basePath()
 				+ " in " + MAX_CLAIM_ROUNDS + " rounds: too many instances claimed at the same moment. Start again.");
+	}
+
+	/**
+	 * Tries this instance's own worker ID alone, read with its claims and nothing else, where the registry is large
+	 * enough for a round to sample it ({@link ClaimCandidates#ownToTryFirst}); {@code null} when there is none to try
+	 * or it could not be had, and the rounds go on as they would have.
+	 */
+	private WorkerAssignment takeOwnBack(WorkerRegistry.Listing first, long maxWorkerId, Duration maxMarkLead,
+			Claimant claimant) {
+		List<Long> own = this.candidates.ownToTryFirst(first, maxWorkerId);
+		if (own.isEmpty()) {
+			return null;
+		}
+		Snapshot snapshot = this.registry.read(first, first.storeMillis(), own, 0, false, own);
+		for (Candidate candidate : this.candidates.ownFree(snapshot, maxMarkLead)) {
+			WorkerAssignment assignment = this.leases.tryTake(candidate, snapshot, claimant);
+			if (assignment != null) {
+				return assignment;
+			}
+		}
+		return null;
 	}
 
 	private RuntimeException allTaken(long maxWorkerId, Snapshot snapshot) {
