@@ -372,11 +372,7 @@ class ZookeeperWorkerIdAssignerTests {
 	void aClaimInALargeRegistryReadsAFewWorkerZnodesAndFindsItsOwnByItsOwnerZnode() throws Exception {
 		String namespace = TestRedis.uniqueNamespace("large");
 		int size = 200;
-		List<ZookeeperWorkerIdAssigner> instances = new ArrayList<>();
-		for (int i = 0; i < size; i++) {
-			instances.add(assigner(this.client, namespace, "instance-" + i));
-			assertThat(instances.get(i).assign(MAX_WORKER_ID).workerId()).isEqualTo(i);
-		}
+		List<ZookeeperWorkerIdAssigner> instances = claimedOneByOne(namespace, size);
 		for (int i = 1; i < size; i += 2) {
 			instances.get(i).release(i, 1_760_000_000_000L + i);
 		}
@@ -409,11 +405,7 @@ class ZookeeperWorkerIdAssignerTests {
 	void aClaimWhoseOwnWorkerIdWasTakenInALargeRegistryClaimsAnotherAsBefore() throws Exception {
 		String namespace = TestRedis.uniqueNamespace("taken");
 		int size = 70;
-		List<ZookeeperWorkerIdAssigner> instances = new ArrayList<>();
-		for (int i = 0; i < size; i++) {
-			instances.add(assigner(this.client, namespace, "instance-" + i));
-			assertThat(instances.get(i).assign(MAX_WORKER_ID).workerId()).isEqualTo(i);
-		}
+		List<ZookeeperWorkerIdAssigner> instances = claimedOneByOne(namespace, size);
 		for (int i = 0; i < size; i++) {
 			instances.get(i).release(i, 1_760_000_000_000L + i);
 		}
@@ -503,6 +495,16 @@ class ZookeeperWorkerIdAssignerTests {
 	 * Records the name of every request a client sends, as Curator's tracer names it ({@code GetDataBuilderImpl-…};
 	 * "…-Foreground" for one the caller waits on alone).
 	 */
+	/** Instances {@code instance-0} to {@code instance-<count - 1>}, each claiming in turn: worker IDs 0 up. */
+	private List<ZookeeperWorkerIdAssigner> claimedOneByOne(String namespace, int count) {
+		List<ZookeeperWorkerIdAssigner> instances = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			instances.add(assigner(this.client, namespace, "instance-" + i));
+			assertThat(instances.get(i).assign(MAX_WORKER_ID).workerId()).isEqualTo(i);
+		}
+		return instances;
+	}
+
 	private static List<String> traces(CuratorFramework client) {
 		List<String> names = new CopyOnWriteArrayList<>();
 		client.getZookeeperClient().setTracerDriver(new TracerDriver() {
