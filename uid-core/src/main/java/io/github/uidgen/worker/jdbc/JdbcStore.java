@@ -8,6 +8,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 import javax.sql.DataSource;
 
@@ -411,17 +412,26 @@ final class JdbcStore {
 	}
 
 	/**
-	 * Finds the round trip's timeout among the causes, also behind a failed rollback (which then says only that the
-	 * connection is closed, and keeps the statement's failure as its application exception).
+	 * Finds the round trip's timeout among the causes.
 	 * @return the timeout, or {@code null} when the failure is not one
 	 */
 	private static Throwable roundTripTimeout(Throwable ex) {
+		return causeMatching(ex, (cause) -> cause instanceof SocketTimeoutException
+				|| cause instanceof SQLTimeoutException);
+	}
+
+	/**
+	 * Finds a cause that matches, also behind a failed rollback (which then says only that the connection is closed,
+	 * and keeps the statement's failure as its application exception).
+	 * @return the cause, or {@code null} when none matches
+	 */
+	private static Throwable causeMatching(Throwable ex, Predicate<Throwable> matches) {
 		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			if (cause instanceof SocketTimeoutException || cause instanceof SQLTimeoutException) {
+			if (matches.test(cause)) {
 				return cause;
 			}
 			if (cause instanceof TransactionSystemException system && system.getApplicationException() != null) {
-				Throwable behind = roundTripTimeout(system.getApplicationException());
+				Throwable behind = causeMatching(system.getApplicationException(), matches);
 				if (behind != null) {
 					return behind;
 				}
@@ -436,12 +446,8 @@ final class JdbcStore {
 	 * @return the error, or {@code null} when the failure is not one
 	 */
 	private static SQLException stoppedByTheServer(Throwable ex) {
-		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			if (cause instanceof SQLException sql && sql.getErrorCode() == MARIADB_STATEMENT_TIMEOUT) {
-				return sql;
-			}
-		}
-		return null;
+		return (SQLException) causeMatching(ex, (cause) -> cause instanceof SQLException sql
+				&& sql.getErrorCode() == MARIADB_STATEMENT_TIMEOUT);
 	}
 
 	/** The connection could not be had, broke, or the database did not answer in time. */

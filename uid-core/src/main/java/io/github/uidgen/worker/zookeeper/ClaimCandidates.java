@@ -74,22 +74,11 @@ final class ClaimCandidates {
 	 * @return the reads
 	 */
 	Reads toRead(WorkerRegistry.Listing listing, long maxWorkerId, int round) {
-		List<Long> listed = listing.workerIds(maxWorkerId);
-		Set<Long> own = listing.owners().claimedBy(this.instanceId);
-		List<Long> leased = new ArrayList<>();
-		List<Long> unleased = new ArrayList<>();
-		for (long id : listed) {
-			if (!own.contains(id)) {
-				(listing.leaseNodes().contains(id) ? leased : unleased).add(id);
-			}
-		}
-		Set<Long> ids = new TreeSet<>();
-		for (long id : own) {
-			if (id <= maxWorkerId && listed.contains(id)) {
-				ids.add(id);
-			}
-		}
-		List<Long> claimsToo = List.copyOf(ids);
+		Listed listed = listed(listing, maxWorkerId);
+		List<Long> unleased = listed.unleased();
+		List<Long> leased = listed.leased();
+		Set<Long> ids = new TreeSet<>(listed.own());
+		List<Long> claimsToo = listed.own();
 		int unreadBefore = 0;
 		if (unleased.size() <= READ_WHOLE_UP_TO) {
 			ids.addAll(unleased);
@@ -104,7 +93,30 @@ final class ClaimCandidates {
 		if (round <= 1 && leased.size() <= READ_WHOLE_UP_TO) {
 			ids.addAll(leased);
 		}
-		return new Reads(List.copyOf(ids), unreadBefore, ids.size() == listed.size(), claimsToo);
+		return new Reads(List.copyOf(ids), unreadBefore, ids.size() == listed.count(), claimsToo);
+	}
+
+	/**
+	 * The worker IDs listed up to the maximum, by kind, each ascending: this instance's own (told by the owner
+	 * znodes), the others with a lease znode and those without.
+	 */
+	private record Listed(List<Long> own, List<Long> leased, List<Long> unleased) {
+
+		int count() {
+			return this.own.size() + this.leased.size() + this.unleased.size();
+		}
+
+	}
+
+	private Listed listed(WorkerRegistry.Listing listing, long maxWorkerId) {
+		Set<Long> owners = listing.owners().claimedBy(this.instanceId);
+		List<Long> own = new ArrayList<>();
+		List<Long> leased = new ArrayList<>();
+		List<Long> unleased = new ArrayList<>();
+		for (long id : listing.workerIds(maxWorkerId)) {
+			(owners.contains(id) ? own : listing.leaseNodes().contains(id) ? leased : unleased).add(id);
+		}
+		return new Listed(List.copyOf(own), leased, unleased);
 	}
 
 	/**
@@ -118,19 +130,8 @@ final class ClaimCandidates {
 	 * @return the worker IDs, ascending; empty for none
 	 */
 	List<Long> ownToTryFirst(WorkerRegistry.Listing listing, long maxWorkerId) {
-		List<Long> listed = listing.workerIds(maxWorkerId);
-		Set<Long> own = listing.owners().claimedBy(this.instanceId);
-		List<Long> ids = new ArrayList<>();
-		long unleased = 0;
-		for (long id : listed) {
-			if (own.contains(id)) {
-				ids.add(id);
-			}
-			else if (!listing.leaseNodes().contains(id)) {
-				unleased++;
-			}
-		}
-		return (unleased > READ_WHOLE_UP_TO) ? ids : List.of();
+		Listed listed = listed(listing, maxWorkerId);
+		return (listed.unleased().size() > READ_WHOLE_UP_TO) ? listed.own() : List.of();
 	}
 
 	/**
@@ -140,14 +141,23 @@ final class ClaimCandidates {
 	List<Candidate> ownFree(Snapshot snapshot, Duration maxMarkLead) {
 		long now = snapshot.storeMillis();
 		long markLimit = markLimit(now, maxMarkLead);
+		return freeOwn(snapshot).stream()
+			.filter((node) -> !isAhead(node, markLimit, now))
+			.map((node) -> new Candidate(node, snapshot))
+			.toList();
+	}
+
+	/** This instance's own free worker znodes among what a snapshot read, the one it held last first. */
+	private List<WorkerNode> freeOwn(Snapshot snapshot) {
 		List<WorkerNode> own = new ArrayList<>();
 		for (WorkerNode node : snapshot.nodes()) {
-			if (node.free(now) && node.record().instanceId().equals(this.instanceId) && !isAhead(node, markLimit, now)) {
+			if (node.free(snapshot.storeMillis()) && node.record().instanceId().equals(this.instanceId)) {
 				own.add(node);
 			}
 		}
+		// A stable sort: of two held last at the same time, the first read stays first.
 		own.sort(Comparator.comparingLong(WorkerNode::modifiedMillis).reversed());
-		return own.stream().map((node) -> new Candidate(node, snapshot)).toList();
+		return own;
 	}
 
 	/**
@@ -219,17 +229,9 @@ final class ClaimCandidates {
 	List<Candidate> preferred(Snapshot snapshot, long maxWorkerId, Duration maxMarkLead, int round, int queued) {
 		long now = snapshot.storeMillis();
 		long markLimit = markLimit(now, maxMarkLead);
-		WorkerNode own = null;
-		List<WorkerNode> free = new ArrayList<>();
-		for (WorkerNode node : snapshot.nodes()) {
-			if (node.free(now)) {
-				free.add(node);
-				if (node.record().instanceId().equals(this.instanceId)
-						&& (own == null || node.modifiedMillis() > own.modifiedMillis())) {
-					own = node;
-				}
-			}
-		}
+		List<WorkerNode> owned = freeOwn(snapshot);
+		WorkerNode own = owned.isEmpty() ? null : owned.get(0);
+		List<WorkerNode> free = snapshot.nodes().stream().filter((node) -> node.free(now)).toList();
 		// The worker IDs without a lease znode that were left unread below those read are places already skipped.
 		int skip = ranked(round) ? Math.max(0, Math.min(queued, PER_ROUND << 16) - snapshot.unreadBefore()) : 0;
 		int window = window(round) + skip;
