@@ -12,6 +12,7 @@ import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.fleet.WorkerClaim;
 import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
+import io.github.uidgen.worker.redis.StandaloneRedis;
 import io.github.uidgen.testsupport.ThrowawayRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -158,6 +159,20 @@ class EarlyRedisClaimTests {
 			.isEqualTo("10.1.2.3:6390/4");
 		assertThat(connection("spring.data.redis.host=10.1.2.3", "spring.data.redis.database=2").describe())
 			.isEqualTo("10.1.2.3:6379/2");
+	}
+
+	/** The claim's own socket reaches the Redis, database and user that Spring Boot's factory would, as it would. */
+	@Test
+	void theClaimsOwnSocketConnectsAsTheSettingsSay() {
+		assertThat(connection("spring.data.redis.url=redis://user:secret@10.1.2.3:6390/4").direct())
+			.isEqualTo(new StandaloneRedis("10.1.2.3", 6390, 4, "user", "secret", null, Duration.ofSeconds(10),
+					Duration.ofSeconds(60)));
+		assertThat(connection("spring.data.redis.host=10.1.2.3", "spring.data.redis.database=2",
+				"spring.data.redis.password=pw", "spring.data.redis.client-name=orders",
+				"spring.data.redis.timeout=2s", "spring.data.redis.connect-timeout=500ms")
+			.direct())
+			.isEqualTo(new StandaloneRedis("10.1.2.3", 6379, 2, null, "pw", "orders", Duration.ofMillis(500),
+					Duration.ofSeconds(2)));
 	}
 
 	private static EarlyRedisConnection connection(String... properties) {

@@ -72,7 +72,9 @@ final class ClaimAhead {
 			return this.claim.join();
 		}
 		catch (CompletionException ex) {
-			logger.debug("uid could not claim a worker ID before the application started", ex.getCause());
+			logger.info("uid could not claim a worker ID before the application started: {}",
+					ex.getCause().toString());
+			logger.debug("uid's claim before the application started failed", ex.getCause());
 			return null;
 		}
 	}

@@ -177,10 +177,7 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 	 * @throws IllegalStateException when a claim ahead is pending already
 	 */
 	public Runnable claimAhead(long maxWorkerId) {
-		ClaimAhead ahead = new ClaimAhead();
-		if (!this.claimAhead.compareAndSet(null, ahead)) {
-			throw new IllegalStateException("A claim ahead is pending already");
-		}
+		ClaimAhead ahead = pendingClaimAhead();
 		return () -> {
 			try {
 				ahead.claimed(this.claims.assign(maxWorkerId, LeaseSettings.DEFAULT_MAX_MARK_LEAD));
@@ -189,6 +186,43 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 				ahead.failed(ex);
 			}
 		};
+	}
+
+	/**
+	 * Prepares a claim ahead as {@link #claimAhead(long)} does, made over a socket of its own to {@code direct}
+	 * instead of the connection factory: on a JVM that has just started, the factory's client library takes a second
+	 * or more to load and connect, and the probation, which begins when the claim is made, would end that much later.
+	 * The claim, its probation's probe and a claim given back meanwhile go over that socket, which closes when the
+	 * claim is made; the generator renews it through the connection factory. {@code direct} must be the Redis and
+	 * database the connection factory talks to. A claim that could not be made there leaves {@code assign} to claim as
+	 * usual.
+	 * @param maxWorkerId the largest worker ID the layout holds
+	 * @param direct the standalone Redis the connection factory talks to
+	 * @return the claim, to run once
+	 * @throws IllegalStateException when a claim ahead is pending already
+	 */
+	public Runnable claimAhead(long maxWorkerId, StandaloneRedis direct) {
+		Objects.requireNonNull(direct, "direct");
+		ClaimAhead ahead = pendingClaimAhead();
+		return () -> {
+			try (DirectScriptConnection connection = DirectScriptConnection.open(direct)) {
+				RegistryNamespace over = this.registry.over(connection);
+				LeaseRenewals renewals = new LeaseRenewals(over);
+				RegistryClaims claims = new RegistryClaims(over, new ClaimProbation(over, renewals), renewals);
+				ahead.claimed(claims.assign(maxWorkerId, LeaseSettings.DEFAULT_MAX_MARK_LEAD));
+			}
+			catch (RuntimeException ex) {
+				ahead.failed(ex);
+			}
+		};
+	}
+
+	private ClaimAhead pendingClaimAhead() {
+		ClaimAhead ahead = new ClaimAhead();
+		if (!this.claimAhead.compareAndSet(null, ahead)) {
+			throw new IllegalStateException("A claim ahead is pending already");
+		}
+		return ahead;
 	}
 
 	/**

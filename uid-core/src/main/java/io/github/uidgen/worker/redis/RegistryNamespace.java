@@ -73,6 +73,18 @@ record RegistryNamespace(String hashTag, RegistryScripts scripts, HeldLeases lea
 				registryLossMargin, registryTrust, allowEvictingPolicy, checkInterval, probation);
 	}
 
+	/**
+	 * The same namespace, the same leases held, with its scripts sent another way: a claim made over it is held and
+	 * renewed by this one.
+	 * @param transport how to reach the same Redis
+	 * @return the namespace over that transport
+	 */
+	RegistryNamespace over(RegistryScripts.Transport transport) {
+		return new RegistryNamespace(this.hashTag, this.scripts.over(transport), this.leases, this.lease,
+				this.registryLossMargin, this.registryTrust, this.allowEvictingPolicy, this.checkInterval,
+				this.probation);
+	}
+
 	/** Whether every claim waits the registry-loss margin ({@link RegistryTrust#NONE}) instead of a probation. */
 	boolean waitsEveryClaim() {
 		return this.registryTrust == RegistryTrust.NONE;

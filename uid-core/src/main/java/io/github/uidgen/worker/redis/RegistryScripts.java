@@ -13,6 +13,7 @@ import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.DefaultRedisScript;
+import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * The Redis side of {@link RedisWorkerIdAssigner}: the keys of one namespace under their hash tag, the Lua script
@@ -25,7 +26,7 @@ final class RegistryScripts {
 
 	private static final DefaultRedisScript<List> FLEET = script("fleet.lua");
 
-	private final StringRedisTemplate redis;
+	private final Transport transport;
 
 	private final String hashTag;
 
@@ -34,11 +35,31 @@ final class RegistryScripts {
 	private final List<String> fleetKeys;
 
 	RegistryScripts(RedisConnectionFactory connectionFactory, String hashTag) {
-		this.redis = new StringRedisTemplate(connectionFactory);
+		this(templateOn(connectionFactory), hashTag);
+	}
+
+	RegistryScripts(Transport transport, String hashTag) {
+		this.transport = transport;
 		this.hashTag = hashTag;
 		this.keys = List.of(key("leases"), key("tokens"), key("holders"), key("instances"), key("marks"),
 				key("generation"), key("server"), key("claims"));
 		this.fleetKeys = List.of(key("leases"), key("tokens"), key("holders"), key("marks"), key("claims"));
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Transport templateOn(RedisConnectionFactory connectionFactory) {
+		StringRedisTemplate redis = new StringRedisTemplate(connectionFactory);
+		return (script, keys, args) -> redis.execute((RedisScript<List<Object>>) script, keys, (Object[]) args);
+	}
+
+	/**
+	 * The same scripts over another way to Redis: {@link DirectScriptConnection}, for a claim made while the JVM is
+	 * cold.
+	 * @param other how to reach the same Redis
+	 * @return scripts on the same keys
+	 */
+	RegistryScripts over(Transport other) {
+		return new RegistryScripts(other, this.hashTag);
 	}
 
 	private static DefaultRedisScript<List> script(String name) {
@@ -78,14 +99,13 @@ final class RegistryScripts {
 		return call(REGISTRY, this.keys, operation, args);
 	}
 
-	@SuppressWarnings("unchecked")
 	private List<String> call(DefaultRedisScript<List> script, List<String> keys, String operation, String... args) {
 		String[] argv = new String[args.length + 1];
 		argv[0] = operation;
 		System.arraycopy(args, 0, argv, 1, args.length);
 		List<Object> reply;
 		try {
-			reply = this.redis.execute(script, keys, (Object[]) argv);
+			reply = this.transport.eval(script, keys, argv);
 		}
 		catch (DataAccessResourceFailureException | QueryTimeoutException ex) {
 			throw new WorkerStoreUnavailableException("Cannot reach Redis, which hands out uid worker IDs ("
@@ -109,6 +129,21 @@ final class RegistryScripts {
 
 	private String key(String name) {
 		return this.hashTag + ":" + name;
+	}
+
+	/** How a script reaches Redis; failures are Spring's {@link DataAccessException}s. */
+	@FunctionalInterface
+	interface Transport {
+
+		/**
+		 * Runs a script.
+		 * @param script the script
+		 * @param keys its keys
+		 * @param args its arguments
+		 * @return its reply, a list
+		 */
+		List<Object> eval(RedisScript<?> script, List<String> keys, String[] args);
+
 	}
 
 }
