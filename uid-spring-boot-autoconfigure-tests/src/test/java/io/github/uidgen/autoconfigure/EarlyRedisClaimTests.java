@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.uidgen.snowflake.AbstractUidGenerator;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
@@ -30,6 +31,7 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -91,6 +93,27 @@ class EarlyRedisClaimTests {
 			assertThat(claims).as("one claim, the early one").hasSize(1);
 		}
 		assertThat(held(namespace)).as("worker IDs held once the application stopped").isZero();
+	}
+
+	/** The claim went over uid's socket; from the context on, uid uses the application's client and no other. */
+	@Test
+	void theTakenClaimIsRenewedAndReleasedThroughTheContextsConnectionFactory() {
+		String namespace = "renewed";
+		CountingFactory factory;
+		int byFirstId;
+		try (ConfigurableApplicationContext context = application(namespace, "renewed-1").sources(Counting.class)
+			.run()) {
+			assertThat(context.getBean(EarlyRedisClaimListener.BEAN_NAME, EarlyRedisClaim.class).isAdopted()).isTrue();
+			AbstractUidGenerator generator = context.getBean(StartingUidGenerator.class).awaitStarted();
+			assertThat(generator.getUID()).isPositive();
+			factory = context.getBean(CountingFactory.class);
+			byFirstId = factory.connections.get();
+			assertThat(byFirstId).as("connections the context's factory gave uid by its first ID (layout, first mark)")
+				.isPositive();
+		}
+		assertThat(held(namespace)).as("worker IDs held once the application stopped").isZero();
+		assertThat(factory.connections.get()).as("connections the context's factory gave, the release's included")
+			.isGreaterThan(byFirstId);
 	}
 
 	@Test
@@ -181,7 +204,7 @@ class EarlyRedisClaimTests {
 			int equals = property.indexOf('=');
 			map.put(property.substring(0, equals), property.substring(equals + 1));
 		}
-		return EarlyRedisConnection.of(new Binder(new MapConfigurationPropertySource(map)), null);
+		return EarlyRedisConnection.of(new Binder(new MapConfigurationPropertySource(map)));
 	}
 
 	private SpringApplicationBuilder application(String namespace, String instanceId) {
@@ -250,6 +273,33 @@ class EarlyRedisClaimTests {
 		RedisConnectionFactory otherRedis(org.springframework.core.env.Environment environment) {
 			return new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1",
 					environment.getRequiredProperty("test.other-redis.port", Integer.class)));
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Counting {
+
+		@Bean
+		CountingFactory countingFactory() {
+			return new CountingFactory();
+		}
+
+	}
+
+	/** The context's factory on 127.0.0.1:6379, counting the connections it hands out. */
+	static class CountingFactory extends LettuceConnectionFactory {
+
+		final AtomicInteger connections = new AtomicInteger();
+
+		CountingFactory() {
+			super(new RedisStandaloneConfiguration("127.0.0.1", 6379));
+		}
+
+		@Override
+		public RedisConnection getConnection() {
+			this.connections.incrementAndGet();
+			return super.getConnection();
 		}
 
 	}

@@ -12,21 +12,25 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisSentinelConnection;
 
 /**
- * A Redis worker-ID claim made as soon as the application's environment is ready, on a connection of uid's own
+ * A Redis worker-ID claim made as soon as the application's environment is ready, over a plain socket of uid's own
  * ({@link EarlyRedisConnection}), so that the claim, its round trips and its probation (3 s at defaults) pass while the
  * application context is built: with the claim made by the context, the first ID came 3.4 s after the same
- * application's without uid, nearly all of it the probation waited after everything else had started. The claim goes
- * over a plain socket, as Lettuce, loaded cold beside the application's start, took 1.3–2.3 s to make it, and the
- * probation begins only when it is made; the Lettuce client loads meanwhile.
+ * application's without uid, nearly all of it the probation waited after everything else had started. A socket, not a
+ * Redis client: Lettuce, loaded cold beside the application's start, took 1.3–2.3 s to make the claim, and the
+ * probation begins only once the claim is made.
  *
  * <p>The context's assigner bean takes the claim ({@link #adoptOr}) only when the context's connection factory talks
  * to the same Redis and database and the {@code uid.worker.*} settings came out the same; then the generator issues
- * with it and renews it through this connection, which closes with the context, after the generator gave the worker ID
- * back. In every other case the claim is given back and the context claims as it would have. Nobody issues with an
- * early claim before the context's generator has taken it and recorded its first mark.
+ * with it and renews and releases it through the context's connection factory. In every other case the claim is given
+ * back over the socket and the context claims as it would have. Nobody issues with an early claim before the context's
+ * generator has taken it and recorded its first mark.
  */
 final class EarlyRedisClaim implements DisposableBean {
 
@@ -36,6 +40,9 @@ final class EarlyRedisClaim implements DisposableBean {
 	private static final long PREPARE_TIMEOUT_SECONDS = 30;
 
 	private final EarlyRedisConnection connection;
+
+	/** What the early claim's assigner renews through: the context's factory, once the context took the claim. */
+	private final AdoptingFactory factory = new AdoptingFactory();
 
 	private final CompletableFuture<RedisWorkerIdAssigner> prepared = new CompletableFuture<>();
 
@@ -65,7 +72,7 @@ final class EarlyRedisClaim implements DisposableBean {
 				return null;
 			}
 			maxWorkerId = UidPropertyMapper.layout(properties, UidClock.SYSTEM.currentTimeMillis()).getMaxWorkerId();
-			connection = EarlyRedisConnection.of(binder, properties.getWorker().getRedis().getMaxReconnectDelay());
+			connection = EarlyRedisConnection.of(binder);
 		}
 		catch (RuntimeException ex) {
 			// A setting the context will refuse with its own message.
@@ -84,15 +91,11 @@ final class EarlyRedisClaim implements DisposableBean {
 		return claim;
 	}
 
-	/**
-	 * Claims over a socket of its own, and meanwhile starts the Lettuce client the generator renews through, which
-	 * takes longer to load than the claim takes.
-	 */
 	private void claim(UidProperties properties, Environment environment, long maxWorkerId) {
 		Runnable claim;
 		try {
-			RedisWorkerIdAssigner assigner = RedisWorkerIdAssignerAutoConfiguration.assigner(properties,
-					this.connection.factory(), environment);
+			RedisWorkerIdAssigner assigner = RedisWorkerIdAssignerAutoConfiguration.assigner(properties, this.factory,
+					environment);
 			claim = assigner.claimAhead(maxWorkerId, this.connection.direct());
 			this.prepared.complete(assigner);
 		}
@@ -100,15 +103,13 @@ final class EarlyRedisClaim implements DisposableBean {
 			this.prepared.completeExceptionally(ex);
 			return;
 		}
-		Thread client = new Thread(this.connection::start, "uid-early-client");
-		client.setDaemon(true);
-		client.start();
 		claim.run();
 	}
 
 	/**
-	 * Returns the assigner that made the early claim when it claims where, and as, the context's assigner would;
-	 * otherwise gives the claim back, closes the connection, and returns the context's assigner.
+	 * Returns the assigner that made the early claim, renewing through the context's factory from now on, when it
+	 * claims where, and as, the context's assigner would; otherwise gives the claim back and returns the context's
+	 * assigner.
 	 * @param contextFactory the context's connection factory
 	 * @param fromContext the assigner the context built, not yet used
 	 * @return the assigner the generator is to use
@@ -117,6 +118,7 @@ final class EarlyRedisClaim implements DisposableBean {
 		RedisWorkerIdAssigner early = awaitPrepared();
 		String differs = (early != null) ? difference(contextFactory, fromContext, early) : null;
 		if (early != null && differs == null && !this.closed.get()) {
+			this.factory.adopt(contextFactory);
 			this.adopted = true;
 			return early;
 		}
@@ -171,7 +173,7 @@ final class EarlyRedisClaim implements DisposableBean {
 		}
 	}
 
-	/** Gives an unused claim back and closes the connection; once. */
+	/** Gives an unused claim back over its socket; once. */
 	void close() {
 		if (this.closed.getAndSet(true)) {
 			return;
@@ -181,10 +183,9 @@ final class EarlyRedisClaim implements DisposableBean {
 		if (early != null) {
 			early.abandonClaimAhead();
 		}
-		this.connection.close();
 	}
 
-	/** Closes with the context, after the generator, created later, gave its worker ID back through it. */
+	/** With the context: a claim nobody took goes back. */
 	@Override
 	public void destroy() {
 		close();
@@ -198,6 +199,54 @@ final class EarlyRedisClaim implements DisposableBean {
 	public String toString() {
 		return "EarlyRedisClaim[" + this.connection.describe() + ", adopted " + this.adopted + ", closed "
 				+ this.closed.get() + "]";
+	}
+
+	/**
+	 * The connection factory of the early claim's assigner: nothing until the context takes the claim (the claim goes
+	 * over its socket), the context's own factory from then on, so that uid renews through the client the application
+	 * configured and needs no second one.
+	 */
+	private static final class AdoptingFactory implements RedisConnectionFactory {
+
+		private volatile RedisConnectionFactory context;
+
+		void adopt(RedisConnectionFactory context) {
+			this.context = context;
+		}
+
+		private RedisConnectionFactory context() {
+			RedisConnectionFactory context = this.context;
+			if (context == null) {
+				throw new IllegalStateException("uid's early Redis claim was not taken by the application context");
+			}
+			return context;
+		}
+
+		@Override
+		public RedisConnection getConnection() {
+			return context().getConnection();
+		}
+
+		@Override
+		public RedisClusterConnection getClusterConnection() {
+			return context().getClusterConnection();
+		}
+
+		@Override
+		public boolean getConvertPipelineAndTxResults() {
+			return context().getConvertPipelineAndTxResults();
+		}
+
+		@Override
+		public RedisSentinelConnection getSentinelConnection() {
+			return context().getSentinelConnection();
+		}
+
+		@Override
+		public DataAccessException translateExceptionIfPossible(RuntimeException ex) {
+			return context().translateExceptionIfPossible(ex);
+		}
+
 	}
 
 }

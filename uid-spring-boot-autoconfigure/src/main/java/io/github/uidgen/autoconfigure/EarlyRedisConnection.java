@@ -2,42 +2,26 @@ package io.github.uidgen.autoconfigure;
 
 import java.net.URI;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 
 import io.github.uidgen.worker.redis.StandaloneRedis;
-import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
-import io.lettuce.core.resource.ClientResources;
-import io.lettuce.core.resource.DefaultClientResources;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
+
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
-import org.springframework.dao.DataAccessException;
-import org.springframework.data.redis.connection.RedisClusterConnection;
-import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.RedisSentinelConnection;
 import org.springframework.data.redis.connection.RedisPassword;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.util.StringUtils;
 
 /**
- * The standalone Redis that {@code spring.data.redis.*} names, reached before the application context exists (so
- * before Spring Boot's own connection factory): host and port or URL, database, user, password, timeouts and client
- * name. What only the context can apply (SSL bundles, Sentinel, Cluster, customizer beans, connection details from a
- * service connection) makes {@link #of} answer {@code null}, and the context's factory is compared with this one
- * before a claim made on it is used.
- *
- * <p>Two ways to it: {@link #direct()}, a plain socket for the claim itself, which a cold JVM makes in milliseconds, and
- * {@link #factory()}, a Lettuce factory of uid's own for the renewals afterwards, which takes a second or more to load
- * and connect on a cold JVM and so is {@link #start() started} beside the claim rather than before it.
+ * The standalone Redis that {@code spring.data.redis.*} names, as uid reaches it before the application context exists
+ * (so before Spring Boot's own connection factory): host and port or URL, database, user, password, timeouts and
+ * client name, for a plain socket of uid's own ({@link #direct()}). What only the context can apply (SSL bundles,
+ * Sentinel, Cluster, customizer beans, connection details from a service connection) makes {@link #of} answer
+ * {@code null}, and the context's factory is compared with this one before a claim made on it is used.
  */
 final class EarlyRedisConnection {
-
-	private static final Log logger = LogFactory.getLog(EarlyRedisConnection.class);
 
 	/** Lettuce's own command timeout, which Spring Boot keeps when {@code spring.data.redis.timeout} is unset. */
 	private static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(60);
@@ -49,33 +33,17 @@ final class EarlyRedisConnection {
 
 	private final DataRedisProperties redis;
 
-	private final Duration maxReconnectDelay;
-
-	private final RedisConnectionFactory deferred = new DeferredFactory();
-
-	/** Guards the Lettuce client's start and close. */
-	private final Object lifecycle = new Object();
-
-	private ClientResources resources;
-
-	private volatile LettuceConnectionFactory factory;
-
-	private boolean closed;
-
-	private EarlyRedisConnection(RedisStandaloneConfiguration standalone, DataRedisProperties redis,
-			Duration maxReconnectDelay) {
+	private EarlyRedisConnection(RedisStandaloneConfiguration standalone, DataRedisProperties redis) {
 		this.standalone = standalone;
 		this.redis = redis;
-		this.maxReconnectDelay = maxReconnectDelay;
 	}
 
 	/**
 	 * Describes the connection {@code spring.data.redis.*} configures, when uid can make it alone.
 	 * @param binder the application's environment
-	 * @param maxReconnectDelay {@code uid.worker.redis.max-reconnect-delay}
-	 * @return the connection, not yet started, or {@code null} when only Spring Boot's factory can make it
+	 * @return the connection, not yet made, or {@code null} when only Spring Boot's factory can make it
 	 */
-	static EarlyRedisConnection of(Binder binder, Duration maxReconnectDelay) {
+	static EarlyRedisConnection of(Binder binder) {
 		DataRedisProperties redis = binder.bind("spring.data.redis", DataRedisProperties.class)
 			.orElseGet(DataRedisProperties::new);
 		boolean jedis = redis.getClientType() == DataRedisProperties.ClientType.JEDIS;
@@ -102,7 +70,7 @@ final class EarlyRedisConnection {
 				standalone.setPassword(RedisPassword.of(redis.getPassword()));
 			}
 		}
-		return new EarlyRedisConnection(standalone, redis, maxReconnectDelay);
+		return new EarlyRedisConnection(standalone, redis);
 	}
 
 	/**
@@ -146,63 +114,6 @@ final class EarlyRedisConnection {
 	}
 
 	/**
-	 * The Lettuce factory of uid's own, started at its first use unless {@link #start()} started it before.
-	 * @return the factory
-	 */
-	RedisConnectionFactory factory() {
-		return this.deferred;
-	}
-
-	/**
-	 * Loads the Lettuce client, starts it and makes its first connection, so that the generator's first renewal finds
-	 * it ready; a Redis that does not answer is left for the renewals to report.
-	 */
-	void start() {
-		try (RedisConnection connection = started().getConnection()) {
-			connection.ping();
-		}
-		catch (RuntimeException ex) {
-			logger.debug("uid's own Redis client could not connect yet", ex);
-		}
-	}
-
-	private LettuceConnectionFactory started() {
-		LettuceConnectionFactory started = this.factory;
-		if (started != null) {
-			return started;
-		}
-		synchronized (this.lifecycle) {
-			if (this.closed) {
-				throw new IllegalStateException("uid's own connection to Redis " + describe() + " is closed");
-			}
-			if (this.factory == null) {
-				DefaultClientResources.Builder resources = DefaultClientResources.builder();
-				RedisWorkerIdAssignerAutoConfiguration.ReconnectDelayConfiguration.capReconnectDelay(resources,
-						this.maxReconnectDelay);
-				this.resources = resources.build();
-				SocketOptions.Builder socket = SocketOptions.builder();
-				if (this.redis.getConnectTimeout() != null) {
-					socket.connectTimeout(this.redis.getConnectTimeout());
-				}
-				LettuceClientConfiguration.LettuceClientConfigurationBuilder client = LettuceClientConfiguration
-					.builder()
-					.clientResources(this.resources)
-					.clientOptions(ClientOptions.builder().socketOptions(socket.build()).build())
-					.commandTimeout((this.redis.getTimeout() != null) ? this.redis.getTimeout()
-							: DEFAULT_COMMAND_TIMEOUT);
-				if (StringUtils.hasText(this.redis.getClientName())) {
-					client.clientName(this.redis.getClientName());
-				}
-				LettuceConnectionFactory factory = new LettuceConnectionFactory(this.standalone, client.build());
-				factory.afterPropertiesSet();
-				factory.start();
-				this.factory = factory;
-			}
-			return this.factory;
-		}
-	}
-
-	/**
 	 * Whether another factory talks to the same Redis and database: a standalone Lettuce factory with the same host,
 	 * port and database, without SSL.
 	 * @param other the context's factory
@@ -221,50 +132,8 @@ final class EarlyRedisConnection {
 		return this.standalone.getHostName() + ":" + this.standalone.getPort() + "/" + this.standalone.getDatabase();
 	}
 
-	/** Closes the connections and the client's event loops, if they were started; once. */
-	void close() {
-		synchronized (this.lifecycle) {
-			this.closed = true;
-			if (this.factory != null) {
-				this.factory.destroy();
-				this.resources.shutdown(0, 2, TimeUnit.SECONDS);
-				this.factory = null;
-			}
-		}
-	}
-
 	private static boolean isEmpty(java.util.List<String> nodes) {
 		return nodes == null || nodes.isEmpty();
-	}
-
-	/** Starts uid's own Lettuce factory at its first use, on whichever thread comes first. */
-	private final class DeferredFactory implements RedisConnectionFactory {
-
-		@Override
-		public RedisConnection getConnection() {
-			return started().getConnection();
-		}
-
-		@Override
-		public RedisClusterConnection getClusterConnection() {
-			return started().getClusterConnection();
-		}
-
-		@Override
-		public boolean getConvertPipelineAndTxResults() {
-			return started().getConvertPipelineAndTxResults();
-		}
-
-		@Override
-		public RedisSentinelConnection getSentinelConnection() {
-			return started().getSentinelConnection();
-		}
-
-		@Override
-		public DataAccessException translateExceptionIfPossible(RuntimeException ex) {
-			return started().translateExceptionIfPossible(ex);
-		}
-
 	}
 
 }

@@ -23,6 +23,21 @@ final class ClaimAhead {
 	/** When the claim was prepared, before it was sent: its lease runs out no earlier than a lease after this. */
 	private final long sentAtNanos = System.nanoTime();
 
+	/** The way the claim was made, through which it is given back when nobody takes it. */
+	private final LeaseRenewals madeThrough;
+
+	/** Closes what the claim was made through once the claim is taken or given back. */
+	private final Runnable done;
+
+	/**
+	 * @param madeThrough the renewals of the way the claim is made, which can give it back
+	 * @param done closes that way once the claim is taken or given back
+	 */
+	ClaimAhead(LeaseRenewals madeThrough, Runnable done) {
+		this.madeThrough = madeThrough;
+		this.done = done;
+	}
+
 	void claimed(WorkerAssignment assignment) {
 		this.claim.complete(assignment);
 	}
@@ -39,31 +54,40 @@ final class ClaimAhead {
 	 * @param maxWorkerId the largest worker ID the generator's layout holds
 	 * @param maxMarkLead how far ahead of the clock the worker's mark may lie
 	 * @param lease the lease a claim gets
-	 * @param renewals where to give a claim back
 	 * @return the claim, or {@code null} when the generator must claim itself
 	 */
-	WorkerAssignment take(long maxWorkerId, Duration maxMarkLead, Duration lease, LeaseRenewals renewals) {
-		WorkerAssignment assignment = await();
-		if (assignment == null) {
+	WorkerAssignment take(long maxWorkerId, Duration maxMarkLead, Duration lease) {
+		try {
+			WorkerAssignment assignment = await();
+			if (assignment == null) {
+				return null;
+			}
+			String unfit = unfit(assignment, maxWorkerId, maxMarkLead, lease);
+			if (unfit == null) {
+				return assignment;
+			}
+			logger.info("uid worker ID {}, claimed before the application started, is given back: {}; claiming "
+					+ "again", assignment.workerId(), unfit);
+			giveBack(assignment);
 			return null;
 		}
-		String unfit = unfit(assignment, maxWorkerId, maxMarkLead, lease);
-		if (unfit == null) {
-			return assignment;
+		finally {
+			this.done.run();
 		}
-		logger.info("uid worker ID {}, claimed before the application started, is given back: {}; claiming again",
-				assignment.workerId(), unfit);
-		giveBack(assignment, renewals);
-		return null;
 	}
 
 	/** Waits for the claim and gives it back: nobody took it. */
-	void abandon(LeaseRenewals renewals) {
-		WorkerAssignment assignment = await();
-		if (assignment != null) {
-			logger.info("uid worker ID {}, claimed before the application started, is given back: the application "
-					+ "does not use it", assignment.workerId());
-			giveBack(assignment, renewals);
+	void abandon() {
+		try {
+			WorkerAssignment assignment = await();
+			if (assignment != null) {
+				logger.info("uid worker ID {}, claimed before the application started, is given back: the "
+						+ "application does not use it", assignment.workerId());
+				giveBack(assignment);
+			}
+		}
+		finally {
+			this.done.run();
 		}
 	}
 
@@ -94,9 +118,9 @@ final class ClaimAhead {
 		return null;
 	}
 
-	private static void giveBack(WorkerAssignment assignment, LeaseRenewals renewals) {
+	private void giveBack(WorkerAssignment assignment) {
 		try {
-			renewals.release(assignment.workerId(), WorkerAssignment.NO_MARK);
+			this.madeThrough.release(assignment.workerId(), WorkerAssignment.NO_MARK);
 		}
 		catch (RuntimeException ex) {
 			// Its lease runs out by itself; nobody issued with it.

@@ -21,53 +21,33 @@ import org.springframework.data.redis.core.script.RedisScript;
 /**
  * Runs the registry's scripts over one plain socket to a {@link StandaloneRedis}, speaking RESP2 itself: what a claim
  * made while the JVM is cold needs ({@code AUTH}, {@code SELECT}, {@code CLIENT SETNAME}, {@code EVALSHA} and
- * {@code EVAL}) and nothing more. Failures come out as Spring Data's exceptions, as the connection factory's would, so
- * {@link RegistryScripts} treats both alike. One thread at a time.
+ * {@code EVAL}) and nothing more. Connects at the first script, and again at the next one after a failure. Failures
+ * come out as Spring Data's exceptions, as the connection factory's would, so {@link RegistryScripts} treats both
+ * alike.
  */
-final class DirectScriptConnection implements RegistryScripts.Transport, AutoCloseable {
+final class DirectScriptConnection implements RegistryScripts.Transport {
 
 	private final StandaloneRedis redis;
 
-	private final Socket socket;
+	private Socket socket;
 
-	private final InputStream in;
+	private InputStream in;
 
-	private final OutputStream out;
+	private OutputStream out;
 
-	private DirectScriptConnection(StandaloneRedis redis, Socket socket) throws IOException {
+	DirectScriptConnection(StandaloneRedis redis) {
 		this.redis = redis;
-		this.socket = socket;
-		this.in = new BufferedInputStream(socket.getInputStream());
-		this.out = new BufferedOutputStream(socket.getOutputStream());
 	}
 
-	/**
-	 * Connects, authenticates and selects the database.
-	 * @param redis where to connect
-	 * @return the connection, ready for scripts
-	 */
-	static DirectScriptConnection open(StandaloneRedis redis) {
-		Socket socket = new Socket();
-		try {
-			socket.setTcpNoDelay(true);
-			socket.connect(new InetSocketAddress(redis.host(), redis.port()), millis(redis.connectTimeout()));
-			socket.setSoTimeout(millis(redis.commandTimeout()));
-			DirectScriptConnection connection = new DirectScriptConnection(redis, socket);
-			connection.prepare();
-			return connection;
-		}
-		catch (IOException | RuntimeException ex) {
-			try {
-				socket.close();
-			}
-			catch (IOException closeFailure) {
-				ex.addSuppressed(closeFailure);
-			}
-			throw (ex instanceof RuntimeException runtime) ? runtime : failure(redis, "connecting", (IOException) ex);
-		}
-	}
-
-	private void prepare() throws IOException {
+	/** Connects, authenticates and selects the database. */
+	private void connect() throws IOException {
+		this.socket = new Socket();
+		this.socket.setTcpNoDelay(true);
+		this.socket.connect(new InetSocketAddress(this.redis.host(), this.redis.port()),
+				millis(this.redis.connectTimeout()));
+		this.socket.setSoTimeout(millis(this.redis.commandTimeout()));
+		this.in = new BufferedInputStream(this.socket.getInputStream());
+		this.out = new BufferedOutputStream(this.socket.getOutputStream());
 		if (this.redis.password() != null) {
 			if (this.redis.username() != null) {
 				call("AUTH", this.redis.username(), this.redis.password());
@@ -86,8 +66,18 @@ final class DirectScriptConnection implements RegistryScripts.Transport, AutoClo
 
 	/** Runs the script by its SHA-1, and by its text when Redis does not have it yet. */
 	@Override
-	public List<Object> eval(RedisScript<?> script, List<String> keys, String[] args) {
+	public synchronized List<Object> eval(RedisScript<?> script, List<String> keys, String[] args) {
 		try {
+			if (this.socket == null) {
+				try {
+					connect();
+				}
+				catch (IOException | RuntimeException ex) {
+					// Refused AUTH or SELECT: connect afresh next time.
+					close();
+					throw ex;
+				}
+			}
 			try {
 				return asList(call(command("EVALSHA", script.getSha1(), keys, args)));
 			}
@@ -99,7 +89,10 @@ final class DirectScriptConnection implements RegistryScripts.Transport, AutoClo
 			}
 		}
 		catch (IOException ex) {
-			throw failure(this.redis, "running a script", ex);
+			close();
+			String message = "Redis " + this.redis + " did not answer uid's own connection: " + ex;
+			throw (ex instanceof SocketTimeoutException) ? new QueryTimeoutException(message, ex)
+					: new DataAccessResourceFailureException(message, ex);
 		}
 	}
 
@@ -186,23 +179,20 @@ final class DirectScriptConnection implements RegistryScripts.Transport, AutoClo
 		return (reply instanceof List<?> list) ? (List<Object>) list : (reply != null) ? List.of(reply) : null;
 	}
 
-	private static RuntimeException failure(StandaloneRedis redis, String doing, IOException ex) {
-		String message = "Redis " + redis + " did not answer uid's own connection (" + doing + "): " + ex;
-		return (ex instanceof SocketTimeoutException) ? new QueryTimeoutException(message, ex)
-				: new DataAccessResourceFailureException(message, ex);
-	}
-
 	private static int millis(Duration duration) {
 		return (int) Math.min(Integer.MAX_VALUE, Math.max(1, duration.toMillis()));
 	}
 
-	@Override
-	public void close() {
-		try {
-			this.socket.close();
-		}
-		catch (IOException ex) {
-			// Nothing is left to send on it.
+	/** Closes the socket; the next script connects again. */
+	synchronized void close() {
+		if (this.socket != null) {
+			try {
+				this.socket.close();
+			}
+			catch (IOException ex) {
+				// Nothing is left to send on it.
+			}
+			this.socket = null;
 		}
 	}
 

@@ -155,8 +155,7 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 	public WorkerAssignment assign(long maxWorkerId, Duration maxMarkLead) {
 		ClaimAhead ahead = this.claimAhead.getAndSet(null);
 		if (ahead != null) {
-			WorkerAssignment taken = ahead.take(maxWorkerId, maxMarkLead, this.registry.lease().leaseDuration(),
-					this.renewals);
+			WorkerAssignment taken = ahead.take(maxWorkerId, maxMarkLead, this.registry.lease().leaseDuration());
 			if (taken != null) {
 				return taken;
 			}
@@ -177,7 +176,8 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 	 * @throws IllegalStateException when a claim ahead is pending already
 	 */
 	public Runnable claimAhead(long maxWorkerId) {
-		ClaimAhead ahead = pendingClaimAhead();
+		ClaimAhead ahead = pendingClaimAhead(new ClaimAhead(this.renewals, () -> {
+		}));
 		return () -> {
 			try {
 				ahead.claimed(this.claims.assign(maxWorkerId, LeaseSettings.DEFAULT_MAX_MARK_LEAD));
@@ -190,25 +190,26 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
 	/**
 	 * Prepares a claim ahead as {@link #claimAhead(long)} does, made over a socket of its own to {@code direct}
-	 * instead of the connection factory: on a JVM that has just started, the factory's client library takes a second
-	 * or more to load and connect, and the probation, which begins when the claim is made, would end that much later.
-	 * The claim, its probation's probe and a claim given back meanwhile go over that socket, which closes when the
-	 * claim is made; the generator renews it through the connection factory. {@code direct} must be the Redis and
-	 * database the connection factory talks to. A claim that could not be made there leaves {@code assign} to claim as
-	 * usual.
+	 * instead of the connection factory: on a JVM that has just started, a client library takes a second or more to
+	 * load and connect, and the probation, which begins when the claim is made, would end that much later; and the
+	 * connection factory need not exist yet (a starter claims before the application context is created, and renews
+	 * through the context's factory). The claim, its probation's probe and a claim given back meanwhile, or given back
+	 * because nobody took it, go over that socket, which closes once the claim is taken or given back; the generator
+	 * renews through the connection factory. {@code direct} must be the Redis and database the connection factory
+	 * talks to. A claim that could not be made there leaves {@code assign} to claim as usual.
 	 * @param maxWorkerId the largest worker ID the layout holds
 	 * @param direct the standalone Redis the connection factory talks to
 	 * @return the claim, to run once
 	 * @throws IllegalStateException when a claim ahead is pending already
 	 */
 	public Runnable claimAhead(long maxWorkerId, StandaloneRedis direct) {
-		Objects.requireNonNull(direct, "direct");
-		ClaimAhead ahead = pendingClaimAhead();
+		DirectScriptConnection connection = new DirectScriptConnection(Objects.requireNonNull(direct, "direct"));
+		RegistryNamespace over = this.registry.over(connection);
+		LeaseRenewals renewals = new LeaseRenewals(over);
+		RegistryClaims claims = new RegistryClaims(over, new ClaimProbation(over, renewals), renewals);
+		ClaimAhead ahead = pendingClaimAhead(new ClaimAhead(renewals, connection::close));
 		return () -> {
-			try (DirectScriptConnection connection = DirectScriptConnection.open(direct)) {
-				RegistryNamespace over = this.registry.over(connection);
-				LeaseRenewals renewals = new LeaseRenewals(over);
-				RegistryClaims claims = new RegistryClaims(over, new ClaimProbation(over, renewals), renewals);
+			try {
 				ahead.claimed(claims.assign(maxWorkerId, LeaseSettings.DEFAULT_MAX_MARK_LEAD));
 			}
 			catch (RuntimeException ex) {
@@ -217,8 +218,7 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		};
 	}
 
-	private ClaimAhead pendingClaimAhead() {
-		ClaimAhead ahead = new ClaimAhead();
+	private ClaimAhead pendingClaimAhead(ClaimAhead ahead) {
 		if (!this.claimAhead.compareAndSet(null, ahead)) {
 			throw new IllegalStateException("A claim ahead is pending already");
 		}
@@ -232,7 +232,7 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 	public void abandonClaimAhead() {
 		ClaimAhead ahead = this.claimAhead.getAndSet(null);
 		if (ahead != null) {
-			ahead.abandon(this.renewals);
+			ahead.abandon();
 		}
 	}
 
