@@ -4,10 +4,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
-import io.github.uidgen.testsupport.TestRedis;
 import io.github.uidgen.testsupport.ThrowawayRedis;
 import io.github.uidgen.worker.WorkerAssignment;
-import io.github.uidgen.worker.fleet.FleetWorker;
 import io.github.uidgen.worker.fleet.WorkerState;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -43,7 +41,7 @@ class RedisClaimAheadOverOwnSocketTests {
 
 	private LettuceConnectionFactory connectionFactory;
 
-	private String namespace;
+	private ClaimAheadNamespace registry;
 
 	@BeforeAll
 	void start(@TempDir Path dir) {
@@ -60,13 +58,12 @@ class RedisClaimAheadOverOwnSocketTests {
 
 	@BeforeEach
 	void newNamespace() {
-		this.namespace = TestRedis.uniqueNamespace("own-socket");
-		TestRedis.markNewRegistry(this.connectionFactory, hashTag());
+		this.registry = ClaimAheadNamespace.create(this.connectionFactory, "own-socket");
 	}
 
 	@AfterEach
 	void wipe() {
-		TestRedis.wipe(this.connectionFactory, hashTag());
+		this.registry.wipe();
 	}
 
 	@AfterAll
@@ -77,40 +74,41 @@ class RedisClaimAheadOverOwnSocketTests {
 
 	@Test
 	void theGeneratorTakesTheClaimMadeOverTheSocketAndRenewsItThroughTheConnectionFactory() {
-		RedisWorkerIdAssigner assigner = assigner("socket-a");
+		RedisWorkerIdAssigner assigner = this.registry.assigner("socket-a");
 		assigner.claimAhead(1023, direct(PASSWORD, Duration.ofSeconds(10))).run();
-		assertThat(worker(0).state()).as("worker ID 0 after the claim over the socket").isEqualTo(WorkerState.HELD);
-		assertThat(worker(0).instanceId()).isEqualTo("socket-a");
+		assertThat(this.registry.worker(0).state()).as("worker ID 0 after the claim over the socket")
+			.isEqualTo(WorkerState.HELD);
+		assertThat(this.registry.worker(0).instanceId()).isEqualTo("socket-a");
 		assertThat(this.redis.cli("-n", "0", "DBSIZE")).as("keys in database 0: the socket selected database %s",
 				DATABASE)
 			.isEqualTo("0");
 
 		WorkerAssignment taken = assigner.assign(1023, Duration.ZERO);
 		assertThat(taken.workerId()).isZero();
-		assertThat(claimsOf(0)).as("claims of worker ID 0: the one made over the socket").isOne();
+		assertThat(this.registry.claimsOf(0)).as("claims of worker ID 0: the one made over the socket").isOne();
 		long mark = System.currentTimeMillis() + 2_000;
 		assigner.renew(0, mark);
-		assertThat(worker(0).highWaterMarkMillis()).as("the mark renewed through the connection factory")
+		assertThat(this.registry.worker(0).highWaterMarkMillis()).as("the mark renewed through the connection factory")
 			.isEqualTo(mark);
 		assigner.release(0, mark);
-		assertThat(worker(0).state()).isEqualTo(WorkerState.RELEASED);
+		assertThat(this.registry.worker(0).state()).isEqualTo(WorkerState.RELEASED);
 	}
 
 	@Test
 	void aClaimTheSocketCannotMakeLeavesTheGeneratorToClaimAsUsual() {
-		RedisWorkerIdAssigner assigner = assigner("socket-b");
+		RedisWorkerIdAssigner assigner = this.registry.assigner("socket-b");
 		assigner.claimAhead(1023, direct("wrong", Duration.ofSeconds(10))).run();
 		assertThat(assigner.fleet().orElseThrow().read(10).known()).as("worker IDs known after a refused AUTH")
 			.isZero();
 
 		assertThat(assigner.assign(1023, Duration.ZERO).workerId()).isZero();
-		assertThat(worker(0).state()).isEqualTo(WorkerState.HELD);
-		assertThat(claimsOf(0)).as("claims of worker ID 0: the generator's own").isOne();
+		assertThat(this.registry.worker(0).state()).isEqualTo(WorkerState.HELD);
+		assertThat(this.registry.claimsOf(0)).as("claims of worker ID 0: the generator's own").isOne();
 	}
 
 	@Test
 	void aRedisThatDoesNotAnswerTheSocketFailsTheClaimWithinItsCommandTimeout() throws InterruptedException {
-		RedisWorkerIdAssigner assigner = assigner("socket-c");
+		RedisWorkerIdAssigner assigner = this.registry.assigner("socket-c");
 		Thread claim = new Thread(assigner.claimAhead(1023, direct(PASSWORD, Duration.ofMillis(300))), "claim-ahead");
 		this.redis.process().pause();
 		try {
@@ -123,42 +121,12 @@ class RedisClaimAheadOverOwnSocketTests {
 			this.redis.process().resume();
 		}
 		assertThat(assigner.assign(1023, Duration.ZERO).workerId()).isZero();
-		assertThat(claimsOf(0)).as("claims of worker ID 0: the generator's own").isOne();
+		assertThat(this.registry.claimsOf(0)).as("claims of worker ID 0: the generator's own").isOne();
 	}
 
 	private StandaloneRedis direct(String password, Duration commandTimeout) {
 		return new StandaloneRedis("127.0.0.1", this.redis.port(), DATABASE, USER, password, "uid-claim-test",
 				Duration.ofSeconds(10), commandTimeout);
-	}
-
-	private String hashTag() {
-		return "{uid-test:" + this.namespace + "}";
-	}
-
-	/** A 100 ms heartbeat keeps each claim's probation short (1.2 s). */
-	private RedisWorkerIdAssigner assigner(String instanceId) {
-		return RedisWorkerIdAssigner.builder(this.connectionFactory)
-			.keyPrefix("uid-test")
-			.namespace(this.namespace)
-			.leaseDuration(Duration.ofSeconds(5))
-			.heartbeatInterval(Duration.ofMillis(100))
-			.instanceId(instanceId)
-			.build();
-	}
-
-	private FleetWorker worker(long workerId) {
-		return assigner("reader").fleet()
-			.orElseThrow()
-			.read(10)
-			.workers()
-			.stream()
-			.filter((worker) -> worker.workerId() == workerId)
-			.findFirst()
-			.orElseThrow();
-	}
-
-	private int claimsOf(long workerId) {
-		return assigner("reader").fleet().orElseThrow().history(workerId).claims().size();
 	}
 
 }

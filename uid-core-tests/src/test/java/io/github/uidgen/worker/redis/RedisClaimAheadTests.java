@@ -28,7 +28,7 @@ class RedisClaimAheadTests {
 
 	private LettuceConnectionFactory connectionFactory;
 
-	private String namespace;
+	private ClaimAheadNamespace registry;
 
 	@BeforeAll
 	void connect() {
@@ -37,13 +37,12 @@ class RedisClaimAheadTests {
 
 	@BeforeEach
 	void newNamespace() {
-		this.namespace = TestRedis.uniqueNamespace("ahead");
-		TestRedis.markNewRegistry(this.connectionFactory, hashTag());
+		this.registry = ClaimAheadNamespace.create(this.connectionFactory, "ahead");
 	}
 
 	@AfterEach
 	void wipe() {
-		TestRedis.wipe(this.connectionFactory, hashTag());
+		this.registry.wipe();
 	}
 
 	@AfterAll
@@ -53,13 +52,13 @@ class RedisClaimAheadTests {
 
 	@Test
 	void theFirstAssignReturnsTheClaimMadeAheadAndTheNextClaimsAnew() {
-		RedisWorkerIdAssigner assigner = assigner("ahead-a");
+		RedisWorkerIdAssigner assigner = this.registry.assigner("ahead-a");
 		assigner.claimAhead(1023).run();
-		assertThat(state(0)).isEqualTo(WorkerState.HELD);
+		assertThat(this.registry.worker(0).state()).isEqualTo(WorkerState.HELD);
 
 		WorkerAssignment first = assigner.assign(1023, Duration.ZERO);
 		assertThat(first.workerId()).isZero();
-		assertThat(claimsOf(0)).as("claims of worker ID 0").isOne();
+		assertThat(this.registry.claimsOf(0)).as("claims of worker ID 0").isOne();
 		WorkerAssignment second = assigner.assign(1023, Duration.ZERO);
 		assertThat(second.workerId()).as("a claim of its own, beside the one it holds").isOne();
 	}
@@ -70,82 +69,52 @@ class RedisClaimAheadTests {
 	 */
 	@Test
 	void aClaimAheadTakesAReleasedWorkerIdWhoseMarkLiesAheadAsTheGeneratorWould() {
-		RedisWorkerIdAssigner previous = assigner("previous");
+		RedisWorkerIdAssigner previous = this.registry.assigner("previous");
 		long workerId = previous.assign(1023).workerId();
 		long ahead = System.currentTimeMillis() + 5_000;
 		previous.renew(workerId, ahead);
 		previous.release(workerId, ahead);
 
-		RedisWorkerIdAssigner assigner = assigner("ahead-e");
+		RedisWorkerIdAssigner assigner = this.registry.assigner("ahead-e");
 		assigner.claimAhead(1023).run();
 		WorkerAssignment taken = assigner.assign(1023, Duration.ofSeconds(20));
 		assertThat(taken.workerId()).as("the released worker ID").isEqualTo(workerId);
 		assertThat(taken.highWaterMarkMillis()).isGreaterThanOrEqualTo(ahead);
-		assertThat(claimsOf(workerId)).as("claims of worker ID %s: the previous one and the claim ahead", workerId)
+		assertThat(this.registry.claimsOf(workerId))
+			.as("claims of worker ID %s: the previous one and the claim ahead", workerId)
 			.isEqualTo(2);
 	}
 
 	@Test
 	void aClaimAheadBeyondTheLayoutIsGivenBackBeforeTheGeneratorClaims() {
-		assigner("holder").assign(1023);
-		RedisWorkerIdAssigner assigner = assigner("ahead-b");
+		this.registry.assigner("holder").assign(1023);
+		RedisWorkerIdAssigner assigner = this.registry.assigner("ahead-b");
 		assigner.claimAhead(1023).run();
-		assertThat(state(1)).isEqualTo(WorkerState.HELD);
+		assertThat(this.registry.worker(1).state()).isEqualTo(WorkerState.HELD);
 
 		// A layout with one worker ID, held by someone else: the claim ahead (worker ID 1) does not fit.
 		assertThatExceptionOfType(AllWorkerIdsLeasedException.class).isThrownBy(() -> assigner.assign(0));
-		assertThat(state(1)).isEqualTo(WorkerState.RELEASED);
+		assertThat(this.registry.worker(1).state()).isEqualTo(WorkerState.RELEASED);
 	}
 
 	@Test
 	void aClaimAheadNobodyTookIsGivenBack() {
-		RedisWorkerIdAssigner assigner = assigner("ahead-c");
+		RedisWorkerIdAssigner assigner = this.registry.assigner("ahead-c");
 		Runnable claim = assigner.claimAhead(1023);
 		Thread thread = new Thread(claim, "claim-ahead");
 		thread.start();
 		// Waits for the claim under way, then gives it back.
 		assigner.abandonClaimAhead();
-		assertThat(state(0)).isEqualTo(WorkerState.RELEASED);
+		assertThat(this.registry.worker(0).state()).isEqualTo(WorkerState.RELEASED);
 		assertThat(assigner.assign(1023, Duration.ZERO).workerId()).as("claims as if there had been none").isZero();
 	}
 
 	@Test
 	void oneClaimAheadAtATime() {
-		RedisWorkerIdAssigner assigner = assigner("ahead-d");
+		RedisWorkerIdAssigner assigner = this.registry.assigner("ahead-d");
 		assigner.claimAhead(1023).run();
 		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> assigner.claimAhead(1023));
 		assigner.abandonClaimAhead();
-	}
-
-	private String hashTag() {
-		return "{uid-test:" + this.namespace + "}";
-	}
-
-	/** A 100 ms heartbeat keeps each claim's probation short (1.2 s). */
-	private RedisWorkerIdAssigner assigner(String instanceId) {
-		return RedisWorkerIdAssigner.builder(this.connectionFactory)
-			.keyPrefix("uid-test")
-			.namespace(this.namespace)
-			.leaseDuration(Duration.ofSeconds(5))
-			.heartbeatInterval(Duration.ofMillis(100))
-			.instanceId(instanceId)
-			.build();
-	}
-
-	private WorkerState state(long workerId) {
-		return assigner("reader").fleet()
-			.orElseThrow()
-			.read(10)
-			.workers()
-			.stream()
-			.filter((worker) -> worker.workerId() == workerId)
-			.findFirst()
-			.orElseThrow()
-			.state();
-	}
-
-	private int claimsOf(long workerId) {
-		return assigner("reader").fleet().orElseThrow().history(workerId).claims().size();
 	}
 
 }
