@@ -3,32 +3,25 @@ package io.github.uidgen.worker.zookeeper;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.UidLayout;
-import io.github.uidgen.testsupport.ServerProcess;
 import io.github.uidgen.testsupport.TestRedis;
 import io.github.uidgen.testsupport.ThrowawayZooKeeper;
 import io.github.uidgen.worker.AllWorkerIdsLeasedException;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerAssignmentException;
-import io.github.uidgen.worker.WorkerLeaseLostException;
-import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import io.github.uidgen.worker.fleet.FleetWorker;
 import io.github.uidgen.worker.fleet.WorkerClaim;
 import io.github.uidgen.worker.fleet.WorkerState;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.drivers.TracerDriver;
-import org.apache.curator.framework.state.ConnectionState;
-import org.apache.curator.retry.RetryNTimes;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
@@ -40,19 +33,15 @@ import org.junit.jupiter.api.TestInstance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * What only the ZooKeeper assigner does, beyond the shared contract: its znodes, marks far ahead of the clock
- * passed over, and what a holder sees when its session ends or the server goes away. The fault tests each start a
- * server of their own.
+ * What only the ZooKeeper assigner does when it claims, beyond the shared contract: its znodes and what a start
+ * writes, the rounds of claims at the same moment, large registries and owner znodes, a client's own namespace, marks
+ * far ahead of the clock passed over, paths refused, and its defaults. What a holder sees when its session ends or the
+ * server goes away is in {@link ZookeeperSessionTests}. Tests that count writes start a server of their own.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ZookeeperWorkerIdAssignerTests {
-
-	private static final long MAX_WORKER_ID = 1023;
-
-	private static final Duration LEASE = Duration.ofSeconds(60);
+class ZookeeperWorkerIdAssignerTests extends AbstractZookeeperWorkerIdAssignerTests {
 
 	private ThrowawayZooKeeper shared;
 
@@ -68,15 +57,6 @@ class ZookeeperWorkerIdAssignerTests {
 	void stopServer() {
 		this.client.close();
 		this.shared.close();
-	}
-
-	private static ZookeeperWorkerIdAssigner assigner(CuratorFramework client, String namespace, String instanceId) {
-		return ZookeeperWorkerIdAssigner.builder(client)
-			.namespace(namespace)
-			.leaseDuration(LEASE)
-			.instanceId(instanceId)
-			.connectionTimeout(Duration.ofSeconds(2))
-			.build();
 	}
 
 	@Test
@@ -490,11 +470,6 @@ class ZookeeperWorkerIdAssignerTests {
 				WorkerOwners.entry(third, "third"), WorkerOwners.entry(workerId, "second"));
 	}
 
-	/** Creates a znode and returns the zxid of its creation. */
-	/**
-	 * Records the name of every request a client sends, as Curator's tracer names it ({@code GetDataBuilderImpl-…};
-	 * "…-Foreground" for one the caller waits on alone).
-	 */
 	/** Instances {@code instance-0} to {@code instance-<count - 1>}, each claiming in turn: worker IDs 0 up. */
 	private List<ZookeeperWorkerIdAssigner> claimedOneByOne(String namespace, int count) {
 		List<ZookeeperWorkerIdAssigner> instances = new ArrayList<>();
@@ -505,6 +480,10 @@ class ZookeeperWorkerIdAssignerTests {
 		return instances;
 	}
 
+	/**
+	 * Records the name of every request a client sends, as Curator's tracer names it ({@code GetDataBuilderImpl-…};
+	 * "…-Foreground" for one the caller waits on alone).
+	 */
 	private static List<String> traces(CuratorFramework client) {
 		List<String> names = new CopyOnWriteArrayList<>();
 		client.getZookeeperClient().setTracerDriver(new TracerDriver() {
@@ -522,6 +501,7 @@ class ZookeeperWorkerIdAssignerTests {
 		return names;
 	}
 
+	/** Creates a znode and returns the zxid of its creation. */
 	private static long writeZxid(CuratorFramework client, String path) throws Exception {
 		Stat stat = new Stat();
 		client.create().storingStatIn(stat).forPath(path);
@@ -534,184 +514,6 @@ class ZookeeperWorkerIdAssignerTests {
 		this.client.create().creatingParentsIfNeeded().forPath("/uid/" + namespace + "/workers/0",
 				"written by hand".getBytes(StandardCharsets.UTF_8));
 		assertThat(assigner(this.client, namespace, "careful").assign(MAX_WORKER_ID).workerId()).isEqualTo(1);
-	}
-
-	@Test
-	void anEndedSessionLosesTheLeaseAndFreesTheWorkerIdAtOnceWithItsMark() {
-		try (ThrowawayZooKeeper zooKeeper = ThrowawayZooKeeper.start(Duration.ofMillis(100));
-				CuratorFramework holderClient = zooKeeper.newClient(Duration.ofSeconds(10));
-				CuratorFramework otherClient = zooKeeper.newClient(Duration.ofSeconds(10))) {
-			ZookeeperWorkerIdAssigner holder = assigner(holderClient, "session", "holder");
-			long workerId = holder.assign(MAX_WORKER_ID).workerId();
-			holder.renew(workerId, 1_760_000_000_000L);
-
-			zooKeeper.expireSession(holderClient);
-			assertThatExceptionOfType(WorkerLeaseLostException.class)
-				.isThrownBy(() -> holder.renew(workerId, 1_760_000_001_000L))
-				.withMessageContaining("session");
-			assertThatExceptionOfType(WorkerLeaseLostException.class)
-				.as("a lost lease stays lost")
-				.isThrownBy(() -> holder.renew(workerId, 1_760_000_002_000L));
-
-			WorkerAssignment next = assigner(otherClient, "session", "next").assign(MAX_WORKER_ID);
-			long claimedBy = System.currentTimeMillis();
-			assertThat(next.workerId()).as("free long before its " + LEASE + " lease ran out").isEqualTo(workerId);
-			// A lease that was never released counts as a mark at its expiry, but a session that ended before the
-			// lease could run out was ended while its holder reached ZooKeeper: the claim starts after now, at most.
-			assertThat(next.highWaterMarkMillis()).as("the mark, raised to the claim's time, not to the lease's expiry")
-				.isGreaterThan(1_760_000_000_000L)
-				.isLessThanOrEqualTo(claimedBy);
-		}
-	}
-
-	@Test
-	void aReleaseAfterTheSessionEndedStillRecordsTheFinalMark() {
-		try (ThrowawayZooKeeper zooKeeper = ThrowawayZooKeeper.start(Duration.ofMillis(100));
-				CuratorFramework holderClient = zooKeeper.newClient(Duration.ofSeconds(10));
-				CuratorFramework otherClient = zooKeeper.newClient(Duration.ofSeconds(10))) {
-			ZookeeperWorkerIdAssigner holder = assigner(holderClient, "release", "holder");
-			long workerId = holder.assign(MAX_WORKER_ID).workerId();
-			holder.renew(workerId, 1_760_000_000_000L);
-			zooKeeper.expireSession(holderClient);
-			holder.release(workerId, 1_760_000_009_000L);
-
-			WorkerAssignment next = assigner(otherClient, "release", "next").assign(MAX_WORKER_ID);
-			assertThat(next.workerId()).isEqualTo(workerId);
-			assertThat(next.highWaterMarkMillis()).isEqualTo(1_760_000_009_000L);
-		}
-	}
-
-	@Test
-	void aServerOutageShorterThanTheSessionFailsRenewalsUntilItIsBackAndKeepsTheLease() {
-		try (ThrowawayZooKeeper zooKeeper = ThrowawayZooKeeper.start(Duration.ofMillis(100));
-				CuratorFramework holderClient = fastFailingClient(zooKeeper, Duration.ofSeconds(20))) {
-			ZookeeperWorkerIdAssigner holder = assigner(holderClient, "outage", "holder");
-			long workerId = holder.assign(MAX_WORKER_ID).workerId();
-			holder.renew(workerId, 1_760_000_000_000L);
-
-			zooKeeper.stop();
-			assertThatExceptionOfType(WorkerStoreUnavailableException.class)
-				.isThrownBy(() -> holder.renew(workerId, 1_760_000_001_000L))
-				.withMessageContaining(zooKeeper.connectString());
-			zooKeeper.restart();
-			awaitRenewal(holder, workerId, 1_760_000_002_000L);
-
-			try (CuratorFramework otherClient = zooKeeper.newClient(Duration.ofSeconds(10))) {
-				assertThat(assigner(otherClient, "outage", "other").assign(MAX_WORKER_ID).workerId())
-					.as("the holder's lease survived the outage")
-					.isNotEqualTo(workerId);
-			}
-		}
-	}
-
-	@Test
-	void aServerOutageLongerThanTheSessionLosesTheLease() throws InterruptedException {
-		try (ThrowawayZooKeeper zooKeeper = ThrowawayZooKeeper.start(Duration.ofMillis(100));
-				CuratorFramework holderClient = fastFailingClient(zooKeeper, Duration.ofSeconds(1))) {
-			ZookeeperWorkerIdAssigner holder = assigner(holderClient, "long-outage", "holder");
-			long workerId = holder.assign(MAX_WORKER_ID).workerId();
-			holder.renew(workerId, 1_760_000_000_000L);
-
-			// Curator gives the session up once it has been out of touch for the session timeout (1 s).
-			CountDownLatch sessionLost = new CountDownLatch(1);
-			holderClient.getConnectionStateListenable().addListener((client, state) -> {
-				if (state == ConnectionState.LOST) {
-					sessionLost.countDown();
-				}
-			});
-			zooKeeper.stop();
-			assertThat(sessionLost.await(30, TimeUnit.SECONDS)).as("the session given up while the server is down")
-				.isTrue();
-			zooKeeper.restart();
-			assertThat(holderClient.blockUntilConnected(20, TimeUnit.SECONDS)).isTrue();
-			assertThatExceptionOfType(WorkerLeaseLostException.class)
-				.isThrownBy(() -> holder.renew(workerId, 1_760_000_001_000L))
-				.withMessageContaining("session");
-		}
-	}
-
-	/**
-	 * A renewal under way when Curator gives the session up (the server down longer than the session timeout) is sent
-	 * again by the client in its new session once the server is back, where its transaction passes: the old session's
-	 * lease znode lives on until the ensemble expires that session, and then goes with it, when a claim may take the
-	 * worker ID at once while the holder still issues on the renewal. So it counts as a lost lease. (A fleet of 1,000
-	 * whose ZooKeeper took longer than the session to come back gave 42 duplicate IDs that way.) The session is given
-	 * up here as Curator gives it up, by injecting its expiry into the client, once the renewal is in flight; the
-	 * ensemble keeps the old session for its 30 s.
-	 */
-	@Test
-	void aRenewalThatOutlivesItsSessionCountsAsALostLease() throws Exception {
-		try (ThrowawayZooKeeper zooKeeper = ThrowawayZooKeeper.start();
-				CuratorFramework holderClient = CuratorFrameworkFactory.newClient(zooKeeper.connectString(), 30_000,
-						500, new RetryNTimes(600, 100))) {
-			holderClient.start();
-			assertThat(holderClient.blockUntilConnected(60, TimeUnit.SECONDS)).isTrue();
-			ZookeeperWorkerIdAssigner holder = assigner(holderClient, "renewed-across", "holder");
-			long workerId = holder.assign(MAX_WORKER_ID).workerId();
-			long claimedIn = holderClient.getZookeeperClient().getZooKeeper().getSessionId();
-
-			AtomicReference<Throwable> outcome = new AtomicReference<>();
-			CountDownLatch renewalEnded = new CountDownLatch(1);
-			Thread renewer = new Thread(() -> {
-				try {
-					holder.renew(workerId, 1_760_000_001_000L);
-				}
-				catch (Throwable ex) {
-					outcome.set(ex);
-				}
-				finally {
-					renewalEnded.countDown();
-				}
-			}, "renewer");
-			zooKeeper.stop();
-			renewer.start();
-			awaitInTransaction(renewer);
-			holderClient.getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
-			zooKeeper.restart();
-			assertThat(renewalEnded.await(60, TimeUnit.SECONDS)).as("the renewal ended once the server is back")
-				.isTrue();
-			assertThat(holderClient.getZookeeperClient().getZooKeeper().getSessionId())
-				.as("the client's session after the restart")
-				.isNotEqualTo(claimedIn);
-			assertThat(holderClient.checkExists().forPath(holder.getBasePath() + "/leases/" + workerId))
-				.as("the lease znode, still the old session's")
-				.extracting(Stat::getEphemeralOwner)
-				.isEqualTo(claimedIn);
-			assertThat(outcome.get()).as("the renewal's outcome")
-				.isInstanceOf(WorkerLeaseLostException.class)
-				.hasMessageContaining("ended while it was renewed");
-		}
-	}
-
-	/** Waits, within a bound, until a thread is inside a Curator transaction (sent, or retried by the client). */
-	private static void awaitInTransaction(Thread thread) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-		while (Arrays.stream(thread.getStackTrace())
-			.noneMatch((frame) -> frame.getClassName().endsWith("CuratorMultiTransactionImpl"))) {
-			assertThat(System.nanoTime() - deadline).as("the renewal's transaction under way within 30 s").isNegative();
-			Thread.sleep(10);
-		}
-	}
-
-	@Test
-	void anUnreachableServerFailsTheClaimWithinTheConnectionTimeout() {
-		String connectString = "127.0.0.1:" + ServerProcess.freePort();
-		// A session timeout of ten minutes: a claim that waited for the session rather than the connection timeout
-		// would outlast the bound below by far, however slow the machine.
-		try (CuratorFramework unreachable = CuratorFrameworkFactory.newClient(connectString, 600_000, 500,
-				new RetryOneTime(100))) {
-			unreachable.start();
-			ZookeeperWorkerIdAssigner assigner = ZookeeperWorkerIdAssigner.builder(unreachable)
-				.connectionTimeout(Duration.ofMillis(500))
-				.instanceId("lonely")
-				.build();
-			assertTimeoutPreemptively(Duration.ofSeconds(60),
-					() -> assertThatExceptionOfType(WorkerStoreUnavailableException.class)
-						.isThrownBy(() -> assigner.assign(MAX_WORKER_ID))
-						.withMessageContaining(connectString)
-						.withMessageContaining("500 ms"),
-					"a claim that waits for the session timeout instead of the connection timeout");
-		}
 	}
 
 	@Test
@@ -747,42 +549,6 @@ class ZookeeperWorkerIdAssignerTests {
 			.satisfies((ex) -> assertThat(ex.getSetting()).isEqualTo("namespace"));
 		assertThat(ZookeeperWorkerIdAssigner.builder(this.client).rootPath("/").namespace("ids").build().getBasePath())
 			.isEqualTo("/ids");
-	}
-
-	/**
-	 * A client that gives up on a call quickly, connected before it is handed out: the tests are about outages
-	 * later on, and a freshly started server on a loaded machine may take longer than an assigner's connection
-	 * timeout to accept the first connection.
-	 */
-	private static CuratorFramework fastFailingClient(ThrowawayZooKeeper zooKeeper, Duration sessionTimeout) {
-		CuratorFramework client = CuratorFrameworkFactory.newClient(zooKeeper.connectString(),
-				(int) sessionTimeout.toMillis(), 500, new RetryOneTime(100));
-		client.start();
-		try {
-			assertThat(client.blockUntilConnected(60, TimeUnit.SECONDS)).as("connected to %s within 60 s",
-					zooKeeper.connectString())
-				.isTrue();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
-		return client;
-	}
-
-	private static void awaitRenewal(ZookeeperWorkerIdAssigner holder, long workerId, long mark) {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-		while (true) {
-			try {
-				holder.renew(workerId, mark);
-				return;
-			}
-			catch (WorkerStoreUnavailableException ex) {
-				if (System.nanoTime() > deadline) {
-					throw ex;
-				}
-			}
-		}
 	}
 
 }
