@@ -167,6 +167,60 @@ class SnowflakeGeneratorStartTests extends AbstractUidGeneratorAutoConfiguration
 		}
 	}
 
+	/**
+	 * Whoever waits for the start goes on only once what was to run on the started generator has run: the meters
+	 * test above found them unbound at times (once in a fresh-clone CI run), as the generator was visible before its
+	 * actions ran. The start thread is held inside an action while another thread waits.
+	 */
+	@Test
+	void awaitingTheStartReturnsOnlyAfterTheActionsOnTheStartedGeneratorHaveRun() throws InterruptedException {
+		CountDownLatch actionBegun = new CountDownLatch(1);
+		CountDownLatch actionMayEnd = new CountDownLatch(1);
+		AtomicReference<Boolean> actionEnded = new AtomicReference<>(false);
+		CountDownLatch claim = new CountDownLatch(1);
+		StartingUidGenerator starting = new StartingUidGenerator("default", UidLayout.defaults(), "fixed",
+				Duration.ZERO, () -> {
+			try {
+				claim.await(30, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			return DefaultUidGenerator.builder().workerIdAssigner(new FixedWorkerIdAssigner(8)).build();
+		});
+		try (starting) {
+			starting.whenStarted((started) -> {
+				actionBegun.countDown();
+				try {
+					actionMayEnd.await(30, TimeUnit.SECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				actionEnded.set(true);
+			});
+			claim.countDown();
+			assertThat(actionBegun.await(30, TimeUnit.SECONDS)).as("the action began on the start thread").isTrue();
+			AtomicReference<Boolean> endedWhenAwaited = new AtomicReference<>();
+			Thread waiter = new Thread(() -> {
+				starting.awaitStarted();
+				endedWhenAwaited.set(actionEnded.get());
+			}, "awaiting-start");
+			waiter.start();
+			// The waiter parks until the action ends; one that did not wait has returned by the time it is seen parked
+			// or finished.
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+			while (waiter.getState() != Thread.State.WAITING && waiter.getState() != Thread.State.TERMINATED
+					&& System.nanoTime() < deadline) {
+				Thread.onSpinWait();
+			}
+			actionMayEnd.countDown();
+			waiter.join(TimeUnit.SECONDS.toMillis(30));
+			assertThat(waiter.isAlive()).as("still waiting after the action ended").isFalse();
+			assertThat(endedWhenAwaited.get()).as("the action had ended when awaitStarted() returned").isTrue();
+		}
+	}
+
 	/** A start that fails elsewhere while the claim is under way stops the claim, which gives nothing away. */
 	@Test
 	void aStartThatFailsElsewhereStopsTheClaimUnderWay() throws Exception {
