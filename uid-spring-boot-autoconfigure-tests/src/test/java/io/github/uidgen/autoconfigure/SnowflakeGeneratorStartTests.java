@@ -146,16 +146,7 @@ class SnowflakeGeneratorStartTests extends AbstractUidGeneratorAutoConfiguration
 	@Test
 	void theMetersOfAStartingGeneratorBindOnceItHasStarted() {
 		CountDownLatch claim = new CountDownLatch(1);
-		StartingUidGenerator starting = new StartingUidGenerator("default", UidLayout.defaults(), "fixed",
-				Duration.ZERO, () -> {
-			try {
-				claim.await(30, TimeUnit.SECONDS);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-			return DefaultUidGenerator.builder().workerIdAssigner(new FixedWorkerIdAssigner(8)).build();
-		});
+		StartingUidGenerator starting = startingOnceClaimed(claim);
 		try (starting) {
 			SimpleMeterRegistry registry = new SimpleMeterRegistry();
 			new UidMeterBinder(starting).bindTo(registry);
@@ -178,16 +169,7 @@ class SnowflakeGeneratorStartTests extends AbstractUidGeneratorAutoConfiguration
 		CountDownLatch actionMayEnd = new CountDownLatch(1);
 		AtomicReference<Boolean> actionEnded = new AtomicReference<>(false);
 		CountDownLatch claim = new CountDownLatch(1);
-		StartingUidGenerator starting = new StartingUidGenerator("default", UidLayout.defaults(), "fixed",
-				Duration.ZERO, () -> {
-			try {
-				claim.await(30, TimeUnit.SECONDS);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-			return DefaultUidGenerator.builder().workerIdAssigner(new FixedWorkerIdAssigner(8)).build();
-		});
+		StartingUidGenerator starting = startingOnceClaimed(claim);
 		try (starting) {
 			starting.whenStarted((started) -> {
 				actionBegun.countDown();
@@ -219,6 +201,19 @@ class SnowflakeGeneratorStartTests extends AbstractUidGeneratorAutoConfiguration
 			assertThat(waiter.isAlive()).as("still waiting after the action ended").isFalse();
 			assertThat(endedWhenAwaited.get()).as("the action had ended when awaitStarted() returned").isTrue();
 		}
+	}
+
+	/** A default generator on worker ID 8 whose claim ends once {@code claim} is counted down. */
+	private static StartingUidGenerator startingOnceClaimed(CountDownLatch claim) {
+		return new StartingUidGenerator("default", UidLayout.defaults(), "fixed", Duration.ZERO, () -> {
+			try {
+				claim.await(30, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			return DefaultUidGenerator.builder().workerIdAssigner(new FixedWorkerIdAssigner(8)).build();
+		});
 	}
 
 	/** A start that fails elsewhere while the claim is under way stops the claim, which gives nothing away. */
