@@ -65,13 +65,6 @@ public final class StartingUidGenerator implements UidGenerator, AutoCloseable {
 	/** The generator once started; read first by every call. */
 	private volatile AbstractUidGenerator generator;
 
-	/**
-	 * Set once the actions on the started generator have run and the start is complete: only then does
-	 * {@link #awaitStarted()} return without waiting ({@link #generator} is set before the actions run, as they read
-	 * it).
-	 */
-	private volatile boolean ready;
-
 	/** What runs once the generator has started, before anyone waiting for it goes on; guarded by itself. */
 	private final List<Consumer<? super AbstractUidGenerator>> whenStarted = new ArrayList<>();
 
@@ -115,7 +108,6 @@ public final class StartingUidGenerator implements UidGenerator, AutoCloseable {
 			built.close();
 			return;
 		}
-		this.ready = true;
 		logger.info("uid " + this.kind + " generator issues as worker " + built.status().worker().id() + " ("
 				+ this.assigner + "), " + (System.currentTimeMillis() - this.startedAtMillis)
 				+ " ms after its start began, beside the rest of the application's start");
@@ -200,9 +192,8 @@ public final class StartingUidGenerator implements UidGenerator, AutoCloseable {
 	 * @throws RuntimeException what starting it threw, as it was thrown (so a failure analysis reads it)
 	 */
 	public AbstractUidGenerator awaitStarted() {
-		if (this.ready) {
-			return this.generator;
-		}
+		// Not the generator field: it is set before the actions on the started generator run, as they read it; the
+		// start completes after them.
 		try {
 			return this.starting.get();
 		}
