@@ -11,6 +11,8 @@ import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 
+import com.zaxxer.hikari.HikariDataSource;
+
 /**
  * A TCP proxy between MySQL-protocol clients (Connector/J, without TLS or compression) and a MariaDB that cuts a
  * connection in the middle of a transaction, the way a network that fails between the two does: armed for a
@@ -41,6 +43,25 @@ public final class StatementCuttingProxy extends LoopbackProxy {
 		StatementCuttingProxy proxy = new StatementCuttingProxy(serverPort);
 		proxy.startAccepting();
 		return proxy;
+	}
+
+	/**
+	 * Opens a small pool whose connections go through the proxy, without TLS so that it can read the statements;
+	 * close it when done.
+	 * @param name the pool's name, for its threads and logs
+	 * @return the pool
+	 */
+	public HikariDataSource pool(String name) {
+		HikariDataSource dataSource = new HikariDataSource();
+		dataSource.setJdbcUrl("jdbc:mysql://127.0.0.1:" + port()
+				+ "/test?connectTimeout=5000&socketTimeout=10000&sslMode=DISABLED");
+		dataSource.setUsername("root");
+		dataSource.setPassword("");
+		dataSource.setMaximumPoolSize(4);
+		dataSource.setMinimumIdle(0);
+		dataSource.setConnectionTimeout(5_000);
+		dataSource.setPoolName(name);
+		return dataSource;
 	}
 
 	/**

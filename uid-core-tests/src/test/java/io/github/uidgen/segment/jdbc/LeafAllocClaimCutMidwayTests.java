@@ -55,7 +55,7 @@ class LeafAllocClaimCutMidwayTests {
 		String table = TestDatabases.uniqueTable("leaf_alloc");
 		try (HikariDataSource leafPool = Database.MARIADB.open();
 				StatementCuttingProxy proxy = StatementCuttingProxy.start(3306);
-				HikariDataSource uidPool = throughProxy(proxy)) {
+				HikariDataSource uidPool = proxy.pool("uid-test-cut")) {
 			LeafTables.create(Database.MARIADB, leafPool, table);
 			List<Thread> threads = new ArrayList<>();
 			AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -216,20 +216,6 @@ class LeafAllocClaimCutMidwayTests {
 				TestDatabases.dropTable(leafPool, table);
 			}
 		}
-	}
-
-	/** A small pool whose connections go through the proxy, without TLS so it can read the statements. */
-	private static HikariDataSource throughProxy(StatementCuttingProxy proxy) {
-		HikariDataSource dataSource = new HikariDataSource();
-		dataSource.setJdbcUrl("jdbc:mysql://127.0.0.1:" + proxy.port()
-				+ "/test?connectTimeout=5000&socketTimeout=10000&sslMode=DISABLED");
-		dataSource.setUsername("root");
-		dataSource.setPassword("");
-		dataSource.setMaximumPoolSize(4);
-		dataSource.setMinimumIdle(0);
-		dataSource.setConnectionTimeout(5_000);
-		dataSource.setPoolName("uid-test-cut");
-		return dataSource;
 	}
 
 	private static long issued(AtomicIntegerArray issued) {
