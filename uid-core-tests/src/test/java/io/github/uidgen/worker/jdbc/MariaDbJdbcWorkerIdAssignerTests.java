@@ -16,6 +16,7 @@ import com.mysql.cj.jdbc.JdbcConnection;
 import com.mysql.cj.jdbc.MysqlDataSource;
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.uidgen.UidLayout;
+import io.github.uidgen.testsupport.StatementCuttingProxy;
 import io.github.uidgen.testsupport.TestDatabases;
 import io.github.uidgen.testsupport.TestDatabases.Database;
 import io.github.uidgen.worker.RecordedLayout;
@@ -262,6 +263,28 @@ class MariaDbJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTests
 			}
 			assigner.renew(workerId, MARK);
 			assertThat(mark(workerId)).isEqualTo(MARK);
+		}
+	}
+
+	/**
+	 * A claim whose {@code COMMIT} the server carried out but whose answer never came back, as when the network fails
+	 * between the two: the driver reports the broken connection, HikariCP closes it, and the rollback that follows a
+	 * failed commit fails in turn with only "Connection is closed" (no SQL state), which Spring throws in place of the
+	 * commit's failure. That is the database out of reach for this call, to be tried again (a start does, within
+	 * {@code uid.worker.store-wait-at-start}), not a table uid cannot use; tried again, the claim takes a worker ID.
+	 */
+	@Test
+	void aClaimWhoseCommitIsCutOffIsReportedAsTheDatabaseOutOfReach() {
+		try (StatementCuttingProxy proxy = StatementCuttingProxy.start(3306);
+				HikariDataSource pool = proxy.pool("uid-test-cut-claim")) {
+			JdbcLeaseWorkerIdAssigner assigner = leaseAssigner(pool, "cut off");
+			assigner.release(assigner.assign(1023).workerId(), MARK);
+			proxy.loseReply("commit");
+			assertThatExceptionOfType(WorkerStoreUnavailableException.class).isThrownBy(() -> assigner.assign(1023))
+				.withMessageContaining("Cannot reach the database that hands out uid worker IDs");
+			assertThat(proxy.cuts()).singleElement().asString().isEqualToIgnoringCase("reply OK commit");
+			long workerId = assigner.assign(1023).workerId();
+			assigner.release(workerId, MARK);
 		}
 	}
 

@@ -450,10 +450,17 @@ final class JdbcStore {
 				&& sql.getErrorCode() == MARIADB_STATEMENT_TIMEOUT);
 	}
 
-	/** The connection could not be had, broke, or the database did not answer in time. */
+	/**
+	 * The connection could not be had, broke, or the database did not answer in time. A rollback or commit that
+	 * failed in a way the driver did not classify ({@link TransactionSystemException}) counts too: a rollback fails
+	 * only on a connection that is gone, and when a commit's answer is lost the driver reports the broken connection,
+	 * HikariCP closes it, and the rollback Spring runs next fails with only "Connection is closed" (no SQL state),
+	 * which Spring throws in place of the commit's failure.
+	 */
 	private static boolean isUnreachable(RuntimeException ex) {
 		return ex instanceof CannotCreateTransactionException || ex instanceof DataAccessResourceFailureException
-				|| ex instanceof TransientDataAccessResourceException || ex instanceof RecoverableDataAccessException;
+				|| ex instanceof TransientDataAccessResourceException || ex instanceof RecoverableDataAccessException
+				|| ex instanceof TransactionSystemException;
 	}
 
 	private static WorkerStoreUnavailableException unavailable(RuntimeException ex) {
