@@ -23,19 +23,11 @@ final class ClaimAhead {
 	/** When the claim was prepared, before it was sent: its lease runs out no earlier than a lease after this. */
 	private final long sentAtNanos = System.nanoTime();
 
-	/** The way the claim was made, through which it is given back when nobody takes it. */
-	private final LeaseRenewals madeThrough;
+	/** Gives the claim back when nobody takes it. */
+	private final LeaseRenewals renewals;
 
-	/** Closes what the claim was made through once the claim is taken or given back. */
-	private final Runnable done;
-
-	/**
-	 * @param madeThrough the renewals of the way the claim is made, which can give it back
-	 * @param done closes that way once the claim is taken or given back
-	 */
-	ClaimAhead(LeaseRenewals madeThrough, Runnable done) {
-		this.madeThrough = madeThrough;
-		this.done = done;
+	ClaimAhead(LeaseRenewals renewals) {
+		this.renewals = renewals;
 	}
 
 	void claimed(WorkerAssignment assignment) {
@@ -57,37 +49,27 @@ final class ClaimAhead {
 	 * @return the claim, or {@code null} when the generator must claim itself
 	 */
 	WorkerAssignment take(long maxWorkerId, Duration maxMarkLead, Duration lease) {
-		try {
-			WorkerAssignment assignment = await();
-			if (assignment == null) {
-				return null;
-			}
-			String unfit = unfit(assignment, maxWorkerId, maxMarkLead, lease);
-			if (unfit == null) {
-				return assignment;
-			}
-			logger.info("uid worker ID {}, claimed before the application started, is given back: {}; claiming "
-					+ "again", assignment.workerId(), unfit);
-			giveBack(assignment);
+		WorkerAssignment assignment = await();
+		if (assignment == null) {
 			return null;
 		}
-		finally {
-			this.done.run();
+		String unfit = unfit(assignment, maxWorkerId, maxMarkLead, lease);
+		if (unfit == null) {
+			return assignment;
 		}
+		logger.info("uid worker ID {}, claimed before the application started, is given back: {}; claiming again",
+				assignment.workerId(), unfit);
+		giveBack(assignment);
+		return null;
 	}
 
 	/** Waits for the claim and gives it back: nobody took it. */
 	void abandon() {
-		try {
-			WorkerAssignment assignment = await();
-			if (assignment != null) {
-				logger.info("uid worker ID {}, claimed before the application started, is given back: the "
-						+ "application does not use it", assignment.workerId());
-				giveBack(assignment);
-			}
-		}
-		finally {
-			this.done.run();
+		WorkerAssignment assignment = await();
+		if (assignment != null) {
+			logger.info("uid worker ID {}, claimed before the application started, is given back: the application "
+					+ "does not use it", assignment.workerId());
+			giveBack(assignment);
 		}
 	}
 
@@ -120,7 +102,7 @@ final class ClaimAhead {
 
 	private void giveBack(WorkerAssignment assignment) {
 		try {
-			this.madeThrough.release(assignment.workerId(), WorkerAssignment.NO_MARK);
+			this.renewals.release(assignment.workerId(), WorkerAssignment.NO_MARK);
 		}
 		catch (RuntimeException ex) {
 			// Its lease runs out by itself; nobody issued with it.

@@ -100,6 +100,9 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
 	private final String namespace;
 
+	/** Through the connection factory, or over the socket of a claim made ahead until handed over. */
+	private final ScriptRoute route;
+
 	private final RegistryNamespace registry;
 
 	private final RegistryLayout layout;
@@ -117,9 +120,10 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		this.keyPrefix = builder.keyPrefix;
 		this.namespace = builder.namespace;
 		String hashTag = "{" + this.keyPrefix + ":" + this.namespace + "}";
-		this.registry = RegistryNamespace.open(builder.connectionFactory, hashTag, lease, builder.registryLossMargin,
+		this.route = new ScriptRoute(RegistryScripts.templateOn(builder.connectionFactory));
+		this.registry = RegistryNamespace.open(this.route, hashTag, lease, builder.registryLossMargin,
 				builder.registryTrust, builder.allowEvictingPolicy);
-		this.layout = new RegistryLayout(builder.connectionFactory, hashTag);
+		this.layout = new RegistryLayout(this.registry.scripts(), hashTag);
 		this.renewals = new LeaseRenewals(this.registry);
 		this.claims = new RegistryClaims(this.registry, new ClaimProbation(this.registry, this.renewals),
 				this.renewals);
@@ -176,8 +180,7 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 	 * @throws IllegalStateException when a claim ahead is pending already
 	 */
 	public Runnable claimAhead(long maxWorkerId) {
-		ClaimAhead ahead = pendingClaimAhead(new ClaimAhead(this.renewals, () -> {
-		}));
+		ClaimAhead ahead = pendingClaimAhead();
 		return () -> {
 			try {
 				ahead.claimed(this.claims.assign(maxWorkerId, LeaseSettings.DEFAULT_MAX_MARK_LEAD));
@@ -190,35 +193,54 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
 	/**
 	 * Prepares a claim ahead as {@link #claimAhead(long)} does, made over a socket of its own to {@code direct}
-	 * instead of the connection factory: on a JVM that has just started, a client library takes a second or more to
-	 * load and connect, and the probation, which begins when the claim is made, would end that much later; and the
-	 * connection factory need not exist yet (a starter claims before the application context is created, and renews
-	 * through the context's factory). The claim, its probation's probe and a claim given back meanwhile, or given back
-	 * because nobody took it, go over that socket, which closes once the claim is taken or given back; the generator
-	 * renews through the connection factory. {@code direct} must be the Redis and database the connection factory
-	 * talks to. A claim that could not be made there leaves {@code assign} to claim as usual.
+	 * instead of the connection factory: on a JVM that has just started, a client library takes a second or more of
+	 * CPU to load and connect, and the probation, which begins when the claim is made, would end that much later; and
+	 * the connection factory need not exist yet (a starter claims before the application context is created). Every
+	 * script goes over that socket from the claim on, the layout's record and the generator's first renewals too,
+	 * until {@link #handOverToConnectionFactory()}, which a starter calls once the application is ready, so that the
+	 * client connects after the application's start rather than during it. {@code direct} must be the Redis and
+	 * database the connection factory talks to. A claim that could not be made there hands over at once and leaves
+	 * {@code assign} to claim as usual; a claim nobody takes is given back over the socket, which then closes.
 	 * @param maxWorkerId the largest worker ID the layout holds
 	 * @param direct the standalone Redis the connection factory talks to
 	 * @return the claim, to run once
 	 * @throws IllegalStateException when a claim ahead is pending already
 	 */
 	public Runnable claimAhead(long maxWorkerId, StandaloneRedis direct) {
-		DirectScriptConnection connection = new DirectScriptConnection(Objects.requireNonNull(direct, "direct"));
-		RegistryNamespace over = this.registry.over(connection);
-		LeaseRenewals renewals = new LeaseRenewals(over);
-		RegistryClaims claims = new RegistryClaims(over, new ClaimProbation(over, renewals), renewals);
-		ClaimAhead ahead = pendingClaimAhead(new ClaimAhead(renewals, connection::close));
+		DirectScriptConnection socket = new DirectScriptConnection(Objects.requireNonNull(direct, "direct"));
+		ClaimAhead ahead = pendingClaimAhead();
+		this.route.sendOver(socket);
 		return () -> {
 			try {
-				ahead.claimed(claims.assign(maxWorkerId, LeaseSettings.DEFAULT_MAX_MARK_LEAD));
+				ahead.claimed(this.claims.assign(maxWorkerId, LeaseSettings.DEFAULT_MAX_MARK_LEAD));
 			}
 			catch (RuntimeException ex) {
+				handOverToConnectionFactory();
 				ahead.failed(ex);
 			}
 		};
 	}
 
-	private ClaimAhead pendingClaimAhead(ClaimAhead ahead) {
+	/**
+	 * Sends every script through the connection factory from now on, and closes the socket that
+	 * {@link #claimAhead(long, StandaloneRedis)} opened; does nothing otherwise, or when done already. A script under
+	 * way on the socket ends there first.
+	 */
+	public void handOverToConnectionFactory() {
+		this.route.handOver();
+	}
+
+	/**
+	 * Returns whether the scripts go over the socket of {@link #claimAhead(long, StandaloneRedis)}, not yet handed
+	 * over to the connection factory.
+	 * @return whether they do
+	 */
+	public boolean isOverOwnSocket() {
+		return this.route.overSocket();
+	}
+
+	private ClaimAhead pendingClaimAhead() {
+		ClaimAhead ahead = new ClaimAhead(this.renewals);
 		if (!this.claimAhead.compareAndSet(null, ahead)) {
 			throw new IllegalStateException("A claim ahead is pending already");
 		}
@@ -234,6 +256,7 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		if (ahead != null) {
 			ahead.abandon();
 		}
+		handOverToConnectionFactory();
 	}
 
 	@Override

@@ -1,38 +1,32 @@
 package io.github.uidgen.worker.redis;
 
+import java.util.List;
+
 import io.github.uidgen.UidLayout;
 import io.github.uidgen.worker.RecordedLayout;
-import io.github.uidgen.worker.WorkerAssignmentException;
-import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.dao.DataAccessException;
-import org.springframework.dao.DataAccessResourceFailureException;
-import org.springframework.dao.QueryTimeoutException;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
-
 /**
  * The layout a namespace's worker IDs are used with, in a key of its own beside the registry's
- * ({@code {<keyPrefix>:<namespace>}:layout}, a string without expiry): {@code SET NX} lets exactly one of two racing
- * first starts write it, and the other reads what won. The claim script does not touch it.
+ * ({@code {<keyPrefix>:<namespace>}:layout}, a string without expiry), written by a script ({@code layout.lua}) that
+ * sets it only where it is absent and reads what is there otherwise: exactly one of two racing first starts writes
+ * it, and the other compares with what won. A script, not {@code SET NX} and {@code GET}, so that it goes whichever
+ * way the registry's scripts go (see {@link RedisWorkerIdAssigner#claimAhead(long, StandaloneRedis)}), in one round
+ * trip. The claim script does not touch it.
  */
 final class RegistryLayout {
 
 	private static final Logger logger = LoggerFactory.getLogger(RedisWorkerIdAssigner.class);
 
-	/** A record deleted between a refused write and the read is written again, a few times at most. */
-	private static final int MAX_ATTEMPTS = 3;
-
-	private final StringRedisTemplate redis;
+	private final RegistryScripts scripts;
 
 	private final String hashTag;
 
 	private final String key;
 
-	RegistryLayout(RedisConnectionFactory connectionFactory, String hashTag) {
-		this.redis = new StringRedisTemplate(connectionFactory);
+	RegistryLayout(RegistryScripts scripts, String hashTag) {
+		this.scripts = scripts;
 		this.hashTag = hashTag;
 		this.key = hashTag + ":layout";
 	}
@@ -48,29 +42,12 @@ final class RegistryLayout {
 	 */
 	void record(UidLayout layout) {
 		String own = RecordedLayout.of(layout);
-		try {
-			for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-				if (Boolean.TRUE.equals(this.redis.opsForValue().setIfAbsent(this.key, own))) {
-					logger.info("uid layout recorded in Redis {}: {}", this.key, own);
-					return;
-				}
-				String recorded = this.redis.opsForValue().get(this.key);
-				if (recorded != null) {
-					RecordedLayout.check(recorded, layout, "Redis " + this.hashTag, "the key " + this.key);
-					return;
-				}
-			}
+		List<String> reply = this.scripts.recordLayout(this.key, own);
+		if ("recorded".equals(reply.get(0))) {
+			logger.info("uid layout recorded in Redis {}: {}", this.key, own);
+			return;
 		}
-		catch (DataAccessResourceFailureException | QueryTimeoutException ex) {
-			throw new WorkerStoreUnavailableException("Cannot reach Redis, which hands out uid worker IDs ("
-					+ ex.getMessage() + "); check that it runs and that the connection settings are right.", ex);
-		}
-		catch (DataAccessException ex) {
-			throw new WorkerAssignmentException("Redis refused to record the uid layout in " + this.key + ": "
-					+ ex.getMessage(), ex);
-		}
-		throw new WorkerAssignmentException("The uid layout key " + this.key + " was deleted " + MAX_ATTEMPTS
-				+ " times while it was being recorded; is something deleting keys in Redis?");
+		RecordedLayout.check(reply.get(1), layout, "Redis " + this.hashTag, "the key " + this.key);
 	}
 
 }

@@ -4,8 +4,6 @@ import java.time.Duration;
 
 import io.github.uidgen.worker.support.LeaseSettings;
 
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-
 /**
  * One namespace of the Redis worker registry as the assigner's parts share it: its hash tag and scripts, the leases
  * held in it, the settings, and the renewal interval and probation that follow from them. Kept in one place so the
@@ -49,7 +47,7 @@ record RegistryNamespace(String hashTag, RegistryScripts scripts, HeldLeases lea
 
 	/**
 	 * Opens a namespace of the registry; nothing is sent to Redis yet.
-	 * @param connectionFactory the application's Redis connection factory
+	 * @param transport how the scripts reach Redis
 	 * @param hashTag the namespace's hash tag
 	 * @param lease the lease settings
 	 * @param registryLossMargin the registry-loss margin
@@ -57,7 +55,7 @@ record RegistryNamespace(String hashTag, RegistryScripts scripts, HeldLeases lea
 	 * @param allowEvictingPolicy whether an evicting {@code maxmemory-policy} is accepted
 	 * @return the namespace
 	 */
-	static RegistryNamespace open(RedisConnectionFactory connectionFactory, String hashTag, LeaseSettings lease,
+	static RegistryNamespace open(RegistryScripts.Transport transport, String hashTag, LeaseSettings lease,
 			Duration registryLossMargin, RegistryTrust registryTrust, boolean allowEvictingPolicy) {
 		Duration checkInterval = (lease.heartbeatInterval().compareTo(MAX_CHECK_INTERVAL) < 0)
 				? lease.heartbeatInterval() : MAX_CHECK_INTERVAL;
@@ -69,20 +67,8 @@ record RegistryNamespace(String hashTag, RegistryScripts scripts, HeldLeases lea
 			allowance = MIN_ROUND_TRIP_ALLOWANCE;
 		}
 		Duration probation = checkInterval.plus(LATE_RENEWAL_ALLOWANCE).plus(allowance);
-		return new RegistryNamespace(hashTag, new RegistryScripts(connectionFactory, hashTag), new HeldLeases(), lease,
+		return new RegistryNamespace(hashTag, new RegistryScripts(transport, hashTag), new HeldLeases(), lease,
 				registryLossMargin, registryTrust, allowEvictingPolicy, checkInterval, probation);
-	}
-
-	/**
-	 * The same namespace, the same leases held, with its scripts sent another way: a claim made over it is held and
-	 * renewed by this one.
-	 * @param transport how to reach the same Redis
-	 * @return the namespace over that transport
-	 */
-	RegistryNamespace over(RegistryScripts.Transport transport) {
-		return new RegistryNamespace(this.hashTag, this.scripts.over(transport), this.leases, this.lease,
-				this.registryLossMargin, this.registryTrust, this.allowEvictingPolicy, this.checkInterval,
-				this.probation);
 	}
 
 	/** Whether every claim waits the registry-loss margin ({@link RegistryTrust#NONE}) instead of a probation. */

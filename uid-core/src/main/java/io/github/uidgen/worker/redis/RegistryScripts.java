@@ -17,14 +17,17 @@ import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * The Redis side of {@link RedisWorkerIdAssigner}: the keys of one namespace under their hash tag, the Lua script
- * ({@code registry.lua}) that claims, renews and releases on them, and the one ({@code fleet.lua}) that reads them for
- * operators, with Redis failures turned into the assigner's exceptions.
+ * ({@code registry.lua}) that claims, renews and releases on them, the one ({@code fleet.lua}) that reads them for
+ * operators and the one ({@code layout.lua}) that records the layout, with Redis failures turned into the assigner's
+ * exceptions.
  */
 final class RegistryScripts {
 
 	private static final DefaultRedisScript<List> REGISTRY = script("registry.lua");
 
 	private static final DefaultRedisScript<List> FLEET = script("fleet.lua");
+
+	private static final DefaultRedisScript<List> LAYOUT = script("layout.lua");
 
 	private final Transport transport;
 
@@ -34,10 +37,6 @@ final class RegistryScripts {
 
 	private final List<String> fleetKeys;
 
-	RegistryScripts(RedisConnectionFactory connectionFactory, String hashTag) {
-		this(templateOn(connectionFactory), hashTag);
-	}
-
 	RegistryScripts(Transport transport, String hashTag) {
 		this.transport = transport;
 		this.hashTag = hashTag;
@@ -46,20 +45,15 @@ final class RegistryScripts {
 		this.fleetKeys = List.of(key("leases"), key("tokens"), key("holders"), key("marks"), key("claims"));
 	}
 
+	/**
+	 * Scripts through a connection factory, as Spring Data runs them ({@code EVALSHA}, then {@code EVAL}).
+	 * @param connectionFactory the application's connection factory
+	 * @return the way there
+	 */
 	@SuppressWarnings("unchecked")
-	private static Transport templateOn(RedisConnectionFactory connectionFactory) {
+	static Transport templateOn(RedisConnectionFactory connectionFactory) {
 		StringRedisTemplate redis = new StringRedisTemplate(connectionFactory);
 		return (script, keys, args) -> redis.execute((RedisScript<List<Object>>) script, keys, (Object[]) args);
-	}
-
-	/**
-	 * The same scripts over another way to Redis: {@link DirectScriptConnection}, for a claim made while the JVM is
-	 * cold.
-	 * @param other how to reach the same Redis
-	 * @return scripts on the same keys
-	 */
-	RegistryScripts over(Transport other) {
-		return new RegistryScripts(other, this.hashTag);
 	}
 
 	private static DefaultRedisScript<List> script(String name) {
@@ -93,6 +87,13 @@ final class RegistryScripts {
 	/** Reads one page of a worker ID's claims, newest first, from a claim's number on; starts with {@code claims}. */
 	List<String> readHistory(long workerId, String fromClaim) {
 		return call(FLEET, this.fleetKeys, "history", Long.toString(workerId), fromClaim);
+	}
+
+	/**
+	 * Records the layout where the key holds none; the reply is {@code recorded}, or {@code found} and the recorded one.
+	 */
+	List<String> recordLayout(String key, String layout) {
+		return call(LAYOUT, List.of(key), "record", layout);
 	}
 
 	private List<String> call(String operation, String... args) {
