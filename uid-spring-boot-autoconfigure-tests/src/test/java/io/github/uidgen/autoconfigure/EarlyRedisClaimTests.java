@@ -24,6 +24,7 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.event.ApplicationPreparedEvent;
+import org.springframework.boot.context.event.ApplicationStartedEvent;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -39,6 +40,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The worker ID claimed before the application context starts ({@link EarlyRedisClaim}), through whole
@@ -95,25 +97,38 @@ class EarlyRedisClaimTests {
 		assertThat(held(namespace)).as("worker IDs held once the application stopped").isZero();
 	}
 
-	/** The claim went over uid's socket; from the context on, uid uses the application's client and no other. */
+	/**
+	 * The claim, the layout's record and the first marks go over uid's socket, and the application's Redis client is
+	 * left unused until the application is ready; then uid renews and releases through it, and no other.
+	 */
 	@Test
-	void theTakenClaimIsRenewedAndReleasedThroughTheContextsConnectionFactory() {
+	void theTakenClaimIsRenewedOverTheSocketUntilTheApplicationIsReadyThenThroughTheContextsConnectionFactory() {
 		String namespace = "renewed";
+		AtomicInteger byFirstId = new AtomicInteger(-1);
 		CountingFactory factory;
-		int byFirstId;
+		int handedOver;
 		try (ConfigurableApplicationContext context = application(namespace, "renewed-1").sources(Counting.class)
+			.listeners((ApplicationListener<ApplicationStartedEvent>) (event) -> {
+				ConfigurableApplicationContext started = event.getApplicationContext();
+				assertThat(started.getBean(StartingUidGenerator.class).awaitStarted().getUID()).isPositive();
+				byFirstId.set(started.getBean(CountingFactory.class).connections.get());
+			})
 			.run()) {
 			assertThat(context.getBean(EarlyRedisClaimListener.BEAN_NAME, EarlyRedisClaim.class).isAdopted()).isTrue();
-			AbstractUidGenerator generator = context.getBean(StartingUidGenerator.class).awaitStarted();
-			assertThat(generator.getUID()).isPositive();
+			assertThat(byFirstId.get())
+				.as("connections the context's factory gave uid by its first ID, before the application was ready")
+				.isZero();
+			RedisWorkerIdAssigner assigner = context.getBean(RedisWorkerIdAssigner.class);
+			await("handed over to the context's factory once the application was ready").atMost(Duration.ofSeconds(20))
+				.pollInterval(Duration.ofMillis(20))
+				.until(() -> !assigner.isOverOwnSocket());
 			factory = context.getBean(CountingFactory.class);
-			byFirstId = factory.connections.get();
-			assertThat(byFirstId).as("connections the context's factory gave uid by its first ID (layout, first mark)")
-				.isPositive();
+			handedOver = factory.connections.get();
+			assertThat(handedOver).as("connections the context's factory gave by the hand-over").isPositive();
 		}
 		assertThat(held(namespace)).as("worker IDs held once the application stopped").isZero();
 		assertThat(factory.connections.get()).as("connections the context's factory gave, the release's included")
-			.isGreaterThan(byFirstId);
+			.isGreaterThan(handedOver);
 	}
 
 	@Test

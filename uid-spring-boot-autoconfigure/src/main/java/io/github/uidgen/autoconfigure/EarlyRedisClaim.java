@@ -28,9 +28,11 @@ import org.springframework.data.redis.connection.RedisSentinelConnection;
  *
  * <p>The context's assigner bean takes the claim ({@link #adoptOr}) only when the context's connection factory talks
  * to the same Redis and database and the {@code uid.worker.*} settings came out the same; then the generator issues
- * with it and renews and releases it through the context's connection factory. In every other case the claim is given
- * back over the socket and the context claims as it would have. Nobody issues with an early claim before the context's
- * generator has taken it and recorded its first mark.
+ * with it, recording its layout and first marks over the same socket, and once the application is ready
+ * ({@link #handOverOnceReady}) renews and releases it through the context's connection factory: the application's
+ * Redis client, which uid leaves unused until then, loads and connects after the start instead of during it. In every
+ * other case the claim is given back over the socket and the context claims as it would have. Nobody issues with an
+ * early claim before the context's generator has taken it and recorded its first mark.
  */
 final class EarlyRedisClaim implements DisposableBean {
 
@@ -173,12 +175,42 @@ final class EarlyRedisClaim implements DisposableBean {
 		}
 	}
 
-	/** Gives an unused claim back over its socket; once. */
+	/**
+	 * Hands the adopted claim over to the context's connection factory, on a thread of its own: connects the factory
+	 * first (a cold client takes a second or more), so that the first renewal through it does not wait for that, then
+	 * sends every script through it and closes the socket. Does nothing when the context did not take the claim.
+	 */
+	void handOverOnceReady() {
+		if (this.adopted) {
+			Thread thread = new Thread(this::handOver, "uid-early-claim-hand-over");
+			thread.setDaemon(true);
+			thread.start();
+		}
+	}
+
+	private void handOver() {
+		RedisWorkerIdAssigner early = awaitPrepared();
+		if (early == null) {
+			return;
+		}
+		try (RedisConnection connection = this.factory.getConnection()) {
+			connection.ping();
+		}
+		catch (RuntimeException ex) {
+			// The renewal through it will tell, as for any renewal.
+			logger.debug("uid could not connect the application's Redis connection factory before handing over", ex);
+		}
+		early.handOverToConnectionFactory();
+		logger.debug("uid renews its worker ID through the application's Redis connection factory from now on");
+	}
+
+	/** Gives an unused claim back over its socket, and closes the socket; once. */
 	void close() {
 		if (this.closed.getAndSet(true)) {
 			return;
 		}
-		// A claim the generator did not take (not adopted, or the generator failed before it claimed) goes back.
+		// A claim the generator did not take (not adopted, or the generator failed before it claimed) goes back; the
+		// socket of one it took, the application closing before it was ready, closes.
 		RedisWorkerIdAssigner early = awaitPrepared();
 		if (early != null) {
 			early.abandonClaimAhead();
@@ -204,7 +236,7 @@ final class EarlyRedisClaim implements DisposableBean {
 	/**
 	 * The connection factory of the early claim's assigner: nothing until the context takes the claim (the claim goes
 	 * over its socket), the context's own factory from then on, so that uid renews through the client the application
-	 * configured and needs no second one.
+	 * configured, once handed over, and needs no second one.
 	 */
 	private static final class AdoptingFactory implements RedisConnectionFactory {
 

@@ -3,6 +3,7 @@ package io.github.uidgen.autoconfigure;
 import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
 import org.springframework.boot.context.event.ApplicationFailedEvent;
 import org.springframework.boot.context.event.ApplicationPreparedEvent;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.context.event.ApplicationStartedEvent;
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -13,8 +14,9 @@ import org.springframework.util.ClassUtils;
 
 /**
  * Starts the {@link EarlyRedisClaim} once the environment is ready, when it asks for the redis worker-ID assigner,
- * hands it to the context as the bean {@value #BEAN_NAME} before the context refreshes, and gives it back when the
- * application started without using it or failed to start. One listener per {@code SpringApplication}.
+ * hands it to the context as the bean {@value #BEAN_NAME} before the context refreshes, gives it back when the
+ * application started without using it or failed to start, and hands it over to the context's connection factory once
+ * the application is ready. One listener per {@code SpringApplication}.
  */
 final class EarlyRedisClaimListener implements SmartApplicationListener {
 
@@ -31,6 +33,7 @@ final class EarlyRedisClaimListener implements SmartApplicationListener {
 		return REDIS_PRESENT && (ApplicationEnvironmentPreparedEvent.class.isAssignableFrom(eventType)
 				|| ApplicationPreparedEvent.class.isAssignableFrom(eventType)
 				|| ApplicationStartedEvent.class.isAssignableFrom(eventType)
+				|| ApplicationReadyEvent.class.isAssignableFrom(eventType)
 				|| ApplicationFailedEvent.class.isAssignableFrom(eventType));
 	}
 
@@ -47,6 +50,9 @@ final class EarlyRedisClaimListener implements SmartApplicationListener {
 			}
 			else if (event instanceof ApplicationStartedEvent) {
 				this.claim.closeIfUnused();
+			}
+			else if (event instanceof ApplicationReadyEvent) {
+				this.claim.handOverOnceReady();
 			}
 			else if (event instanceof ApplicationFailedEvent) {
 				this.claim.close();

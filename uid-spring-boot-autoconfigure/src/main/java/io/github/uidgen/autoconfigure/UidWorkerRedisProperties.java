@@ -68,9 +68,9 @@ public class UidWorkerRedisProperties {
 	 * Whether to claim the worker ID, probation included, over a plain socket of uid's own as soon as the
 	 * application's environment is ready, while the application context is built, instead of once the context
 	 * creates the generator. Applies to a standalone Redis configured through spring.data.redis.* (not Sentinel,
-	 * Cluster, SSL or Jedis); the generator takes the claim, and renews it through the context's connection factory,
-	 * only when that factory points to the same Redis and database and the uid.worker.* settings are the same, and
-	 * gives it back otherwise.
+	 * Cluster, SSL or Jedis); the generator takes the claim, renews it over that socket until the application is
+	 * ready and through the context's connection factory from then on, only when that factory points to the same
+	 * Redis and database and the uid.worker.* settings are the same, and gives it back otherwise.
 	 */
 	private boolean earlyClaim = true;
 
