@@ -180,15 +180,8 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 	 * @throws IllegalStateException when a claim ahead is pending already
 	 */
 	public Runnable claimAhead(long maxWorkerId) {
-		ClaimAhead ahead = pendingClaimAhead();
-		return () -> {
-			try {
-				ahead.claimed(this.claims.assign(maxWorkerId, LeaseSettings.DEFAULT_MAX_MARK_LEAD));
-			}
-			catch (RuntimeException ex) {
-				ahead.failed(ex);
-			}
-		};
+		return claimAhead(maxWorkerId, () -> {
+		});
 	}
 
 	/**
@@ -208,14 +201,22 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 	 */
 	public Runnable claimAhead(long maxWorkerId, StandaloneRedis direct) {
 		DirectScriptConnection socket = new DirectScriptConnection(Objects.requireNonNull(direct, "direct"));
-		ClaimAhead ahead = pendingClaimAhead();
+		Runnable claim = claimAhead(maxWorkerId, this::handOverToConnectionFactory);
 		this.route.sendOver(socket);
+		return claim;
+	}
+
+	private Runnable claimAhead(long maxWorkerId, Runnable whenFailed) {
+		ClaimAhead ahead = new ClaimAhead(this.renewals);
+		if (!this.claimAhead.compareAndSet(null, ahead)) {
+			throw new IllegalStateException("A claim ahead is pending already");
+		}
 		return () -> {
 			try {
 				ahead.claimed(this.claims.assign(maxWorkerId, LeaseSettings.DEFAULT_MAX_MARK_LEAD));
 			}
 			catch (RuntimeException ex) {
-				handOverToConnectionFactory();
+				whenFailed.run();
 				ahead.failed(ex);
 			}
 		};
@@ -237,14 +238,6 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 	 */
 	public boolean isOverOwnSocket() {
 		return this.route.overSocket();
-	}
-
-	private ClaimAhead pendingClaimAhead() {
-		ClaimAhead ahead = new ClaimAhead(this.renewals);
-		if (!this.claimAhead.compareAndSet(null, ahead)) {
-			throw new IllegalStateException("A claim ahead is pending already");
-		}
-		return ahead;
 	}
 
 	/**
