@@ -43,7 +43,7 @@ final class EarlyRedisClaim implements DisposableBean {
 
 	private final EarlyRedisConnection connection;
 
-	/** What the early claim's assigner renews through: the context's factory, once the context took the claim. */
+	/** What the early claim's assigner renews through once handed over: the context's factory, taken with the claim. */
 	private final AdoptingFactory factory = new AdoptingFactory();
 
 	private final CompletableFuture<RedisWorkerIdAssigner> prepared = new CompletableFuture<>();
