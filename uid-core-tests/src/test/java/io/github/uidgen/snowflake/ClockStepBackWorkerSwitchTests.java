@@ -68,7 +68,8 @@ class ClockStepBackWorkerSwitchTests {
 				Arguments.of("db lease on MariaDB",
 						(Supplier<AssignerBackend>) () -> AssignerBackend.jdbcLease(Database.MARIADB, DATABASE_LEASE)),
 				Arguments.of("db lease on PostgreSQL",
-						(Supplier<AssignerBackend>) () -> AssignerBackend.jdbcLease(Database.POSTGRESQL, DATABASE_LEASE)),
+						(Supplier<AssignerBackend>) () -> AssignerBackend.jdbcLease(Database.POSTGRESQL,
+								DATABASE_LEASE)),
 				Arguments.of("redis", (Supplier<AssignerBackend>) () -> AssignerBackend.redis(LEASE)),
 				Arguments.of("zookeeper", (Supplier<AssignerBackend>) () -> AssignerBackend.zookeeper(LEASE)));
 	}

@@ -34,8 +34,8 @@ class RegistryNamespaceTests {
 
 	private static RegistryNamespace open(Duration heartbeat) {
 		LeaseSettings lease = new LeaseSettings(Duration.ofSeconds(30), heartbeat, "me", null);
-		return RegistryNamespace.open(RegistryScripts.templateOn(new LettuceConnectionFactory()), "{uid:test}", lease, Duration.ofSeconds(15),
-				RegistryTrust.SAME_SERVER, false);
+		return RegistryNamespace.open(RegistryScripts.templateOn(new LettuceConnectionFactory()), "{uid:test}", lease,
+				Duration.ofSeconds(15), RegistryTrust.SAME_SERVER, false);
 	}
 
 }

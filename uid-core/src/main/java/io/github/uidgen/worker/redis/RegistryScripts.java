@@ -90,7 +90,8 @@ final class RegistryScripts {
 	}
 
 	/**
-	 * Records the layout where the key holds none; the reply is {@code recorded}, or {@code found} and the recorded one.
+	 * Records the layout where the key holds none; the reply is {@code recorded}, or {@code found} and the recorded
+	 * one.
 	 */
 	List<String> recordLayout(String key, String layout) {
 		return call(LAYOUT, List.of(key), "record", layout);
