@@ -64,9 +64,9 @@ class RedisIntactRegistryTests {
 			cluster.cli(from, TestRedis.markNewRegistryCommand(TAG));
 			int to = cluster.ports().stream().filter((port) -> port != from).findFirst().orElseThrow();
 			storeOperationUnderLoad(cluster::connectionFactory, () -> {
-				// The registry's 8 keys (claims among them) and the namespace's layout record, all on the slot of one
-				// hash tag.
-				assertThat(cluster.moveSlotOf(TAG + ":leases", to)).as("the registry's keys moved").isEqualTo(9);
+				// The registry's 9 keys (claims and heartbeats among them) and the namespace's layout record, all on
+				// the slot of one hash tag.
+				assertThat(cluster.moveSlotOf(TAG + ":leases", to)).as("the registry's keys moved").isEqualTo(10);
 				assertThat(cluster.portOfKey(TAG + ":leases")).isEqualTo(to);
 			});
 		}

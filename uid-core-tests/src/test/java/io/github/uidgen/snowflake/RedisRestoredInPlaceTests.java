@@ -83,8 +83,8 @@ class RedisRestoredInPlaceTests {
 	}
 
 	/**
-	 * The scenario of issue 29 at production defaults: two default generators (lease 30 s, heartbeat 10 s, mark
-	 * reservation 3 s, registry-loss margin 15 s, 16 IDs a millisecond each); the registry's keys are put back from an
+	 * The scenario of issue 29 at production defaults: two default generators (lease 30 s, heartbeat 1.5 s, mark
+	 * reservation 3 s, registry-loss margin 30 s, 16 IDs a millisecond each); the registry's keys are put back from an
 	 * older dump into the same Redis process right after one of the holder's renewals, and a newcomer starts at once
 	 * and takes the holder's worker ID. Without a probation both issued with it until the holder's next renewal, about
 	 * 1.5 s later (17,000 to 19,000 IDs twice).
@@ -92,6 +92,29 @@ class RedisRestoredInPlaceTests {
 	@Test
 	void atDefaultSettingsANewcomerRightAfterARestoreInPlaceRepeatsNoIdOfTheRunningHolder(@TempDir Path dir)
 			throws Exception {
+		restoreInPlaceRightAfterARenewalOfAHolderWhileANewcomerClaims(dir, null);
+	}
+
+	/**
+	 * The same with a holder that renews every 4 s, as a large fleet may be set to, and a newcomer at the defaults,
+	 * whose own heartbeat (1.5 s) makes a probation of 3 s: the newcomer stands the probation of the longest heartbeat
+	 * declared in the namespace, 5.5 s, so the holder's next renewal, 4 s after its last, still comes within it. With
+	 * the newcomer's own 3 s both would issue with the worker ID for about a second. The restore leaves the declared
+	 * heartbeats as they were, as a dump taken while the fleet ran at that heartbeat holds them.
+	 */
+	@Test
+	void aNewcomerAtDefaultSettingsStandsTheProbationOfAHolderThatRenewsLessOften(@TempDir Path dir)
+			throws Exception {
+		restoreInPlaceRightAfterARenewalOfAHolderWhileANewcomerClaims(dir, Duration.ofSeconds(4));
+	}
+
+	/**
+	 * Default generators, the holder's assigner with the given heartbeat ({@code null}: the default); the keys put back
+	 * from an older dump right after one of the holder's renewals, the holder's next renewal held until the newcomer
+	 * has claimed; the newcomer at the defaults. Asserts that no ID is issued by both.
+	 */
+	private static void restoreInPlaceRightAfterARenewalOfAHolderWhileANewcomerClaims(Path dir,
+			Duration holderHeartbeat) throws Exception {
 		String tag = "{uid-test:in-place-defaults}";
 		List<String> keys = keys(tag);
 		try (ThrowawayRedis redis = ThrowawayRedis.start(dir.resolve("redis"))) {
@@ -109,14 +132,15 @@ class RedisRestoredInPlaceTests {
 					.keyPrefix("uid-test")
 					.namespace("in-place-defaults")
 					.instanceId("holder")
+					.heartbeatInterval(holderHeartbeat)
 					.build(), () -> newcomerClaimed(connectionFactory, tag));
 				holder = atDefaults(renewals);
 				long workerId = holder.status().worker().id();
 				assertThat(workerId).isEqualTo(earlier.status().worker().id());
 				Issuer holding = Issuer.untilRefused(holder, "holder");
 				awaitRenewal(connectionFactory, tag, workerId);
-				// The holder's next renewal comes within 1.5 s, on its own schedule, but never before the newcomer's
-				// claim, however the machine schedules the two.
+				// The holder's next renewal comes one heartbeat after its last, on its own schedule, but never before
+				// the newcomer's claim, however the machine schedules the two.
 				renewals.arm();
 				redis.restoreInPlace(keys, dump);
 
@@ -253,7 +277,7 @@ class RedisRestoredInPlaceTests {
 			throws InterruptedException {
 		StringRedisTemplate redis = new StringRedisTemplate(connectionFactory);
 		Double before = redis.opsForZSet().score(tag + ":leases", Long.toString(workerId));
-		long deadline = System.currentTimeMillis() + 5_000;
+		long deadline = System.currentTimeMillis() + 10_000;
 		while (Objects.equals(redis.opsForZSet().score(tag + ":leases", Long.toString(workerId)), before)
 				&& System.currentTimeMillis() < deadline) {
 			Thread.sleep(1);

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
+import io.github.uidgen.UidLayout;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerIdAssigner;
 
@@ -72,6 +73,16 @@ final class RenewalAfterClaim implements WorkerIdAssigner {
 	@Override
 	public Duration renewInterval() {
 		return this.delegate.renewInterval();
+	}
+
+	@Override
+	public Duration leaseHold() {
+		return this.delegate.leaseHold();
+	}
+
+	@Override
+	public void recordLayout(UidLayout layout) {
+		this.delegate.recordLayout(layout);
 	}
 
 	@Override

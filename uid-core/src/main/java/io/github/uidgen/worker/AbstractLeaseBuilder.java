@@ -69,8 +69,8 @@ public abstract class AbstractLeaseBuilder<B extends AbstractLeaseBuilder<B>> {
 
 	/**
 	 * Sets how often the lease is renewed; by default a fraction of the lease duration that each store states (a
-	 * third for Redis, a sixth for a database and ZooKeeper). Checked against the lease duration when that is set
-	 * already, else when the assigner is built.
+	 * third for Redis, at most 1.5 s, a sixth for a database and ZooKeeper). Checked against the lease duration when
+	 * that is set already, else when the assigner is built.
 	 * @param heartbeatInterval a positive duration shorter than the lease duration
 	 * @return this builder
 	 */
@@ -145,13 +145,23 @@ public abstract class AbstractLeaseBuilder<B extends AbstractLeaseBuilder<B>> {
 			requireHeartbeatWithinLease(this.heartbeatInterval, true);
 		}
 		Duration heartbeat = (this.heartbeatInterval != null) ? this.heartbeatInterval
-				: this.leaseDuration.dividedBy(this.heartbeatsPerLease);
+				: defaultHeartbeatInterval(this.leaseDuration);
 		String id = (this.instanceId != null) ? this.instanceId
 				: HostEnvironment.current().defaultInstanceId(this.port);
 		if (id.length() > this.maxInstanceIdLength) {
 			id = id.substring(0, this.maxInstanceIdLength);
 		}
 		return new LeaseSettings(this.leaseDuration, heartbeat, id, this.port, this.claimHistory);
+	}
+
+	/**
+	 * Returns the heartbeat interval used when none is set: the fraction of the lease this builder was created with.
+	 * A store whose claims rest on how often holders renew bounds it further.
+	 * @param leaseDuration the lease duration
+	 * @return the default heartbeat interval, shorter than the lease duration
+	 */
+	protected Duration defaultHeartbeatInterval(Duration leaseDuration) {
+		return leaseDuration.dividedBy(this.heartbeatsPerLease);
 	}
 
 	@SuppressWarnings("unchecked")

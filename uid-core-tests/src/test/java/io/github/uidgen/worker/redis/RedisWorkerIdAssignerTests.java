@@ -2,17 +2,23 @@ package io.github.uidgen.worker.redis;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.testsupport.TestRedis;
 import io.github.uidgen.testsupport.ThrowawayRedis;
 import io.github.uidgen.worker.AllWorkerIdsLeasedException;
 import io.github.uidgen.worker.WorkerAssignment;
+import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.WorkerLeaseLostException;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import io.lettuce.core.cluster.SlotHash;
@@ -23,6 +29,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
@@ -93,7 +100,7 @@ class RedisWorkerIdAssignerTests {
 		Set<String> keys = this.redis.keys(hashTag() + "*");
 		assertThat(keys).containsExactlyInAnyOrder(hashTag() + ":leases", hashTag() + ":tokens",
 				hashTag() + ":holders", hashTag() + ":instances", hashTag() + ":marks", hashTag() + ":generation",
-				hashTag() + ":server", hashTag() + ":claims");
+				hashTag() + ":server", hashTag() + ":claims", hashTag() + ":heartbeats");
 		assertThat(keys.stream().map(SlotHash::getSlot).collect(Collectors.toSet())).hasSize(1);
 		assertThat(keys).allSatisfy((key) -> assertThat(this.redis.getExpire(key)).isEqualTo(-1L));
 		assertThat(this.redis.<String, String>opsForHash().get(hashTag() + ":marks", Long.toString(workerId)))
@@ -411,7 +418,7 @@ class RedisWorkerIdAssignerTests {
 		RedisWorkerIdAssigner assigner = RedisWorkerIdAssigner.builder(this.connectionFactory).build();
 		assertThat(assigner.getKeyTag()).isEqualTo("{uid:default}");
 		assertThat(assigner.getLeaseDuration()).isEqualTo(Duration.ofSeconds(30));
-		assertThat(assigner.getHeartbeatInterval()).isEqualTo(Duration.ofSeconds(10));
+		assertThat(assigner.getHeartbeatInterval()).isEqualTo(Duration.ofMillis(1_500));
 		assertThat(assigner.getRegistryLossMargin()).isEqualTo(Duration.ofSeconds(30));
 		assertThat(assigner.leaseHold()).as("issue on the lease while Redis does not answer").isEqualTo(Duration.ofSeconds(30));
 		assertThat(assigner.getInstanceId()).contains(":pid" + ProcessHandle.current().pid());
@@ -419,11 +426,11 @@ class RedisWorkerIdAssignerTests {
 	}
 
 	/**
-	 * A claim on a live registry stands a probation: the holders' renewal interval, which is the heartbeat but never
-	 * more than 1.5 s (whatever the mark reservation), plus a second for a renewal that reaches Redis late, plus half
-	 * the interval for the round trip, at most 500 ms. With the defaults that is 3 s, and holders renew every 1.5 s
-	 * although the heartbeat is 10 s. Claims that wait the registry-loss margin anyway ({@code registry-trust none})
-	 * have none.
+	 * A claim on a live registry stands a probation: the holders' renewal interval, which is the heartbeat (1.5 s
+	 * unless set, whatever the lease and mark reservation), plus a second for a renewal that reaches Redis late, plus
+	 * half the interval for the round trip, at most 500 ms. With the defaults that is 3 s. A longer heartbeat, set for
+	 * a fleet that should renew less often, is kept and lengthens the probation. Claims that wait the registry-loss
+	 * margin anyway ({@code registry-trust none}) have none.
 	 */
 	@Test
 	void aClaimIsOnProbationForTheHoldersRenewalIntervalALateRenewalAndARoundTripThreeSecondsByDefault() {
@@ -433,10 +440,92 @@ class RedisWorkerIdAssignerTests {
 		RedisWorkerIdAssigner shortHeartbeat = assigner("short").heartbeatInterval(Duration.ofMillis(400)).build();
 		assertThat(shortHeartbeat.renewInterval()).isEqualTo(Duration.ofMillis(400));
 		assertThat(shortHeartbeat.getClaimProbation()).isEqualTo(Duration.ofMillis(1_600));
+		RedisWorkerIdAssigner fleet = RedisWorkerIdAssigner.builder(this.connectionFactory)
+			.heartbeatInterval(Duration.ofSeconds(3))
+			.build();
+		assertThat(fleet.renewInterval()).isEqualTo(Duration.ofSeconds(3));
+		assertThat(fleet.getClaimProbation()).isEqualTo(Duration.ofMillis(4_500));
+		assertThat(RedisWorkerIdAssigner.builder(this.connectionFactory)
+			.leaseDuration(Duration.ofMillis(900))
+			.build()
+			.renewInterval()).as("a third of a lease shorter than 4.5 s").isEqualTo(Duration.ofMillis(300));
 		RedisWorkerIdAssigner noTrust = RedisWorkerIdAssigner.builder(this.connectionFactory)
 			.registryTrust(RegistryTrust.NONE)
 			.build();
 		assertThat(noTrust.getClaimProbation()).isZero();
+	}
+
+	/**
+	 * Each claim declares its heartbeat to the namespace, and a claim stands the probation of the longest heartbeat
+	 * declared by a claim not released since: a holder renewing every 2 s is heard by a newcomer that renews every
+	 * 100 ms. Once that holder has released its worker ID, its heartbeat no longer counts.
+	 */
+	@Test
+	void aClaimStandsTheProbationOfTheLongestHeartbeatDeclaredInTheNamespaceUntilItsHolderReleases() {
+		TestRedis.markNewRegistry(this.connectionFactory, hashTag());
+		RedisWorkerIdAssigner slow = assigner("slow").leaseDuration(Duration.ofSeconds(30))
+			.heartbeatInterval(Duration.ofSeconds(2))
+			.build();
+		ListAppender<ILoggingEvent> logged = logged();
+		try {
+			long slowWorkerId = slow.assign(1023).workerId();
+			assertThat(this.redis.<String, String>opsForHash().get(hashTag() + ":heartbeats", Long.toString(slowWorkerId)))
+				.isEqualTo("2000");
+			long newcomerWorkerId = assigner("newcomer").build().assign(1023).workerId();
+			assertThat(probations(logged)).containsExactly("waiting 3500 ms", "waiting 3500 ms, whose longest heartbeat is 2000 ms");
+			slow.release(slowWorkerId, MARK);
+			assertThat(this.redis.opsForHash().hasKey(hashTag() + ":heartbeats", Long.toString(slowWorkerId))).isFalse();
+			logged.list.clear();
+			assigner("third").build().assign(1023);
+			assertThat(probations(logged)).as("the newcomer's 100 ms heartbeat is the longest left (%s)", newcomerWorkerId)
+				.containsExactly("waiting 1200 ms");
+		}
+		finally {
+			detach(logged);
+		}
+	}
+
+	/**
+	 * A holder's heartbeat that makes the probation outlast this instance's claim (a lease of 5 s, where the holders
+	 * renew every 20 s) is refused with the settings to align, and the worker ID is given back at once. The holder's
+	 * declaration is written as its claim writes it, which spares the test that claim's own 21.5 s probation.
+	 */
+	@Test
+	void aProbationLongerThanTheClaimsLeaseIsRefusedAndTheWorkerIdGivenBack() {
+		TestRedis.markNewRegistry(this.connectionFactory, hashTag());
+		this.redis.opsForHash().put(hashTag() + ":heartbeats", "7", "20000");
+		assertThatExceptionOfType(WorkerAssignmentException.class).isThrownBy(() -> assigner("short").build().assign(1023))
+			.withMessageContaining("declared a heartbeat of 20000 ms")
+			.withMessageContaining("uid.worker.redis.heartbeat-interval");
+		assertThat(this.redis.opsForHash().size(hashTag() + ":tokens")).as("the claim was given back").isZero();
+	}
+
+	/** Captures what the assigner logs, at INFO (where the probations are logged), and only here. */
+	private static ListAppender<ILoggingEvent> logged() {
+		ListAppender<ILoggingEvent> logged = new ListAppender<>();
+		logged.start();
+		Logger logger = (Logger) LoggerFactory.getLogger(RedisWorkerIdAssigner.class);
+		logger.setLevel(Level.INFO);
+		logger.setAdditive(false);
+		logger.addAppender(logged);
+		return logged;
+	}
+
+	private static void detach(ListAppender<ILoggingEvent> logged) {
+		Logger logger = (Logger) LoggerFactory.getLogger(RedisWorkerIdAssigner.class);
+		logger.detachAppender(logged);
+		logger.setAdditive(true);
+		logger.setLevel(null);
+	}
+
+	/** The probations the claims logged: how long each waited, and the longest heartbeat where it was not its own. */
+	private static List<String> probations(ListAppender<ILoggingEvent> logged) {
+		return logged.list.stream()
+			.map(ILoggingEvent::getFormattedMessage)
+			.filter((message) -> message.contains("the claim's probation"))
+			.map((message) -> message.replaceAll(".*(waiting \\d+ ms).*?(, whose longest heartbeat is \\d+ ms)?, a second.*",
+					"$1$2"))
+			.toList();
 	}
 
 	/**

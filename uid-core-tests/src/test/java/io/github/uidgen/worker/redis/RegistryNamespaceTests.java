@@ -14,12 +14,30 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RegistryNamespaceTests {
 
-	/** A renewal due every 1.5 s that reaches Redis a second late still falls within a 3 s probation. */
+	/**
+	 * A renewal due every 1.5 s that reaches Redis a second late still falls within a 3 s probation; a longer heartbeat
+	 * is kept (a fleet renewing less often) and lengthens the probation by as much.
+	 */
 	@Test
-	void aLongHeartbeatIsCappedAndTheProbationAddsASecondForALateRenewalAndAtMostHalfASecond() {
-		RegistryNamespace registry = open(Duration.ofSeconds(10));
-		assertThat(registry.checkInterval()).isEqualTo(RegistryNamespace.MAX_CHECK_INTERVAL);
-		assertThat(registry.probation()).isEqualTo(Duration.ofSeconds(3));
+	void theProbationAddsASecondForALateRenewalAndAtMostHalfASecondToTheHeartbeat() {
+		assertThat(open(Duration.ofMillis(1_500)).probation()).isEqualTo(Duration.ofSeconds(3));
+		RegistryNamespace slow = open(Duration.ofSeconds(10));
+		assertThat(slow.checkInterval()).isEqualTo(Duration.ofSeconds(10));
+		assertThat(slow.probation()).isEqualTo(Duration.ofMillis(11_500));
+	}
+
+	/**
+	 * A claim stands the longest heartbeat any claim in the namespace declared, when it is longer than its own: a
+	 * holder renewing every 4 s must be heard by a newcomer renewing every 1.5 s.
+	 */
+	@Test
+	void aLongerHeartbeatDeclaredInTheNamespaceLengthensTheProbationAndAShorterOneDoesNot() {
+		RegistryNamespace registry = open(Duration.ofMillis(1_500));
+		assertThat(registry.probationFor(4_000)).isEqualTo(Duration.ofMillis(5_500));
+		assertThat(registry.probationFor(1_500)).isEqualTo(Duration.ofSeconds(3));
+		assertThat(registry.probationFor(400)).isEqualTo(Duration.ofSeconds(3));
+		assertThat(registry.probationFor(0)).as("no heartbeat declared (claims of an older version)")
+			.isEqualTo(Duration.ofSeconds(3));
 	}
 
 	/** A short heartbeat shortens the probation, but never below the interval plus a second for a late renewal. */

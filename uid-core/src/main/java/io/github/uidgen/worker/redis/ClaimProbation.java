@@ -29,7 +29,9 @@ final class ClaimProbation {
 
 	/**
 	 * Holds a trusted claim back for one renewal interval of the holders and a round trip before the generator may
-	 * issue with it, then reads the worker's record again. A registry written back into the running Redis (a
+	 * issue with it, then reads the worker's record again. The interval is the longest heartbeat any claim in the
+	 * namespace declared (the claim script keeps them), if longer than this instance's own: a holder renewing less
+	 * often must still be heard. A registry written back into the running Redis (a
 	 * {@code RESTORE} of an older dump) may show a running holder's worker ID free; that holder renews within the
 	 * interval, finds its claim gone although its lease cannot have expired, stops, raises the worker's mark to the one
 	 * it recorded, and makes claims wait the registry-loss margin. So after the probation this claim starts after that
@@ -46,12 +48,23 @@ final class ClaimProbation {
 		long workerId = claimed.workerId();
 		long markAtClaim = reply.get(2).isEmpty() ? WorkerAssignment.NO_MARK : Long.parseLong(reply.get(2));
 		long claimedAt = Long.parseLong(reply.get(4));
-		logger.info("uid worker ID {}: waiting {} ms (the claim's probation: one renewal interval of the holders, a "
+		long longestHeartbeat = (reply.size() > 7) ? Long.parseLong(reply.get(7)) : 0;
+		Duration probation = this.registry.probationFor(longestHeartbeat);
+		if (probation.minus(this.registry.probation()).compareTo(this.registry.lease().leaseDuration().dividedBy(2)) > 0) {
+			this.renewals.release(workerId, WorkerAssignment.NO_MARK);
+			throw new WorkerAssignmentException("A claim in the uid worker registry " + this.registry.hashTag()
+					+ " must stand a probation of " + probation.toMillis() + " ms, as a holder there declared a heartbeat"
+					+ " of " + longestHeartbeat + " ms, but this instance's claim is leased for "
+					+ claimedLease().toMillis() + " ms only. Give every instance of the namespace the same "
+					+ "uid.worker.redis.heartbeat-interval and lease-duration.");
+		}
+		logger.info("uid worker ID {}: waiting {} ms (the claim's probation: one renewal interval of the holders{}, a "
 				+ "second for a renewal that comes late, and a round trip) before issuing with it, so that a holder whose "
-				+ "claim a registry written back into Redis undid can object", workerId,
-				this.registry.probation().toMillis());
+				+ "claim a registry written back into Redis undid can object", workerId, probation.toMillis(),
+				(longestHeartbeat > this.registry.checkInterval().toMillis())
+						? ", whose longest heartbeat is " + longestHeartbeat + " ms" : "");
 		try {
-			Thread.sleep(this.registry.probation().toMillis());
+			Thread.sleep(probation.toMillis());
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -111,6 +124,15 @@ final class ClaimProbation {
 					this.registry.hashTag(), Instant.ofEpochMilli(mark));
 		}
 		return new WorkerAssignment(workerId, Math.max(claimed.highWaterMarkMillis(), mark));
+	}
+
+	/**
+	 * What a claim leases its worker ID for: the lease and this instance's own probation (the claim script's). A longer
+	 * probation, for a holder's longer heartbeat, may take at most half the lease from it, so that the claim still
+	 * holds when the probation ends and its probe reaches Redis.
+	 */
+	private Duration claimedLease() {
+		return this.registry.lease().leaseDuration().plus(this.registry.probation());
 	}
 
 	/**

@@ -65,7 +65,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  *
  * <p>A registry whose keys were written back into the same running process (a {@code RESTORE} of an older dump, a
  * {@code FLUSHALL}) cannot be told from a genuine one by a newcomer; only the holder whose claim it undid can tell, at
- * its next renewal. So holders renew at least every 1.5 s, and a claim stands a probation of that interval, a second
+ * its next renewal. So holders renew every heartbeat (1.5 s unless set), each claim declares its heartbeat to the
+ * namespace, and a claim stands a probation of the longest heartbeat declared by a claim not released since, a second
  * for a renewal that comes late, and a round trip (3 s by default) before the generator may issue with it, in which
  * such a holder raises the worker's mark past what it issued and makes claims wait the margin; the claim then starts
  * after that mark, or is given back and made again. A holder cut off from Redis meanwhile is not covered unless
@@ -268,8 +269,9 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 	}
 
 	/**
-	 * Returns the heartbeat interval, at most 1.5 s: a claim on probation must hear from every holder whose claim a
-	 * registry written back into Redis undid, and a renewal is one short script call.
+	 * Returns the heartbeat interval, 1.5 s unless set: a claim on probation must hear from every holder whose claim a
+	 * registry written back into Redis undid, so the probation lasts as long as the longest heartbeat in the namespace,
+	 * and a renewal is one short script call.
 	 */
 	@Override
 	public Duration renewInterval() {
@@ -290,7 +292,7 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 	/**
 	 * Returns how long a claim waits, holding its worker ID, before the generator may issue with it: the holders'
 	 * renewal interval, an allowance for a renewal that comes late and one for its round trip (3 s with the
-	 * defaults). Not with
+	 * defaults), when no holder in the namespace declared a longer heartbeat than this instance's. Not with
 	 * {@link RegistryTrust#NONE}, whose claims wait the registry-loss margin instead.
 	 * @return the probation
 	 */
@@ -465,6 +467,16 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		 */
 		public RedisWorkerIdAssigner build() {
 			return new RedisWorkerIdAssigner(this, leaseSettings());
+		}
+
+		/**
+		 * Returns a third of the lease, at most {@code 1.5 s}: a claim stands a probation of the holders' heartbeat
+		 * and a little more, 3 s with this one.
+		 */
+		@Override
+		protected Duration defaultHeartbeatInterval(Duration leaseDuration) {
+			Duration third = leaseDuration.dividedBy(3);
+			return (third.compareTo(RegistryNamespace.DEFAULT_HEARTBEAT) < 0) ? third : RegistryNamespace.DEFAULT_HEARTBEAT;
 		}
 
 	}

@@ -43,7 +43,7 @@ final class RegistryClaims {
 						Long.toString(claimLeaseMillis()), this.registry.marginArg(),
 						Long.toString(maxMarkLead.toMillis()), "", waitEveryClaim ? "wait" : "trusted",
 						this.registry.evictingArg(), this.registry.lease().hostName(),
-						Integer.toString(this.registry.lease().claimHistory()));
+						Integer.toString(this.registry.lease().claimHistory()), this.registry.heartbeatArg());
 			switch (reply.get(0)) {
 				case "ok" -> {
 					if (waitEveryClaim) {
@@ -81,7 +81,7 @@ final class RegistryClaims {
 			.claim(this.registry.lease().instanceId(), LeaseTokens.newToken(), Long.toString(maxWorkerId),
 					Long.toString(claimLeaseMillis()), this.registry.marginArg(), "0", Long.toString(latestMarkMillis),
 					"trusted", this.registry.evictingArg(), this.registry.lease().hostName(),
-					Integer.toString(this.registry.lease().claimHistory()));
+					Integer.toString(this.registry.lease().claimHistory()), this.registry.heartbeatArg());
 		if ("evicting".equals(reply.get(0))) {
 			throw evicting(reply.get(1));
 		}

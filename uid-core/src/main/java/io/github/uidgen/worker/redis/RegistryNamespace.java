@@ -16,20 +16,21 @@ import io.github.uidgen.worker.support.LeaseSettings;
  * @param registryLossMargin how long claims wait after the registry was found lost or rewound
  * @param registryTrust when a claim may trust the registry it finds
  * @param allowEvictingPolicy whether to claim on a Redis that may evict the registry's keys
- * @param checkInterval how often holders renew: the heartbeat, at most {@link #MAX_CHECK_INTERVAL}
- * @param probation how long a trusted claim waits before its worker ID is handed to the generator: the holders'
- * renewal interval, a second for a renewal that comes late, and a round trip (3 s with the defaults, 1.2 s with a
- * 100 ms heartbeat)
+ * @param checkInterval how often this instance renews: its heartbeat
+ * @param probation how long a trusted claim waits before its worker ID is handed to the generator when no holder in
+ * the namespace renews less often than this instance: the renewal interval, a second for a renewal that comes late,
+ * and a round trip (3 s with the defaults, 1.2 s with a 100 ms heartbeat); see {@link #probationFor(long)}
  */
 record RegistryNamespace(String hashTag, RegistryScripts scripts, HeldLeases leases, LeaseSettings lease,
 		Duration registryLossMargin, RegistryTrust registryTrust, boolean allowEvictingPolicy, Duration checkInterval,
 		Duration probation) {
 
 	/**
-	 * Holders renew at least this often, whatever their heartbeat and mark reservation, so that a claim on probation
-	 * hears from them within its probation.
+	 * The heartbeat when none is set, whatever the lease: a claim's probation lasts one renewal interval of the holders
+	 * and a little more, and this keeps it at 3 s. A fleet that wants fewer renewals sets a longer heartbeat, and
+	 * its claims stand longer probations.
 	 */
-	static final Duration MAX_CHECK_INTERVAL = Duration.ofMillis(1_500);
+	static final Duration DEFAULT_HEARTBEAT = Duration.ofMillis(1_500);
 
 	/**
 	 * What a probation adds to the holders' renewal interval, for the renewal's round trip and scheduling delays: half
@@ -57,18 +58,38 @@ record RegistryNamespace(String hashTag, RegistryScripts scripts, HeldLeases lea
 	 */
 	static RegistryNamespace open(RegistryScripts.Transport transport, String hashTag, LeaseSettings lease,
 			Duration registryLossMargin, RegistryTrust registryTrust, boolean allowEvictingPolicy) {
-		Duration checkInterval = (lease.heartbeatInterval().compareTo(MAX_CHECK_INTERVAL) < 0)
-				? lease.heartbeatInterval() : MAX_CHECK_INTERVAL;
-		Duration allowance = checkInterval.dividedBy(2);
+		Duration checkInterval = lease.heartbeatInterval();
+		Duration probation = probationOf(checkInterval);
+		return new RegistryNamespace(hashTag, new RegistryScripts(transport, hashTag), new HeldLeases(), lease,
+				registryLossMargin, registryTrust, allowEvictingPolicy, checkInterval, probation);
+	}
+
+	/**
+	 * Returns how long a claim stands on probation in a namespace whose holders renew at most every given interval:
+	 * the longer of that and this instance's own renewal interval, a second for a renewal that comes late, and half
+	 * the interval for the round trip (at least 100 ms, at most 500 ms).
+	 * @param longestHeartbeatMillis the longest heartbeat the namespace's claims declared, 0 when none did
+	 * @return the probation
+	 */
+	Duration probationFor(long longestHeartbeatMillis) {
+		return (longestHeartbeatMillis > this.checkInterval.toMillis())
+				? probationOf(Duration.ofMillis(longestHeartbeatMillis)) : this.probation;
+	}
+
+	private static Duration probationOf(Duration renewalInterval) {
+		Duration allowance = renewalInterval.dividedBy(2);
 		if (allowance.compareTo(MAX_ROUND_TRIP_ALLOWANCE) > 0) {
 			allowance = MAX_ROUND_TRIP_ALLOWANCE;
 		}
 		if (allowance.compareTo(MIN_ROUND_TRIP_ALLOWANCE) < 0) {
 			allowance = MIN_ROUND_TRIP_ALLOWANCE;
 		}
-		Duration probation = checkInterval.plus(LATE_RENEWAL_ALLOWANCE).plus(allowance);
-		return new RegistryNamespace(hashTag, new RegistryScripts(transport, hashTag), new HeldLeases(), lease,
-				registryLossMargin, registryTrust, allowEvictingPolicy, checkInterval, probation);
+		return renewalInterval.plus(LATE_RENEWAL_ALLOWANCE).plus(allowance);
+	}
+
+	/** This instance's heartbeat, in milliseconds, as the claim script records it for the namespace. */
+	String heartbeatArg() {
+		return Long.toString(this.checkInterval.toMillis());
 	}
 
 	/** Whether every claim waits the registry-loss margin ({@link RegistryTrust#NONE}) instead of a probation. */

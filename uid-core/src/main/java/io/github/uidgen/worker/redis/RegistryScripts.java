@@ -41,7 +41,7 @@ final class RegistryScripts {
 		this.transport = transport;
 		this.hashTag = hashTag;
 		this.keys = List.of(key("leases"), key("tokens"), key("holders"), key("instances"), key("marks"),
-				key("generation"), key("server"), key("claims"));
+				key("generation"), key("server"), key("claims"), key("heartbeats"));
 		this.fleetKeys = List.of(key("leases"), key("tokens"), key("holders"), key("marks"), key("claims"));
 	}
 

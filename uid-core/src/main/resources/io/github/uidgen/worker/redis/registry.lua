@@ -4,16 +4,20 @@
 --       5 marks (hash worker -> high-water mark ms), 6 generation (string: ms before which no claim may
 --       succeed), 7 server (string: '<run_id> <cluster node ID or -> <replication ID>' of the Redis process that
 --       last wrote the registry; a run_id alone when written by hand), 8 claims (hash: the claim history, see
---       below)
+--       below), 9 heartbeats (hash worker -> heartbeat ms its last claim declared, until released)
 -- ARGV: 1 operation, then
 --   claim:   2 instance ID, 3 token, 4 max worker ID, 5 lease ms, 6 registry loss margin ms, 7 max mark lead ms,
 --            8 latest mark ms or '' (a further worker ID whose mark is no later, for a clock that stepped back),
 --            9 'trusted' or 'wait' (the claimant waits the margin before it issues: the lease covers that too),
 --            10 'allow-evicting' to claim although Redis may evict keys without an expiry, else '',
---            11 host name, 12 how many claims of the worker ID to keep in its history
---            -> {'wait', floor, now, why} | {'ok', worker, mark or '', floor, now, token, maxmemory policy}
+--            11 host name, 12 how many claims of the worker ID to keep in its history, 13 the claimant's heartbeat ms
+--            -> {'wait', floor, now, why}
+--            | {'ok', worker, mark or '', floor, now, token, maxmemory policy, longest heartbeat ms}
 --            | {'full', live, holder...} | {'evicting', maxmemory policy}
 --            | {'none'} (no free worker ID with a mark no later than ARGV 8)
+--            where the longest heartbeat is the longest any claim of a worker ID not released since declared, this
+--            one's included: a claim's probation must last that long, or a holder renewing less often could not
+--            object in time
 --            where why is 'new' (no generation key), 'margin' (still inside the margin of an earlier event) or what
 --            happened to the registry's Redis (see change below)
 --   renew:   2 worker ID, 3 token, 4 mark ms or '' (a probe of a claim on probation: nothing recorded), 5 lease ms,
@@ -269,6 +273,7 @@ if op == 'release' then
   change(ARGV[5])
   if redis.call('HGET', KEYS[2], worker) ~= token then return {'not held'} end
   redis.call('HDEL', KEYS[2], worker)
+  redis.call('HDEL', KEYS[9], worker)
   redis.call('ZADD', KEYS[1], 0, worker)
   if ARGV[4] ~= '' then raise(worker, ARGV[4]) end
   closeClaim(worker, 'released', str(now))
@@ -368,7 +373,15 @@ local function take(id)
   end
   redis.call('HSET', KEYS[3], id, instance)
   redis.call('HSET', KEYS[4], instance, id)
-  return {'ok', id, mark and str(mark) or '', str(floor), str(now), token, policy}
+  -- Read before this claim's own heartbeat replaces its worker ID's: the holder it may displace unawares (a registry
+  -- written back into Redis) declared that one.
+  local longest = tonumber(ARGV[13] or '') or 0
+  for _, heartbeat in ipairs(redis.call('HVALS', KEYS[9])) do
+    local ms = tonumber(heartbeat) or 0
+    if ms > longest then longest = ms end
+  end
+  redis.call('HSET', KEYS[9], id, ARGV[13] or '0')
+  return {'ok', id, mark and str(mark) or '', str(floor), str(now), token, policy, str(longest)}
 end
 
 -- 1. This instance's previous worker ID, if nobody holds it.
