@@ -48,7 +48,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  */
 abstract class FleetStore implements AutoCloseable {
 
-	/** The db and ZooKeeper assigners' heartbeat for this run, {@code null} for their default. */
+	/** The assigners' heartbeat for this run, {@code null} for their default. */
 	private static volatile Duration heartbeat;
 
 	static final String KINDS = "redis,zookeeper,db";
@@ -253,8 +253,9 @@ abstract class FleetStore implements AutoCloseable {
 			return "redis-server " + info("server").getOrDefault("redis_version", "?") + " (append-only file, "
 					+ "everysec) on 127.0.0.1; each instance its own Lettuce connection factory and connection, all "
 					+ "sharing one ClientResources (Netty event loops), reconnection delay capped at 500 ms as the "
-					+ "starter does; RedisWorkerIdAssigner at its defaults (lease 30 s, renewals every 1.5 s, claim "
-					+ "history 256)";
+					+ "starter does; RedisWorkerIdAssigner (lease 30 s, renewals every "
+					+ renewalInterval().toMillis() + " ms" + ((heartbeat() != null) ? " (--heartbeat-seconds)" : "")
+					+ ", claim history 256)";
 		}
 
 		@Override
@@ -270,12 +271,15 @@ abstract class FleetStore implements AutoCloseable {
 		@Override
 		Client client(String instanceId) {
 			LettuceConnectionFactory factory = connectionFactory();
-			return new Client(RedisWorkerIdAssigner.builder(factory).instanceId(instanceId).build(), factory::destroy);
+			return new Client(RedisWorkerIdAssigner.builder(factory)
+				.instanceId(instanceId)
+				.heartbeatInterval(heartbeat())
+				.build(), factory::destroy);
 		}
 
 		@Override
 		Duration renewalInterval() {
-			return Duration.ofMillis(1500);
+			return (heartbeat() != null) ? heartbeat() : Duration.ofMillis(1500);
 		}
 
 		@Override
@@ -737,8 +741,8 @@ abstract class FleetStore implements AutoCloseable {
 	}
 
 	/**
-	 * Sets the heartbeat of the db and ZooKeeper assigners ({@code --heartbeat-seconds}), to measure another than their
-	 * default, a sixth of the lease (5 s).
+	 * Sets the heartbeat of every assigner ({@code --heartbeat-seconds}), to measure another than their default: a
+	 * sixth of the lease (5 s) for the db and ZooKeeper, 1.5 s for Redis.
 	 * @param heartbeat the heartbeat, {@code null} for the default
 	 */
 	static void heartbeat(Duration heartbeat) {
@@ -752,7 +756,7 @@ abstract class FleetStore implements AutoCloseable {
 	static String describeHeartbeat() {
 		Duration heartbeat = heartbeat();
 		return (heartbeat != null) ? "heartbeat " + heartbeat.toSeconds() + " s (--heartbeat-seconds)"
-				: "heartbeat 5 s (a sixth of the lease)";
+				: "heartbeat 5 s (a sixth of the lease; Redis 1.5 s)";
 	}
 
 }
