@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import ch.qos.logback.classic.Level;
@@ -47,6 +48,10 @@ import static org.awaitility.Awaitility.await;
 class RedisWorkerIdAssignerTests {
 
 	private static final long MARK = 1_760_000_000_000L;
+
+	/** What a claim's probation logs: how long it waits, and the longest heartbeat where it is not the claim's own. */
+	private static final Pattern PROBATION = Pattern
+		.compile(".*(waiting \\d+ ms).*?(, whose longest heartbeat is \\d+ ms)?, a second.*");
 
 	private LettuceConnectionFactory connectionFactory;
 
@@ -469,15 +474,18 @@ class RedisWorkerIdAssignerTests {
 		ListAppender<ILoggingEvent> logged = logged();
 		try {
 			long slowWorkerId = slow.assign(1023).workerId();
-			assertThat(this.redis.<String, String>opsForHash().get(hashTag() + ":heartbeats", Long.toString(slowWorkerId)))
+			String heartbeats = hashTag() + ":heartbeats";
+			assertThat(this.redis.<String, String>opsForHash().get(heartbeats, Long.toString(slowWorkerId)))
 				.isEqualTo("2000");
 			long newcomerWorkerId = assigner("newcomer").build().assign(1023).workerId();
-			assertThat(probations(logged)).containsExactly("waiting 3500 ms", "waiting 3500 ms, whose longest heartbeat is 2000 ms");
+			assertThat(probations(logged)).containsExactly("waiting 3500 ms",
+					"waiting 3500 ms, whose longest heartbeat is 2000 ms");
 			slow.release(slowWorkerId, MARK);
-			assertThat(this.redis.opsForHash().hasKey(hashTag() + ":heartbeats", Long.toString(slowWorkerId))).isFalse();
+			assertThat(this.redis.opsForHash().hasKey(heartbeats, Long.toString(slowWorkerId))).isFalse();
 			logged.list.clear();
 			assigner("third").build().assign(1023);
-			assertThat(probations(logged)).as("the newcomer's 100 ms heartbeat is the longest left (%s)", newcomerWorkerId)
+			assertThat(probations(logged))
+				.as("the newcomer's 100 ms heartbeat is the longest left (%s)", newcomerWorkerId)
 				.containsExactly("waiting 1200 ms");
 		}
 		finally {
@@ -494,7 +502,8 @@ class RedisWorkerIdAssignerTests {
 	void aProbationLongerThanTheClaimsLeaseIsRefusedAndTheWorkerIdGivenBack() {
 		TestRedis.markNewRegistry(this.connectionFactory, hashTag());
 		this.redis.opsForHash().put(hashTag() + ":heartbeats", "7", "20000");
-		assertThatExceptionOfType(WorkerAssignmentException.class).isThrownBy(() -> assigner("short").build().assign(1023))
+		assertThatExceptionOfType(WorkerAssignmentException.class)
+			.isThrownBy(() -> assigner("short").build().assign(1023))
 			.withMessageContaining("declared a heartbeat of 20000 ms")
 			.withMessageContaining("uid.worker.redis.heartbeat-interval");
 		assertThat(this.redis.opsForHash().size(hashTag() + ":tokens")).as("the claim was given back").isZero();
@@ -523,8 +532,7 @@ class RedisWorkerIdAssignerTests {
 		return logged.list.stream()
 			.map(ILoggingEvent::getFormattedMessage)
 			.filter((message) -> message.contains("the claim's probation"))
-			.map((message) -> message.replaceAll(".*(waiting \\d+ ms).*?(, whose longest heartbeat is \\d+ ms)?, a second.*",
-					"$1$2"))
+			.map((message) -> PROBATION.matcher(message).replaceAll("$1$2"))
 			.toList();
 	}
 

@@ -50,17 +50,18 @@ final class ClaimProbation {
 		long claimedAt = Long.parseLong(reply.get(4));
 		long longestHeartbeat = (reply.size() > 7) ? Long.parseLong(reply.get(7)) : 0;
 		Duration probation = this.registry.probationFor(longestHeartbeat);
-		if (probation.minus(this.registry.probation()).compareTo(this.registry.lease().leaseDuration().dividedBy(2)) > 0) {
+		Duration halfLease = this.registry.lease().leaseDuration().dividedBy(2);
+		if (probation.minus(this.registry.probation()).compareTo(halfLease) > 0) {
 			this.renewals.release(workerId, WorkerAssignment.NO_MARK);
 			throw new WorkerAssignmentException("A claim in the uid worker registry " + this.registry.hashTag()
-					+ " must stand a probation of " + probation.toMillis() + " ms, as a holder there declared a heartbeat"
-					+ " of " + longestHeartbeat + " ms, but this instance's claim is leased for "
+					+ " must stand a probation of " + probation.toMillis() + " ms, as a holder there declared a "
+					+ "heartbeat of " + longestHeartbeat + " ms, but this instance's claim is leased for "
 					+ claimedLease().toMillis() + " ms only. Give every instance of the namespace the same "
 					+ "uid.worker.redis.heartbeat-interval and lease-duration.");
 		}
 		logger.info("uid worker ID {}: waiting {} ms (the claim's probation: one renewal interval of the holders{}, a "
-				+ "second for a renewal that comes late, and a round trip) before issuing with it, so that a holder whose "
-				+ "claim a registry written back into Redis undid can object", workerId, probation.toMillis(),
+				+ "second for a renewal that comes late, and a round trip) before issuing with it, so that a holder "
+				+ "whose claim a registry written back into Redis undid can object", workerId, probation.toMillis(),
 				(longestHeartbeat > this.registry.checkInterval().toMillis())
 						? ", whose longest heartbeat is " + longestHeartbeat + " ms" : "");
 		try {

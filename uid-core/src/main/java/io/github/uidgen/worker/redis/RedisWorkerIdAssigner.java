@@ -476,7 +476,8 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		@Override
 		protected Duration defaultHeartbeatInterval(Duration leaseDuration) {
 			Duration third = leaseDuration.dividedBy(3);
-			return (third.compareTo(RegistryNamespace.DEFAULT_HEARTBEAT) < 0) ? third : RegistryNamespace.DEFAULT_HEARTBEAT;
+			Duration heartbeat = RegistryNamespace.DEFAULT_HEARTBEAT;
+			return (third.compareTo(heartbeat) < 0) ? third : heartbeat;
 		}
 
 	}
