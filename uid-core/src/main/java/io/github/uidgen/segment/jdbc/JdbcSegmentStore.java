@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
 import javax.sql.DataSource;
 
 import io.github.uidgen.InvalidSettingException;
+import io.github.uidgen.jdbc.DatabaseReachability;
 import io.github.uidgen.segment.SegmentRange;
 import io.github.uidgen.segment.SegmentStore;
 import io.github.uidgen.segment.SegmentStoreException;
@@ -192,7 +193,7 @@ public final class JdbcSegmentStore implements SegmentStore {
 			this.transactions.execute(create);
 		}
 		catch (DataAccessException ex) {
-			if (SqlFailures.isUnreachable(ex)) {
+			if (DatabaseReachability.isUnreachable(ex)) {
 				throw ex;
 			}
 			SegmentTransactions.backOff(3);
@@ -236,7 +237,7 @@ public final class JdbcSegmentStore implements SegmentStore {
 		if (current != null && SqlFailures.isTableMissing(ex)) {
 			return new SegmentTableMissingException(this.table, createTableSql(current.dialect) + ";", ex);
 		}
-		if (SqlFailures.isUnreachable(ex)) {
+		if (DatabaseReachability.isUnreachable(ex)) {
 			return new SegmentStoreException("Cannot reach the database that hands out uid segments ("
 					+ ex.getMessage() + "); check that it runs and that the DataSource URL and credentials are right.",
 					ex);

@@ -11,6 +11,7 @@ import java.util.Optional;
 import javax.sql.DataSource;
 
 import io.github.uidgen.InvalidSettingException;
+import io.github.uidgen.jdbc.DatabaseReachability;
 import io.github.uidgen.segment.SegmentRange;
 import io.github.uidgen.segment.SegmentStore;
 import io.github.uidgen.segment.SegmentStoreException;
@@ -271,7 +272,7 @@ public final class LeafAllocSegmentStore implements SegmentStore {
 		if (ex instanceof SegmentStoreException segmentStoreException) {
 			return segmentStoreException;
 		}
-		if (SqlFailures.isUnreachable(ex)) {
+		if (DatabaseReachability.isUnreachable(ex)) {
 			return new SegmentStoreException("Cannot reach the database that holds the Leaf table " + this.table + " ("
 					+ ex.getMessage() + "); check that it runs and that the DataSource URL and credentials are right.",
 					ex);

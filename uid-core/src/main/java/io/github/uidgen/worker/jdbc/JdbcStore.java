@@ -12,15 +12,13 @@ import java.util.function.Predicate;
 
 import javax.sql.DataSource;
 
+import io.github.uidgen.jdbc.DatabaseReachability;
 import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import io.github.uidgen.worker.WorkerTableMissingException;
 import io.github.uidgen.worker.support.ClaimBackOff;
 
 import org.springframework.dao.DataAccessException;
-import org.springframework.dao.DataAccessResourceFailureException;
-import org.springframework.dao.RecoverableDataAccessException;
-import org.springframework.dao.TransientDataAccessResourceException;
 import org.springframework.jdbc.BadSqlGrammarException;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -230,7 +228,7 @@ final class JdbcStore {
 				}
 			}
 			catch (DataAccessException | TransactionException ex) {
-				throw isUnreachable(ex) ? unavailable(ex)
+				throw DatabaseReachability.isUnreachable(ex) ? unavailable(ex)
 						: new WorkerAssignmentException("Cannot prepare the uid worker ID tables: " + detail(ex), ex);
 			}
 			this.dialect = current;
@@ -261,7 +259,7 @@ final class JdbcStore {
 			return Boolean.TRUE.equals(onConnection((connection) -> TableName.exists(connection, table)));
 		}
 		catch (DataAccessException | TransactionException ex) {
-			throw isUnreachable(ex) ? unavailable(ex)
+			throw DatabaseReachability.isUnreachable(ex) ? unavailable(ex)
 					: new WorkerAssignmentException("Cannot prepare the uid table " + table + ": " + detail(ex), ex);
 		}
 	}
@@ -366,7 +364,7 @@ final class JdbcStore {
 					+ timeout.getMessage() + "); the call is retried. Check the database's load, locks held on "
 					+ this.table + " and the network.", ex);
 		}
-		if (isUnreachable(ex)) {
+		if (DatabaseReachability.isUnreachable(ex)) {
 			return unavailable(ex);
 		}
 		if (ex instanceof BadSqlGrammarException && !tableExists()) {
@@ -448,19 +446,6 @@ final class JdbcStore {
 	private static SQLException stoppedByTheServer(Throwable ex) {
 		return (SQLException) causeMatching(ex, (cause) -> cause instanceof SQLException sql
 				&& sql.getErrorCode() == MARIADB_STATEMENT_TIMEOUT);
-	}
-
-	/**
-	 * The connection could not be had, broke, or the database did not answer in time. A rollback or commit that
-	 * failed in a way the driver did not classify ({@link TransactionSystemException}) counts too: a rollback fails
-	 * only on a connection that is gone, and when a commit's answer is lost the driver reports the broken connection,
-	 * HikariCP closes it, and the rollback Spring runs next fails with only "Connection is closed" (no SQL state),
-	 * which Spring throws in place of the commit's failure.
-	 */
-	private static boolean isUnreachable(RuntimeException ex) {
-		return ex instanceof CannotCreateTransactionException || ex instanceof DataAccessResourceFailureException
-				|| ex instanceof TransientDataAccessResourceException || ex instanceof RecoverableDataAccessException
-				|| ex instanceof TransactionSystemException;
 	}
 
 	private static WorkerStoreUnavailableException unavailable(RuntimeException ex) {
