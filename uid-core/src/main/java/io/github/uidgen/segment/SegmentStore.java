@@ -20,7 +20,9 @@ public interface SegmentStore {
 	 * @param key the key, already validated by the generator
 	 * @param size how many numbers to claim, at least 1
 	 * @return the claimed range
-	 * @throws SegmentStoreException when the store cannot be reached or cannot be used
+	 * @throws SegmentStoreUnavailableException when the store cannot be reached or does not answer in time, so that
+	 * the claim is worth trying again
+	 * @throws SegmentStoreException when the store answers but cannot be used
 	 */
 	SegmentRange claim(String key, long size);
 

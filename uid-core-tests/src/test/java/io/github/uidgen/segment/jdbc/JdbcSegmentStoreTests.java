@@ -7,6 +7,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.segment.SegmentRange;
 import io.github.uidgen.segment.SegmentStoreException;
+import io.github.uidgen.segment.SegmentStoreUnavailableException;
 import io.github.uidgen.segment.StoredKeys;
 import io.github.uidgen.testsupport.ServerProcess;
 import io.github.uidgen.testsupport.TestDatabases;
@@ -126,8 +127,8 @@ class JdbcSegmentStoreTests {
 			dataSource.setConnectionTimeout(1000);
 			dataSource.setInitializationFailTimeout(-1);
 			JdbcSegmentStore store = JdbcSegmentStore.builder(dataSource).initializeSchema(true).build();
-			assertThat(catchStoreException(store)).hasMessageStartingWith(
-					"Cannot reach the database that hands out uid segments");
+			assertThat(catchStoreException(store)).isInstanceOf(SegmentStoreUnavailableException.class)
+				.hasMessageStartingWith("Cannot reach the database that hands out uid segments");
 		}
 	}
 

@@ -3,7 +3,7 @@ package io.github.uidgen.segment.jdbc;
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.uidgen.segment.SegmentRange;
 import io.github.uidgen.segment.SegmentStore;
-import io.github.uidgen.segment.SegmentStoreException;
+import io.github.uidgen.segment.SegmentStoreUnavailableException;
 import io.github.uidgen.testsupport.StatementCuttingProxy;
 import io.github.uidgen.testsupport.TestDatabases;
 import io.github.uidgen.testsupport.TestDatabases.Database;
@@ -15,9 +15,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * A segment claim whose {@code COMMIT} reached MariaDB but whose answer was lost on the way back: the driver reports
  * the broken connection, HikariCP closes it, and the rollback Spring runs next fails with only "Connection is closed",
- * which Spring throws in place of the commit's failure. The claim is reported as the database out of reach (what it
- * is, and what a start rides through), not as a table uid cannot use; the range it committed is a gap, and the next
- * claim hands out the numbers above it.
+ * which Spring throws in place of the commit's failure. The claim is reported as the database out of reach
+ * ({@link SegmentStoreUnavailableException}: what it is, and what a start rides through), not as a table uid cannot
+ * use; the range it committed is a gap, and the next claim hands out the numbers above it.
  */
 class SegmentClaimCutAtCommitTests {
 
@@ -69,7 +69,7 @@ class SegmentClaimCutAtCommitTests {
 	private static void claimCutAtCommit(StatementCuttingProxy proxy, SegmentStore store, String key,
 			String outOfReach) {
 		proxy.loseReply("commit");
-		assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> store.claim(key, 10))
+		assertThatExceptionOfType(SegmentStoreUnavailableException.class).isThrownBy(() -> store.claim(key, 10))
 			.withMessageStartingWith(outOfReach);
 		assertThat(proxy.cuts()).singleElement().asString().isEqualToIgnoringCase("reply OK commit");
 	}

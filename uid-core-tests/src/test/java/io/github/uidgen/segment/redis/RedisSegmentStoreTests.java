@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.segment.SegmentRange;
 import io.github.uidgen.segment.SegmentStoreException;
+import io.github.uidgen.segment.SegmentStoreUnavailableException;
 import io.github.uidgen.testsupport.ServerProcess;
 import io.github.uidgen.testsupport.TestRedis;
 import io.github.uidgen.testsupport.ThrowawayRedis;
@@ -86,7 +87,7 @@ class RedisSegmentStoreTests {
 		LettuceConnectionFactory nowhere = TestRedis.connectionFactory(ServerProcess.freePort());
 		try {
 			RedisSegmentStore store = RedisSegmentStore.builder(nowhere).build();
-			assertThatExceptionOfType(SegmentStoreException.class).isThrownBy(() -> store.claim("orders", 10))
+			assertThatExceptionOfType(SegmentStoreUnavailableException.class).isThrownBy(() -> store.claim("orders", 10))
 				.withMessageStartingWith("Cannot reach the Redis that hands out uid segments");
 		}
 		finally {

@@ -18,6 +18,7 @@ import io.github.uidgen.jdbc.DatabaseReachability;
 import io.github.uidgen.segment.SegmentRange;
 import io.github.uidgen.segment.SegmentStore;
 import io.github.uidgen.segment.SegmentStoreException;
+import io.github.uidgen.segment.SegmentStoreUnavailableException;
 import io.github.uidgen.segment.StoredKeys;
 
 import org.springframework.dao.DataAccessException;
@@ -238,7 +239,7 @@ public final class JdbcSegmentStore implements SegmentStore {
 			return new SegmentTableMissingException(this.table, createTableSql(current.dialect) + ";", ex);
 		}
 		if (DatabaseReachability.isUnreachable(ex)) {
-			return new SegmentStoreException("Cannot reach the database that hands out uid segments ("
+			return new SegmentStoreUnavailableException("Cannot reach the database that hands out uid segments ("
 					+ ex.getMessage() + "); check that it runs and that the DataSource URL and credentials are right.",
 					ex);
 		}

@@ -15,6 +15,7 @@ import io.github.uidgen.jdbc.DatabaseReachability;
 import io.github.uidgen.segment.SegmentRange;
 import io.github.uidgen.segment.SegmentStore;
 import io.github.uidgen.segment.SegmentStoreException;
+import io.github.uidgen.segment.SegmentStoreUnavailableException;
 import io.github.uidgen.segment.StoredKeys;
 
 import org.springframework.dao.DataAccessException;
@@ -273,9 +274,9 @@ public final class LeafAllocSegmentStore implements SegmentStore {
 			return segmentStoreException;
 		}
 		if (DatabaseReachability.isUnreachable(ex)) {
-			return new SegmentStoreException("Cannot reach the database that holds the Leaf table " + this.table + " ("
-					+ ex.getMessage() + "); check that it runs and that the DataSource URL and credentials are right.",
-					ex);
+			return new SegmentStoreUnavailableException("Cannot reach the database that holds the Leaf table "
+					+ this.table + " (" + ex.getMessage() + "); check that it runs and that the DataSource URL and "
+					+ "credentials are right.", ex);
 		}
 		if (SqlFailures.isTableMissing(ex)) {
 			// Dropped or renamed after it was checked: check it again at the next claim.

@@ -7,6 +7,7 @@ import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.segment.SegmentRange;
 import io.github.uidgen.segment.SegmentStore;
 import io.github.uidgen.segment.SegmentStoreException;
+import io.github.uidgen.segment.SegmentStoreUnavailableException;
 import io.github.uidgen.segment.StoredKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -198,8 +199,8 @@ public final class RedisSegmentStore implements SegmentStore {
 
 	private static SegmentStoreException translate(String redisKey, DataAccessException ex) {
 		if (ex instanceof DataAccessResourceFailureException || ex instanceof QueryTimeoutException) {
-			return new SegmentStoreException("Cannot reach the Redis that hands out uid segments (" + ex.getMessage()
-					+ "); check that it runs and that spring.data.redis.* points at it.", ex);
+			return new SegmentStoreUnavailableException("Cannot reach the Redis that hands out uid segments ("
+					+ ex.getMessage() + "); check that it runs and that spring.data.redis.* points at it.", ex);
 		}
 		// Spring's message is generic ("Error in execution"); Redis's own reply says what is wrong, and only a key
 		// that holds something else than an integer is the key's fault.
