@@ -143,6 +143,17 @@ final class KeyClaims {
 		}
 	}
 
+	/**
+	 * Brings the retry of the failed claim forward to {@code latestNanos} if it is due later; the back-off goes on
+	 * from where it was.
+	 * @param latestNanos the latest the retry may come, by {@link System#nanoTime()}
+	 */
+	void retryNoLaterThan(long latestNanos) {
+		if (this.retryAtNanos - latestNanos > 0) {
+			this.retryAtNanos = latestNanos;
+		}
+	}
+
 	/** Whether the latest claim failed and its retry is not due yet at {@code nowNanos}. */
 	boolean retryPending(long nowNanos) {
 		return this.failure != null && nowNanos - this.retryAtNanos < 0;
@@ -151,6 +162,11 @@ final class KeyClaims {
 	/** Whether the latest claim failed in a way worth retrying (the store did not lose claims). */
 	boolean retryWanted() {
 		return this.failure != null && this.rewound == null;
+	}
+
+	/** How long after the latest failed claim its retry comes: the back-off, doubling from 100 ms to 2 s. */
+	long retryDelayNanos() {
+		return this.retryDelayNanos;
 	}
 
 	/** When the retry of a failed claim is due, by {@link System#nanoTime()}. */

@@ -14,8 +14,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The prefetch of one key, as a task of its {@link SegmentPrefetcher}: asked for when a take reaches the prefetch
  * point of the buffer's segment, it claims the successor in the background, retries a failed claim while the key is
- * in use, and lets callers that found the buffer used up wait for the claim, at most the wait timeout. Only
- * background threads call the store (after the first claim), so no caller blocks longer than that.
+ * in use (or its start in the background waits out a store out of reach), and lets callers that found the buffer used
+ * up wait for the claim, at most the wait timeout. Only background threads call the store (after the first claim), so
+ * no caller blocks longer than that.
  *
  * <p>Its state lets one claim run at a time and keeps the task queued at most once: {@code IDLE} (nothing asked),
  * {@code QUEUED} (asked for, or running), {@code RETRY_WAIT} (a claim failed; the prefetcher runs it again when the
@@ -88,6 +89,17 @@ final class SegmentClaimer extends PrefetchTask {
 	/** What the first claim of a start in the background threw; the start has failed for good. */
 	private volatile SegmentStoreException startFailure;
 
+	/** How long a start in the background keeps trying a store out of reach, from its first try that failed. */
+	private final long storeWaitAtStartNanos;
+
+	/**
+	 * The tries of the first segment that failed while the start waits out a store out of reach, and when it stops
+	 * waiting, by {@link System#nanoTime()}; written by the claims, which run one at a time, read under the lock.
+	 */
+	private int startTriesFailed;
+
+	private long startWaitEndsNanos;
+
 	/** When a start in the background began, by {@link System#nanoTime()} and by the wall clock. */
 	private long startNanos;
 
@@ -102,8 +114,9 @@ final class SegmentClaimer extends PrefetchTask {
 	private long lastUsedNanos;
 
 	SegmentClaimer(KeyClaims claims, SegmentPrefetcher prefetcher, int prefetchThreshold, Duration waitTimeout,
-			Duration idleAfter) {
+			Duration idleAfter, Duration storeWaitAtStart) {
 		this.claims = claims;
+		this.storeWaitAtStartNanos = storeWaitAtStart.toNanos();
 		this.prefetcher = prefetcher;
 		this.prefetchThreshold = prefetchThreshold;
 		this.waitTimeout = waitTimeout;
@@ -143,9 +156,11 @@ final class SegmentClaimer extends PrefetchTask {
 
 	/**
 	 * Waits until the first segment of a start in the background is claimed; returns at once for a generator whose
-	 * first segment was claimed on the calling thread. Only the first claim decides: once it failed, this throws what
-	 * it threw, even when a retry has succeeded since.
-	 * @throws SegmentStoreException what the first claim threw, as the store (or {@link KeyClaims}) threw it
+	 * first segment was claimed on the calling thread. Only the start's tries decide: once they failed (the first,
+	 * or the last within the store wait at start while the store is out of reach), this throws that failure, even
+	 * when a retry has succeeded since.
+	 * @throws SegmentStoreException what the first claim threw, as the store (or {@link KeyClaims}) threw it, or a
+	 * {@link SegmentStoreUnavailableException} that wraps the last try's once the store wait at start is over
 	 * @throws SegmentUnavailableException when the generator was closed first, or the waiting thread interrupted
 	 */
 	void awaitFirst() {
@@ -212,7 +227,9 @@ final class SegmentClaimer extends PrefetchTask {
 				}
 				long now = System.nanoTime();
 				SegmentStoreException failure = this.claims.failure();
-				if (failure != null && (this.attemptsFinished != attemptsBefore || now - this.claims.retryAtNanos() < 0)) {
+				// While a start waits out a store out of reach, its callers wait with it, within their own deadline.
+				if (failure != null && !starting()
+						&& (this.attemptsFinished != attemptsBefore || now - this.claims.retryAtNanos() < 0)) {
 					throw exhausted(failure);
 				}
 				long started = this.claimStartedNanos;
@@ -224,7 +241,8 @@ final class SegmentClaimer extends PrefetchTask {
 					throw timedOut(0);
 				}
 				request();
-				if (started == 0 && this.state != IDLE && waitedFor(deadline) > ASSIST_AFTER_NANOS) {
+				if (started == 0 && this.state != IDLE && !this.claims.retryPending(now)
+						&& waitedFor(deadline) > ASSIST_AFTER_NANOS) {
 					// Asked for (or its retry due), not started: every thread is in another key's claim.
 					this.prefetcher.assist();
 				}
@@ -255,7 +273,7 @@ final class SegmentClaimer extends PrefetchTask {
 	void run() {
 		boolean retry = this.state == RETRY_WAIT;
 		this.state = QUEUED;
-		if (retry && !stillInUse()) {
+		if (retry && !starting() && !stillInUse()) {
 			this.state = IDLE;
 			wakeWaiters();
 			return;
@@ -323,6 +341,7 @@ final class SegmentClaimer extends PrefetchTask {
 		this.claimStartedNanos = nonZero(System.nanoTime());
 		Segment successor = null;
 		SegmentStoreException failure = null;
+		long startRetryPause = -1;
 		try {
 			successor = new Segment(this.claims.claim(), this.prefetchThreshold);
 		}
@@ -347,11 +366,15 @@ final class SegmentClaimer extends PrefetchTask {
 				}
 			}
 			else {
-				if (first && this.startFailure == null) {
-					this.startFailure = failure;
-				}
-				// The failed start reports the first claim's failure itself: no warning about retrying.
+				// A start reports its tries' failures itself: no warning about retrying.
 				this.claims.recordFailure(failure, tail.remaining(), !first);
+				if (first && this.startFailure == null) {
+					startRetryPause = startRetryPause(failure);
+					if (startRetryPause < 0) {
+						this.startFailure = (failure instanceof SegmentStoreUnavailableException
+								&& this.startTriesFailed > 0) ? storeWaitOver(failure) : failure;
+					}
+				}
 			}
 			this.claimStartedNanos = 0;
 			this.attemptsFinished++;
@@ -361,10 +384,51 @@ final class SegmentClaimer extends PrefetchTask {
 			this.lock.unlock();
 		}
 		if (first && successor != null && this.startSegment == null && this.startFailure == null) {
-			logger.info("uid segment generator for key '{}' has its first segment ({} from the {} store) {} ms after "
+			logger.info("uid segment generator for key '{}' has its first segment ({} from the {} store{}) {} ms after "
 					+ "its start began, beside the rest of the application's start", this.claims.key(), successor,
-					this.claims.storeName(), System.currentTimeMillis() - this.startMillis);
+					this.claims.storeName(), (this.startTriesFailed > 0)
+							? ", which answered try " + (this.startTriesFailed + 1) : "",
+					System.currentTimeMillis() - this.startMillis);
 		}
+		if (startRetryPause >= 0) {
+			logger.warn("uid segment generator for key '{}' could not claim its first segment from the {} store (try "
+					+ "{}): {} Trying again in {} ms; the start fails if the store does not answer within {} ms of the "
+					+ "first try (storeWaitAtStart, uid.segment.store-wait-at-start in Spring Boot).",
+					this.claims.key(), this.claims.storeName(), this.startTriesFailed, failure.getMessage(),
+					startRetryPause, TimeUnit.NANOSECONDS.toMillis(this.storeWaitAtStartNanos));
+		}
+	}
+
+	/**
+	 * Decides whether a start in the background tries its first segment again after a try that failed: only when the
+	 * store was out of reach, and within the store wait at start of the first try that failed; the retry then comes
+	 * no later than the wait's end. Runs under the lock, after the failure is recorded.
+	 * @return the pause before the next try in milliseconds, or -1 when the start fails with this failure
+	 */
+	private long startRetryPause(SegmentStoreException failure) {
+		if (!(failure instanceof SegmentStoreUnavailableException) || this.storeWaitAtStartNanos == 0) {
+			return -1;
+		}
+		long now = System.nanoTime();
+		if (this.startTriesFailed == 0) {
+			this.startWaitEndsNanos = now + this.storeWaitAtStartNanos;
+		}
+		long left = this.startWaitEndsNanos - now;
+		if (left <= 0) {
+			return -1;
+		}
+		this.startTriesFailed++;
+		this.claims.retryNoLaterThan(this.startWaitEndsNanos);
+		return TimeUnit.NANOSECONDS.toMillis(Math.min(this.claims.retryDelayNanos(), left));
+	}
+
+	/** The failure of a start whose store did not answer within the store wait at start. */
+	private SegmentStoreUnavailableException storeWaitOver(SegmentStoreException last) {
+		return new SegmentStoreUnavailableException("The " + this.claims.storeName() + " segment store did not hand "
+				+ "out the first segment of key '" + this.claims.key() + "' within "
+				+ TimeUnit.NANOSECONDS.toMillis(this.storeWaitAtStartNanos) + " ms of the first try (storeWaitAtStart, "
+				+ "uid.segment.store-wait-at-start in Spring Boot), " + (this.startTriesFailed + 1) + " tries: "
+				+ last.getMessage(), last);
 	}
 
 	private static long nonZero(long nanos) {
@@ -378,14 +442,15 @@ final class SegmentClaimer extends PrefetchTask {
 	 */
 	SegmentUnavailableException failure() {
 		SegmentStoreException failure = this.claims.failure();
-		if (failure != null) {
-			return exhausted(failure);
-		}
 		if (starting()) {
 			return new SegmentUnavailableException("The segment generator of key '" + this.claims.key()
 					+ "' is starting: claiming its first segment from the " + this.claims.storeName() + " store since "
 					+ Instant.ofEpochMilli(this.startMillis) + " ("
-					+ TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.startNanos) + " ms)");
+					+ TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.startNanos) + " ms)"
+					+ ((failure != null) ? "; the store has not answered yet: " + failure.getMessage() : ""), failure);
+		}
+		if (failure != null) {
+			return exhausted(failure);
 		}
 		long started = this.claimStartedNanos;
 		long running = (started != 0) ? System.nanoTime() - started : 0;

@@ -51,6 +51,8 @@ final class SegmentSettings {
 
 	Duration waitTimeout = DEFAULT_WAIT_TIMEOUT;
 
+	Duration storeWaitAtStart = Duration.ZERO;
+
 	UidClock clock = UidClock.SYSTEM;
 
 	private int prefetchThreads = DEFAULT_PREFETCH_THREADS;
@@ -117,6 +119,14 @@ final class SegmentSettings {
 			throw new InvalidSettingException("waitTimeout", waitTimeout, "use a positive duration, such as 5s");
 		}
 		this.waitTimeout = waitTimeout;
+	}
+
+	void storeWaitAtStart(Duration storeWaitAtStart) {
+		if (storeWaitAtStart == null || storeWaitAtStart.isNegative()) {
+			throw new InvalidSettingException("storeWaitAtStart", storeWaitAtStart, "use 0 to fail the start at the "
+					+ "first claim the store leaves unanswered, or a positive duration such as 10s");
+		}
+		this.storeWaitAtStart = storeWaitAtStart;
 	}
 
 	void clock(UidClock clock) {
@@ -194,6 +204,7 @@ final class SegmentSettings {
 		copy.targetInterval = this.targetInterval;
 		copy.prefetchThreshold = this.prefetchThreshold;
 		copy.waitTimeout = this.waitTimeout;
+		copy.storeWaitAtStart = this.storeWaitAtStart;
 		copy.clock = this.clock;
 		copy.prefetchThreads = this.prefetchThreads;
 		copy.prefetchThreadFactory = this.prefetchThreadFactory;

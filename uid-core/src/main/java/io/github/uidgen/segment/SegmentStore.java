@@ -21,7 +21,7 @@ public interface SegmentStore {
 	 * @param size how many numbers to claim, at least 1
 	 * @return the claimed range
 	 * @throws SegmentStoreUnavailableException when the store cannot be reached or does not answer in time, so that
-	 * the claim is worth trying again
+	 * the claim is worth trying again (a start waits that out, see {@link SegmentStoreUnavailableException})
 	 * @throws SegmentStoreException when the store answers but cannot be used
 	 */
 	SegmentRange claim(String key, long size);

@@ -27,9 +27,10 @@ import io.github.uidgen.UidLayout;
  *
  * <p><strong>Start in the background.</strong> {@link SegmentUidGenerators#startKey(String)} (what Spring Boot's
  * {@code UidGenerator} bean of {@code uid.generator=segment} uses) returns the generator before its first segment is
- * claimed: the buffer starts on an empty segment whose successor, the first segment, a background thread claims. A
- * {@link #getUID()} meanwhile waits for it as it would for any successor, at most {@code waitTimeout};
- * {@link #awaitFirstSegment()} waits for it and throws what the first claim threw, which is how a start fails.
+ * claimed: the buffer starts on an empty segment whose successor, the first segment, a background thread claims,
+ * trying again for {@code storeWaitAtStart} while the store cannot be reached. A {@link #getUID()} meanwhile waits for
+ * it as it would for any successor, at most {@code waitTimeout}; {@link #awaitFirstSegment()} waits for it and throws
+ * what the start's tries threw, which is how a start fails.
  *
  * <p><strong>Order and gaps.</strong> Each number goes to one caller. Ranges of a key only ever grow in the store,
  * so a thread's numbers strictly increase, and numbers from a later claim (of any instance) lie above those of an
@@ -100,7 +101,7 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 				? SegmentPrefetcher.single("uid-segment-prefetch-" + settings.key, settings.prefetchThreadFactory)
 				: sharedPrefetcher;
 		this.claimer = new SegmentClaimer(this.claims, this.prefetcher, settings.prefetchThreshold,
-				settings.waitTimeout, settings.idleAfter);
+				settings.waitTimeout, settings.idleAfter, settings.storeWaitAtStart);
 		this.buffer = this.claimer.buffer();
 	}
 
@@ -154,11 +155,13 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 	/**
 	 * Waits until the first segment is claimed, for a generator whose first segment is claimed in the background
 	 * ({@link SegmentUidGenerators#startKey(String)}); returns at once for any other, whose first segment was claimed
-	 * when it was built. The wait is not bounded here: the store's own timeout bounds the claim. Only the first claim
-	 * counts: when it failed, this throws what it threw, even if a background retry has succeeded since, so that a
-	 * start fails as a start that claims on its own thread does.
+	 * when it was built. The wait is not bounded here: the store's own timeout bounds each claim, and
+	 * {@link Builder#storeWaitAtStart(Duration)} how long claims that cannot reach the store are tried again. Only the
+	 * start's tries count: once they failed, this throws what they threw, even if a background retry has succeeded
+	 * since, so that a start fails as a start that claims on its own thread does.
 	 * @throws SegmentStoreException what the first claim threw, as it was thrown (the store's exception, or one
-	 * wrapping what it threw)
+	 * wrapping what it threw); once the store wait at start is over, a {@link SegmentStoreUnavailableException} that
+	 * says so, with the last try's failure as its cause
 	 * @throws SegmentUnavailableException when the generator was closed before its first segment came, or the waiting
 	 * thread is interrupted
 	 */
@@ -385,6 +388,25 @@ public final class SegmentUidGenerator implements UidGenerator, AutoCloseable {
 		 */
 		public Builder waitTimeout(Duration waitTimeout) {
 			this.settings.waitTimeout(waitTimeout);
+			return this;
+		}
+
+		/**
+		 * Sets how long a start in the background ({@link SegmentUidGenerators#startKey(String)}) keeps trying a store
+		 * that cannot be reached ({@link SegmentStoreUnavailableException}: down, restarting, slow to take the first
+		 * connection) for the first segment, counted from the first try that failed; 0 when not set, which fails the
+		 * start at the first such try. Each try that fails is logged at WARN with the store's error and the pause
+		 * before the next (100 ms, doubling up to 2 s, and never past this wait); once the wait is over,
+		 * {@link SegmentUidGenerator#awaitFirstSegment()} throws a {@link SegmentStoreUnavailableException} that says
+		 * how long the store was tried, with the last try's failure as its cause. A store that answers and refuses
+		 * (a missing table, a key it does not hold) fails the start at once, whatever this says. A first segment
+		 * claimed on the calling thread ({@link #build()}, {@link SegmentUidGenerators#forKey(String)}) is not tried
+		 * again: the caller gets the failure.
+		 * @param storeWaitAtStart 0 or a positive duration
+		 * @return this builder
+		 */
+		public Builder storeWaitAtStart(Duration storeWaitAtStart) {
+			this.settings.storeWaitAtStart(storeWaitAtStart);
 			return this;
 		}
 

@@ -76,9 +76,11 @@ public final class SegmentUidGenerators implements AutoCloseable {
 	 * a {@link SegmentUidGenerator#getUID()} meanwhile waits for it, at most the wait timeout. A key in use already
 	 * is returned as it is, and a later {@link #forKey(String)} of the key returns the same generator.
 	 *
-	 * <p>A first claim that fails is not tried again for the start: {@code awaitFirstSegment()} throws its failure at
-	 * once, as a claim on the calling thread would (the generator itself retries in the background, as it does during
-	 * any outage, until it is closed or no longer used).
+	 * <p>A first claim that cannot reach the store ({@link SegmentStoreUnavailableException}) is tried again, each
+	 * try logged, for {@link SegmentUidGenerator.Builder#storeWaitAtStart(java.time.Duration) storeWaitAtStart} (0
+	 * unless set); any other failure, and the last once the wait is over, {@code awaitFirstSegment()} throws at once,
+	 * as a claim on the calling thread would (the generator itself goes on retrying in the background, as it does
+	 * during any outage, until it is closed or no longer used).
 	 * @param key 1 to 128 letters, digits, {@code _}, {@code -}, {@code .} or {@code :}
 	 * @return the generator
 	 * @throws io.github.uidgen.InvalidSettingException for an invalid key
