@@ -1,10 +1,12 @@
 package io.github.uidgen.autoconfigure;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -15,6 +17,8 @@ import javax.sql.DataSource;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.Appender;
+import ch.qos.logback.core.AppenderBase;
 import ch.qos.logback.core.read.ListAppender;
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.UidGeneratorStatus;
@@ -24,14 +28,18 @@ import io.github.uidgen.autoconfigure.actuate.UidMetricsAutoConfiguration;
 import io.github.uidgen.segment.SegmentRange;
 import io.github.uidgen.segment.SegmentStore;
 import io.github.uidgen.segment.SegmentStoreException;
+import io.github.uidgen.segment.SegmentStoreUnavailableException;
 import io.github.uidgen.segment.SegmentUidGenerator;
 import io.github.uidgen.segment.SegmentUidGenerators;
 import io.github.uidgen.segment.StoredKeys;
 import io.github.uidgen.segment.jdbc.JdbcSegmentStore;
+import io.github.uidgen.testsupport.Duplicates;
 import io.github.uidgen.testsupport.ServerProcess;
+import io.github.uidgen.testsupport.ThrowawayRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -55,7 +63,9 @@ import static org.awaitility.Awaitility.await;
  * the bean is the key's {@link SegmentUidGenerator}, a call before the first segment waits for it, a start whose
  * first claim fails still fails with the same exception, and a context closed while the claim is under way leaves no
  * thread behind. The store is the real {@link JdbcSegmentStore} on the machine's MariaDB, wrapped to record which
- * thread claims and to hold the first claim for a while.
+ * thread claims and to hold the first claim for a while. A store that cannot be reached is tried again for
+ * {@code uid.segment.store-wait-at-start}, against a Redis nobody listens on or a {@code redis-server} of the test's
+ * own that comes up meanwhile; one that answers and refuses is not.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SegmentGeneratorStartTests {
@@ -140,10 +150,12 @@ class SegmentGeneratorStartTests {
 
 	@Test
 	void aStartWhoseFirstClaimFailsFailsWithTheSameExceptionAsBefore() {
-		// A Redis nobody listens on: the claim's Redis round trip fails as it always did, now at the end of the start.
+		// A Redis nobody listens on, and no wait for it: the claim's Redis round trip fails as it always did, now at
+		// the end of the start.
 		this.contextRunner.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
 			.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + ServerProcess.freePort(),
-					"spring.data.redis.timeout=1s", "uid.segment.store=redis", "uid.segment.key=unreachable")
+					"spring.data.redis.timeout=1s", "uid.segment.store=redis", "uid.segment.key=unreachable",
+					"uid.segment.store-wait-at-start=0")
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				assertThat(storeFailure(context.getStartupFailure())).as("in %s", context.getStartupFailure())
@@ -155,15 +167,92 @@ class SegmentGeneratorStartTests {
 				assertThat(analysis.getDescription()).contains("Property: uid.segment.store").contains("Value: redis");
 				assertThat(analysis.getAction()).contains("Check that Redis is running");
 			});
-		// A table that is missing: the analysis with the DDL, as before.
-		this.onMariaDb
-			.withPropertyValues("uid.segment.key=missing", "uid.segment.db.initialize-schema=false",
-					"uid.segment.db.table=" + this.table + "_missing")
+		// A table that is missing: the analysis with the DDL, as before, without waiting (the store answered).
+		ListAppender<ILoggingEvent> logged = capture();
+		try {
+			this.onMariaDb
+				.withPropertyValues("uid.segment.key=missing", "uid.segment.db.initialize-schema=false",
+						"uid.segment.db.table=" + this.table + "_missing")
+				.run((context) -> {
+					assertThat(context).hasFailed();
+					FailureAnalysis analysis = StartupFailures.analyze(context.getStartupFailure());
+					assertThat(analysis).isNotNull();
+					assertThat(analysis.getAction()).contains("CREATE TABLE IF NOT EXISTS " + this.table + "_missing");
+				});
+			assertThat(messages(logged)).noneSatisfy((message) -> assertThat(message)
+				.contains("could not claim its first segment"));
+		}
+		finally {
+			release(logged);
+		}
+	}
+
+	/**
+	 * A Redis that is not up yet when the application starts (the whole system starting at once), and comes up while
+	 * the start waits for it: each try is logged, the start goes on once it answers, and numbers are issued.
+	 */
+	@Test
+	void aStoreThatIsNotUpYetIsWaitedForWithinStoreWaitAtStart(@TempDir Path dir) throws Exception {
+		try (ThrowawayRedis redis = ThrowawayRedis.start(dir, "--appendonly", "yes", "--appendfsync", "always")) {
+			redis.stop();
+			Signal firstTryFailed = new Signal("could not claim its first segment from the redis store (try 1)");
+			ListAppender<ILoggingEvent> logged = capture();
+			capture(firstTryFailed);
+			CompletableFuture<Void> upOnceTried = CompletableFuture.runAsync(() -> {
+				if (!firstTryFailed.await(Duration.ofSeconds(30))) {
+					throw new IllegalStateException("no failed try logged within 30 s");
+				}
+				redis.start();
+			});
+			try {
+				this.contextRunner.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+					.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port(),
+							"spring.data.redis.timeout=2s", "uid.segment.store=redis", "uid.segment.key=late",
+							"uid.segment.step=10", "uid.segment.store-wait-at-start=60s")
+					.run((context) -> {
+						assertThat(context).hasNotFailed();
+						UidGenerator generator = context.getBean(UidGenerator.class);
+						long[] numbers = new long[100];
+						for (int i = 0; i < numbers.length; i++) {
+							numbers[i] = generator.getUID();
+						}
+						assertThat(Duplicates.count(numbers)).isZero();
+						assertThat(numbers[0]).as("the key's first number").isOne();
+						assertThat(context.getBean(SegmentUidGenerator.class).getFailure()).isNull();
+					});
+				upOnceTried.get(30, TimeUnit.SECONDS);
+				assertThat(messages(logged)).anySatisfy((message) -> assertThat(message)
+					.startsWith("uid segment generator for key 'late' could not claim its first segment from the redis "
+							+ "store (try 1): Cannot reach the Redis that hands out uid segments")
+					.contains("the start fails if the store does not answer within 60000 ms of the first try")
+					.contains("uid.segment.store-wait-at-start"));
+			}
+			finally {
+				release(logged);
+				release(firstTryFailed);
+			}
+		}
+	}
+
+	/** A Redis that never answers fails the start once the wait is over, saying how long it was tried. */
+	@Test
+	void aStoreThatNeverAnswersFailsTheStartOnceStoreWaitAtStartIsOver() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + ServerProcess.freePort(),
+					"spring.data.redis.timeout=1s", "uid.segment.store=redis", "uid.segment.key=never",
+					"uid.segment.store-wait-at-start=1s")
 			.run((context) -> {
 				assertThat(context).hasFailed();
-				FailureAnalysis analysis = StartupFailures.analyze(context.getStartupFailure());
+				assertThat(storeFailure(context.getStartupFailure())).as("in %s", context.getStartupFailure())
+					.isInstanceOf(SegmentStoreUnavailableException.class)
+					.hasMessageStartingWith("The redis segment store did not hand out the first segment of key "
+							+ "'never' within 1000 ms of the first try")
+					.hasMessageContaining("Cannot reach the Redis that hands out uid segments");
+				FailureAnalysis analysis = StartupFailures.analyze(context.getStartupFailure(),
+						"uid.segment.store=redis");
 				assertThat(analysis).isNotNull();
-				assertThat(analysis.getAction()).contains("CREATE TABLE IF NOT EXISTS " + this.table + "_missing");
+				assertThat(analysis.getAction()).contains("Check that Redis is running")
+					.contains("uid.segment.store-wait-at-start");
 			});
 	}
 
@@ -213,8 +302,50 @@ class SegmentGeneratorStartTests {
 		return logged;
 	}
 
-	private static void release(ListAppender<ILoggingEvent> logged) {
+	private static void capture(Appender<ILoggingEvent> appender) {
+		appender.start();
+		((Logger) LoggerFactory.getLogger(SegmentUidGenerator.class)).addAppender(appender);
+	}
+
+	private static void release(Appender<ILoggingEvent> logged) {
 		((Logger) LoggerFactory.getLogger(SegmentUidGenerator.class)).detachAppender(logged);
+	}
+
+	/** The messages logged, read once the logging threads are done. */
+	private static List<String> messages(ListAppender<ILoggingEvent> logged) {
+		synchronized (logged) {
+			return logged.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
+		}
+	}
+
+	/** Tells another thread when a message containing a text is logged. */
+	private static final class Signal extends AppenderBase<ILoggingEvent> {
+
+		private final String text;
+
+		private final CountDownLatch logged = new CountDownLatch(1);
+
+		Signal(String text) {
+			this.text = text;
+		}
+
+		@Override
+		protected void append(ILoggingEvent event) {
+			if (event.getFormattedMessage().contains(this.text)) {
+				this.logged.countDown();
+			}
+		}
+
+		boolean await(Duration bound) {
+			try {
+				return this.logged.await(bound.toMillis(), TimeUnit.MILLISECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return false;
+			}
+		}
+
 	}
 
 	/** The application's own segment store bean: the real JDBC store, recorded. */

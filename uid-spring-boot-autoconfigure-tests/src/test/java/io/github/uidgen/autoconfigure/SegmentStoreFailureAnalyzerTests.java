@@ -3,6 +3,7 @@ package io.github.uidgen.autoconfigure;
 import java.net.ConnectException;
 
 import io.github.uidgen.segment.SegmentStoreException;
+import io.github.uidgen.segment.SegmentStoreUnavailableException;
 import io.github.uidgen.segment.jdbc.LeafAllocRowException;
 import io.github.uidgen.segment.jdbc.LeafAllocTableException;
 import io.github.uidgen.segment.jdbc.SegmentTableMissingException;
@@ -50,18 +51,27 @@ class SegmentStoreFailureAnalyzerTests {
 
 	@Test
 	void anUnreachableStoreNamesTheStoreAndWhatToCheck() {
-		SegmentStoreException unreachable = new SegmentStoreException("Cannot reach the database",
+		SegmentStoreException unreachable = new SegmentStoreUnavailableException("Cannot reach the database",
 				new ConnectException("Connection refused"));
 		FailureAnalysis db = this.analyzer.analyze(unreachable);
 		assertThat(db.getDescription()).contains("Cannot reach the database")
 			.contains("Cause: java.net.ConnectException: Connection refused")
 			.contains("Property: uid.segment.store")
 			.contains("Value: db");
-		assertThat(db.getAction()).contains("spring.datasource.url");
+		assertThat(db.getAction()).contains("spring.datasource.url")
+			.endsWith("A store that takes longer to come up at start can be waited for with "
+					+ "uid.segment.store-wait-at-start.");
 		this.environment.setProperty("uid.segment.store", "REDIS");
 		FailureAnalysis redis = this.analyzer.analyze(unreachable);
 		assertThat(redis.getDescription()).contains("Value: redis");
 		assertThat(redis.getAction()).contains("spring.data.redis.host");
+	}
+
+	@Test
+	void aStoreThatAnswersAndRefusesIsNotOneToWaitFor() {
+		FailureAnalysis analysis = this.analyzer.analyze(new SegmentStoreException("The Redis key uid:segment:x could "
+				+ "not be advanced: ERR value is not an integer or out of range", null));
+		assertThat(analysis.getAction()).doesNotContain("uid.segment.store-wait-at-start");
 	}
 
 	@Test

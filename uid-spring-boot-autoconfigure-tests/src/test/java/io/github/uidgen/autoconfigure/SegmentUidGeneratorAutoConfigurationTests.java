@@ -548,6 +548,8 @@ class SegmentUidGeneratorAutoConfigurationTests {
 		assertInvalid("uid.segment.prefetch-threshold", "100", "0 to 99", "uid.segment.prefetch-threshold=100");
 		assertInvalid("uid.segment.target-interval", "PT0S", "at least 1 ms", "uid.segment.target-interval=0s");
 		assertInvalid("uid.segment.wait-timeout", "PT0S", "positive duration", "uid.segment.wait-timeout=0s");
+		assertInvalid("uid.segment.store-wait-at-start", "PT-1S", "use 0 to fail the start",
+				"uid.segment.store-wait-at-start=-1s");
 		assertInvalid("uid.segment.key", "order numbers", "letters, digits", "uid.segment.key=order numbers");
 		assertInvalid("uid.segment.db.table", "x;y", "table name", "uid.segment.db.table=x;y");
 		assertFailure(this.onRedis, (analysis) -> {

@@ -3,6 +3,7 @@ package io.github.uidgen.autoconfigure;
 import java.util.Locale;
 
 import io.github.uidgen.segment.SegmentStoreException;
+import io.github.uidgen.segment.SegmentStoreUnavailableException;
 import io.github.uidgen.segment.jdbc.LeafAllocRowException;
 import io.github.uidgen.segment.jdbc.LeafAllocTableException;
 import io.github.uidgen.segment.jdbc.SegmentTableMissingException;
@@ -14,7 +15,8 @@ import org.springframework.core.env.Environment;
 /**
  * Explains a segment store that could not hand out the first segment at start-up: its table is missing (with the
  * DDL that creates it), Leaf's table or the key's row in it is not fit (with the statement that fixes it), its Redis
- * keeps nothing across a restart, or the database or Redis cannot be reached or used.
+ * keeps nothing across a restart, or the database or Redis cannot be reached (for longer than the start waits) or
+ * used.
  */
 class SegmentStoreFailureAnalyzer extends UidFailureAnalyzer<SegmentStoreException> {
 
@@ -71,6 +73,10 @@ class SegmentStoreFailureAnalyzer extends UidFailureAnalyzer<SegmentStoreExcepti
 						+ "spring.data.redis.url) and the credentials set there, or set uid.segment.store to db."
 				: "Check that the database is running and reachable with spring.datasource.url, username and "
 						+ "password, or set uid.segment.store to redis.";
+		if (cause instanceof SegmentStoreUnavailableException) {
+			action += " A store that takes longer to come up at start can be waited for with "
+					+ "uid.segment.store-wait-at-start.";
+		}
 		return new FailureAnalysis(describe(problem, "uid.segment.store", store), action, cause);
 	}
 

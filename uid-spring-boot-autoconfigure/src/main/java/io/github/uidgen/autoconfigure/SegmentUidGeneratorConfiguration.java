@@ -62,6 +62,7 @@ class SegmentUidGeneratorConfiguration {
 		map("uid.segment.target-interval", segment.getTargetInterval(), builder::targetInterval);
 		map("uid.segment.prefetch-threshold", segment.getPrefetchThreshold(), builder::prefetchThreshold);
 		map("uid.segment.wait-timeout", segment.getWaitTimeout(), builder::waitTimeout);
+		map("uid.segment.store-wait-at-start", segment.getStoreWaitAtStart(), builder::storeWaitAtStart);
 		if (Threading.VIRTUAL.isActive(environment)) {
 			// As Boot's own executors do with spring.threads.virtual.enabled: the background claims run on virtual
 			// threads, so the segment generators start no platform thread at all.
@@ -89,11 +90,12 @@ class SegmentUidGeneratorConfiguration {
 	 * fails fails as before, with the same exception. A {@code getUID()} before then waits for the first segment, at
 	 * most {@code uid.segment.wait-timeout}.
 	 *
-	 * <p>Unlike the worker-ID claim, a first claim that fails is not tried again for {@code
-	 * uid.worker.store-wait-at-start} (the segment generator reads no {@code uid.worker.*}): the start fails at once,
-	 * as it always has, bounded by the store's own timeout (the transaction timeout of {@code uid.segment.wait-timeout}
-	 * on a database, {@code spring.data.redis.timeout} on Redis). Keys asked for through {@link SegmentUidGenerators}
-	 * keep claiming their first segment on the calling thread.
+	 * <p>As the worker-ID claim is, a first claim that cannot reach the store is tried again, each try logged with the
+	 * store's error and the pause, for up to {@code uid.segment.store-wait-at-start} from the first try that failed (a
+	 * property of its own, as the segment generator reads no {@code uid.worker.*}); each try is bounded by the store's
+	 * own timeout (the transaction timeout of {@code uid.segment.wait-timeout} on a database,
+	 * {@code spring.data.redis.timeout} on Redis). A store that answers and refuses fails the start at once. Keys asked
+	 * for through {@link SegmentUidGenerators} keep claiming their first segment on the calling thread.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnProperty(name = "uid.generator", havingValue = "segment")

@@ -57,6 +57,16 @@ public class UidSegmentProperties {
 	 */
 	private Duration waitTimeout = Duration.ofSeconds(5);
 
+	/**
+	 * How long the start keeps trying a db, redis or leaf store that cannot be reached for the first segment of
+	 * uid.segment.key (down, restarting, or slow to take the first connection while many instances start at once),
+	 * counted from the first try that failed, before it fails; each try is logged. 0 fails at the first such try. A
+	 * store that answers with an error (a missing table, a key Leaf's table has no row for) fails the start at once,
+	 * whatever this says. Applies to the UidGenerator bean of uid.generator=segment; keys asked for through the
+	 * SegmentUidGenerators bean get the failure on the calling thread.
+	 */
+	private Duration storeWaitAtStart = Duration.ofSeconds(10);
+
 	@NestedConfigurationProperty
 	private final UidSegmentDbProperties db = new UidSegmentDbProperties();
 
@@ -128,6 +138,14 @@ public class UidSegmentProperties {
 
 	public void setWaitTimeout(Duration waitTimeout) {
 		this.waitTimeout = waitTimeout;
+	}
+
+	public Duration getStoreWaitAtStart() {
+		return this.storeWaitAtStart;
+	}
+
+	public void setStoreWaitAtStart(Duration storeWaitAtStart) {
+		this.storeWaitAtStart = storeWaitAtStart;
 	}
 
 	public UidSegmentDbProperties getDb() {
