@@ -20,8 +20,8 @@ class RedisSegmentGeneratorEndToEndTests extends SegmentGeneratorEndToEndTests {
 	List<String> storeArguments(String runId) {
 		// The shared Redis of the tests keeps nothing across a restart; the instances are killed, not Redis. The
 		// sample's 2 s Redis timeout also bounds Lettuce's first handshake, which a cold JVM outlasted on a slow
-		// machine under the suite's load, and a first segment that cannot be claimed fails the start at once (see
-		// SegmentUidGeneratorConfiguration): these tests are about the numbers handed out, not about timeouts.
+		// machine under the suite's load; a first segment that cannot be claimed is now tried again within
+		// uid.segment.store-wait-at-start, but these tests are about the numbers handed out, not about timeouts.
 		return List.of("--uid.segment.redis.key-prefix=" + keyPrefix(runId),
 				"--uid.segment.redis.require-persistence=false", "--spring.data.redis.timeout=10s",
 				"--spring.data.redis.connect-timeout=10s");
