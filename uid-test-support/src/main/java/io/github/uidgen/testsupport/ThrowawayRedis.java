@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 import org.springframework.data.redis.connection.RedisConnection;
@@ -57,7 +58,45 @@ public final class ThrowawayRedis implements AutoCloseable {
 		return redis;
 	}
 
+	/**
+	 * Starts a server that is still loading its data when this returns, and stays so for at least {@code keys} times
+	 * {@code loadDelayPerKey} (Redis's {@code key-load-delay}, a setting for its own tests): every data command is
+	 * answered {@code LOADING} meanwhile, as by a Redis that restarted with a large snapshot. The snapshot is written
+	 * first, {@code keys} keys by {@code DEBUG POPULATE}.
+	 * @param dir a directory of the test's own for its data and log
+	 * @param keys how many keys the snapshot holds
+	 * @param loadDelayPerKey how long loading takes per key, at least 1 µs
+	 * @return the server, loading
+	 */
+	public static ThrowawayRedis startLoading(Path dir, int keys, Duration loadDelayPerKey) {
+		ThrowawayRedis writer = start(dir, "--enable-debug-command", "local");
+		try {
+			requireOk(writer.cli("DEBUG", "POPULATE", Integer.toString(keys)), "DEBUG POPULATE");
+			requireOk(writer.cli("SAVE"), "SAVE");
+		}
+		finally {
+			writer.stop();
+		}
+		ThrowawayRedis loading = new ThrowawayRedis(writer.dir, writer.port, List.of("--key-load-delay",
+				Long.toString(Math.max(1, loadDelayPerKey.toNanos() / 1_000)), "--loading-process-events-interval-bytes",
+				"1024"));
+		loading.launch((reply) -> reply.startsWith("LOADING"), "answer LOADING");
+		return loading;
+	}
+
+	/**
+	 * Tells whether the server is loading its data ({@code INFO persistence} says {@code loading:1}).
+	 * @return whether it is loading
+	 */
+	public boolean isLoading() {
+		return cli("INFO", "persistence").contains("loading:1");
+	}
+
 	private void launch() {
+		launch("PONG"::equals, "answer PING");
+	}
+
+	private void launch(Predicate<String> ready, String readiness) {
 		List<String> command = new ArrayList<>(List.of("redis-server", "--port", Integer.toString(this.port),
 				"--bind", "127.0.0.1", "--dir", this.dir.toString(), "--dbfilename", DUMP, "--save", "",
 				"--appendonly", "no", "--daemonize", "no", "--protected-mode", "no"));
@@ -70,7 +109,7 @@ public final class ThrowawayRedis implements AutoCloseable {
 		}
 		this.server = ServerProcess.launch("redis-server:" + this.port, command, this.dir.resolve("redis.log"),
 				this.port, STARTUP);
-		this.server.awaitTrue(STARTUP, () -> "PONG".equals(cli("PING")), "answer PING");
+		this.server.awaitTrue(STARTUP, () -> ready.test(cli("PING")), readiness);
 	}
 
 	/**
