@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Properties;
 import java.util.function.Function;
 
+import io.github.uidgen.redis.RedisReachability;
+
 import org.springframework.dao.DataAccessException;
-import org.springframework.dao.DataAccessResourceFailureException;
-import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisClusterNode;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -104,10 +104,10 @@ record RedisDurability(Level level, String server, String settings, List<String>
 			Properties values = config.apply(parameter);
 			return (values != null) ? values.getProperty(parameter) : null;
 		}
-		catch (DataAccessResourceFailureException | QueryTimeoutException ex) {
-			throw ex;
-		}
 		catch (DataAccessException ex) {
+			if (RedisReachability.isUnreachable(ex)) {
+				throw ex;
+			}
 			return null;
 		}
 	}

@@ -4,6 +4,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 import io.github.uidgen.InvalidSettingException;
+import io.github.uidgen.redis.RedisReachability;
 import io.github.uidgen.segment.SegmentRange;
 import io.github.uidgen.segment.SegmentStore;
 import io.github.uidgen.segment.SegmentStoreException;
@@ -13,8 +14,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.dao.DataAccessException;
-import org.springframework.dao.DataAccessResourceFailureException;
-import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -117,10 +116,10 @@ public final class RedisSegmentStore implements SegmentStore {
 		try {
 			durability = this.redis.execute(RedisDurability::of, true);
 		}
-		catch (DataAccessResourceFailureException | QueryTimeoutException ex) {
-			throw translate(null, ex);
-		}
 		catch (DataAccessException ex) {
+			if (RedisReachability.isUnreachable(ex)) {
+				throw translate(null, ex);
+			}
 			throw new SegmentStoreException("Cannot read what the Redis that hands out uid segments keeps across a "
 					+ "restart (INFO persistence failed: " + ex.getMessage() + ")", ex);
 		}
@@ -183,10 +182,10 @@ public final class RedisSegmentStore implements SegmentStore {
 		try {
 			return Optional.of(new RedisKeyScan(this.redis, this.keyPrefix).read(name(), maxKeys));
 		}
-		catch (DataAccessResourceFailureException | QueryTimeoutException ex) {
-			throw translate(null, ex);
-		}
 		catch (DataAccessException ex) {
+			if (RedisReachability.isUnreachable(ex)) {
+				throw translate(null, ex);
+			}
 			throw new SegmentStoreException("Cannot read the uid segment keys under " + this.keyPrefix + ": "
 					+ ex.getMostSpecificCause().getMessage(), ex);
 		}
@@ -198,9 +197,10 @@ public final class RedisSegmentStore implements SegmentStore {
 	}
 
 	private static SegmentStoreException translate(String redisKey, DataAccessException ex) {
-		if (ex instanceof DataAccessResourceFailureException || ex instanceof QueryTimeoutException) {
+		if (RedisReachability.isUnreachable(ex)) {
 			return new SegmentStoreUnavailableException("Cannot reach the Redis that hands out uid segments ("
-					+ ex.getMessage() + "); check that it runs and that spring.data.redis.* points at it.", ex);
+					+ RedisReachability.reason(ex) + "); check that it runs, that it has loaded its data, and that "
+					+ "spring.data.redis.* points at it.", ex);
 		}
 		// Spring's message is generic ("Error in execution"); Redis's own reply says what is wrong, and only a key
 		// that holds something else than an integer is the key's fault.

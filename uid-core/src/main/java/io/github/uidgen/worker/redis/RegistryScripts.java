@@ -3,13 +3,12 @@ package io.github.uidgen.worker.redis;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
+import io.github.uidgen.redis.RedisReachability;
 import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
 
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.dao.DataAccessException;
-import org.springframework.dao.DataAccessResourceFailureException;
-import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.DefaultRedisScript;
@@ -109,11 +108,12 @@ final class RegistryScripts {
 		try {
 			reply = this.transport.eval(script, keys, argv);
 		}
-		catch (DataAccessResourceFailureException | QueryTimeoutException ex) {
-			throw new WorkerStoreUnavailableException("Cannot reach Redis, which hands out uid worker IDs ("
-					+ ex.getMessage() + "); check that it runs and that the connection settings are right.", ex);
-		}
 		catch (DataAccessException ex) {
+			if (RedisReachability.isUnreachable(ex)) {
+				throw new WorkerStoreUnavailableException("Cannot reach Redis, which hands out uid worker IDs ("
+						+ RedisReachability.reason(ex) + "); check that it runs, that it has loaded its "
+						+ "data, and that the connection settings are right.", ex);
+			}
 			throw new WorkerAssignmentException("Redis refused the uid worker registry script (" + operation + ") under "
 					+ this.hashTag + ": " + ex.getMessage(), ex);
 		}
