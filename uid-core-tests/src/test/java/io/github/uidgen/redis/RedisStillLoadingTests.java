@@ -2,6 +2,7 @@ package io.github.uidgen.redis;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.function.Function;
 
 import io.github.uidgen.segment.SegmentRange;
 import io.github.uidgen.segment.SegmentStoreUnavailableException;
@@ -33,43 +34,46 @@ class RedisStillLoadingTests {
 
 	@Test
 	void aWorkerIdClaimWhileRedisLoadsItsDataFindsTheStoreNotAnsweringYetAndSucceedsOnceItHasLoaded(@TempDir Path dir) {
-		try (ThrowawayRedis redis = ThrowawayRedis.startLoading(dir, KEYS, LOAD_DELAY_PER_KEY)) {
-			LettuceConnectionFactory factory = redis.connectionFactory();
-			try {
-				RedisWorkerIdAssigner assigner = RedisWorkerIdAssigner.builder(factory)
-					.keyPrefix("uid-test")
-					.namespace("loading")
-					.leaseDuration(Duration.ofSeconds(5))
-					.heartbeatInterval(Duration.ofMillis(100))
-					.registryLossMargin(Duration.ZERO)
-					.build();
-				assertThatExceptionOfType(WorkerStoreUnavailableException.class).isThrownBy(() -> assigner.assign(1023))
-					.withMessageContaining("LOADING");
-				assertThat(redis.isLoading()).as("Redis was still loading after the claim").isTrue();
-				await().atMost(Duration.ofSeconds(60)).until(() -> !redis.isLoading());
-				assertThat(assigner.assign(1023).workerId()).isZero();
-			}
-			finally {
-				factory.destroy();
-			}
-		}
+		whileLoadingAndAfter(dir, (factory) -> {
+			RedisWorkerIdAssigner assigner = RedisWorkerIdAssigner.builder(factory)
+				.keyPrefix("uid-test")
+				.namespace("loading")
+				.leaseDuration(Duration.ofSeconds(5))
+				.heartbeatInterval(Duration.ofMillis(100))
+				.registryLossMargin(Duration.ZERO)
+				.build();
+			assertThatExceptionOfType(WorkerStoreUnavailableException.class).isThrownBy(() -> assigner.assign(1023))
+				.withMessageContaining("LOADING");
+			return () -> assertThat(assigner.assign(1023).workerId()).isZero();
+		});
 	}
 
 	@Test
 	void aSegmentClaimWhileRedisLoadsItsDataFindsTheStoreOutOfReachAndSucceedsOnceItHasLoaded(@TempDir Path dir) {
+		whileLoadingAndAfter(dir, (factory) -> {
+			RedisSegmentStore store = RedisSegmentStore.builder(factory)
+				.keyPrefix("uid-test-loading")
+				.requirePersistence(false)
+				.build();
+			assertThatExceptionOfType(SegmentStoreUnavailableException.class)
+				.isThrownBy(() -> store.claim("orders", 100))
+				.withMessageContaining("LOADING");
+			return () -> assertThat(store.claim("orders", 100)).isEqualTo(new SegmentRange(1, 100));
+		});
+	}
+
+	/**
+	 * Runs {@code whileLoading} on a Redis that loads its data, checks that it was still loading afterwards, waits
+	 * (within a minute) until it has loaded, and runs what {@code whileLoading} returned.
+	 */
+	private static void whileLoadingAndAfter(Path dir, Function<LettuceConnectionFactory, Runnable> whileLoading) {
 		try (ThrowawayRedis redis = ThrowawayRedis.startLoading(dir, KEYS, LOAD_DELAY_PER_KEY)) {
 			LettuceConnectionFactory factory = redis.connectionFactory();
 			try {
-				RedisSegmentStore store = RedisSegmentStore.builder(factory)
-					.keyPrefix("uid-test-loading")
-					.requirePersistence(false)
-					.build();
-				assertThatExceptionOfType(SegmentStoreUnavailableException.class)
-					.isThrownBy(() -> store.claim("orders", 100))
-					.withMessageContaining("LOADING");
+				Runnable onceLoaded = whileLoading.apply(factory);
 				assertThat(redis.isLoading()).as("Redis was still loading after the claim").isTrue();
 				await().atMost(Duration.ofSeconds(60)).until(() -> !redis.isLoading());
-				assertThat(store.claim("orders", 100)).isEqualTo(new SegmentRange(1, 100));
+				onceLoaded.run();
 			}
 			finally {
 				factory.destroy();
