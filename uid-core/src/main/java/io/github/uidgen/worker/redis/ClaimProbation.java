@@ -50,13 +50,15 @@ final class ClaimProbation {
 		long claimedAt = Long.parseLong(reply.get(4));
 		long longestHeartbeat = (reply.size() > 7) ? Long.parseLong(reply.get(7)) : 0;
 		Duration probation = this.registry.probationFor(longestHeartbeat);
+		// A longer probation, for a holder's longer heartbeat, may take at most half the lease from the claim's, so
+		// that the claim still holds when the probation ends and its probe reaches Redis.
 		Duration halfLease = this.registry.lease().leaseDuration().dividedBy(2);
 		if (probation.minus(this.registry.probation()).compareTo(halfLease) > 0) {
 			this.renewals.release(workerId, WorkerAssignment.NO_MARK);
 			throw new WorkerAssignmentException("A claim in the uid worker registry " + this.registry.hashTag()
 					+ " must stand a probation of " + probation.toMillis() + " ms, as a holder there declared a "
 					+ "heartbeat of " + longestHeartbeat + " ms, but this instance's claim is leased for "
-					+ claimedLease().toMillis() + " ms only. Give every instance of the namespace the same "
+					+ this.registry.claimLease().toMillis() + " ms only. Give every instance of the namespace the same "
 					+ "uid.worker.redis.heartbeat-interval and lease-duration.");
 		}
 		logger.info("uid worker ID {}: waiting {} ms (the claim's probation: one renewal interval of the holders{}, a "
@@ -125,15 +127,6 @@ final class ClaimProbation {
 					this.registry.hashTag(), Instant.ofEpochMilli(mark));
 		}
 		return new WorkerAssignment(workerId, Math.max(claimed.highWaterMarkMillis(), mark));
-	}
-
-	/**
-	 * What a claim leases its worker ID for: the lease and this instance's own probation (the claim script's). A longer
-	 * probation, for a holder's longer heartbeat, may take at most half the lease from it, so that the claim still
-	 * holds when the probation ends and its probe reaches Redis.
-	 */
-	private Duration claimedLease() {
-		return this.registry.lease().leaseDuration().plus(this.registry.probation());
 	}
 
 	/**

@@ -40,7 +40,7 @@ final class RegistryClaims {
 		for (int waits = 0;; waits++) {
 			List<String> reply = this.registry.scripts()
 				.claim(this.registry.lease().instanceId(), LeaseTokens.newToken(), Long.toString(maxWorkerId),
-						Long.toString(claimLeaseMillis()), this.registry.marginArg(),
+						Long.toString(this.registry.claimLease().toMillis()), this.registry.marginArg(),
 						Long.toString(maxMarkLead.toMillis()), "", waitEveryClaim ? "wait" : "trusted",
 						this.registry.evictingArg(), this.registry.lease().hostName(),
 						Integer.toString(this.registry.lease().claimHistory()), this.registry.heartbeatArg());
@@ -79,9 +79,10 @@ final class RegistryClaims {
 		}
 		List<String> reply = this.registry.scripts()
 			.claim(this.registry.lease().instanceId(), LeaseTokens.newToken(), Long.toString(maxWorkerId),
-					Long.toString(claimLeaseMillis()), this.registry.marginArg(), "0", Long.toString(latestMarkMillis),
-					"trusted", this.registry.evictingArg(), this.registry.lease().hostName(),
-					Integer.toString(this.registry.lease().claimHistory()), this.registry.heartbeatArg());
+					Long.toString(this.registry.claimLease().toMillis()), this.registry.marginArg(), "0",
+					Long.toString(latestMarkMillis), "trusted", this.registry.evictingArg(),
+					this.registry.lease().hostName(), Integer.toString(this.registry.lease().claimHistory()),
+					this.registry.heartbeatArg());
 		if ("evicting".equals(reply.get(0))) {
 			throw evicting(reply.get(1));
 		}
@@ -136,13 +137,6 @@ final class RegistryClaims {
 				assignment.hasMark() ? "mark " + Instant.ofEpochMilli(mark) : "no mark",
 				this.registry.lease().leaseDuration());
 		return assignment;
-	}
-
-	/** How long a claim leases its worker ID for: the lease, and the probation a trusted claim waits before issue. */
-	private long claimLeaseMillis() {
-		// The script adds the margin itself to a claim that waits it.
-		return this.registry.lease().leaseDuration().toMillis()
-				+ (this.registry.waitsEveryClaim() ? 0 : this.registry.probation().toMillis());
 	}
 
 	private void awaitRegistry(long floorMillis, long nowMillis, String why, String lastChange, int waits) {

@@ -87,6 +87,14 @@ record RegistryNamespace(String hashTag, RegistryScripts scripts, HeldLeases lea
 		return renewalInterval.plus(LATE_RENEWAL_ALLOWANCE).plus(allowance);
 	}
 
+	/**
+	 * Returns what a claim leases its worker ID for: the lease, and the probation a trusted claim waits before issue
+	 * (the claim script adds the margin itself to a claim that waits it).
+	 */
+	Duration claimLease() {
+		return waitsEveryClaim() ? this.lease.leaseDuration() : this.lease.leaseDuration().plus(this.probation);
+	}
+
 	/** This instance's heartbeat, in milliseconds, as the claim script records it for the namespace. */
 	String heartbeatArg() {
 		return Long.toString(this.checkInterval.toMillis());
