@@ -1,10 +1,12 @@
 package io.github.uidgen.autoconfigure;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 
 import io.github.uidgen.UidGenerator;
 import io.github.uidgen.UidLayout;
@@ -306,7 +308,10 @@ class SnowflakeGeneratorStartTests extends AbstractUidGeneratorAutoConfiguration
 			.doesNotContain("(try 3)");
 	}
 
-	/** A store that still does not answer once the wait is over fails the start with what the last try threw. */
+	/**
+	 * A store that still does not answer once the wait is over fails the start with what the last try threw, under a
+	 * failure that says how long the start waited, how many tries it made and which setting bounds the wait.
+	 */
 	@Test
 	void aStoreThatDoesNotAnswerWithinTheWaitFailsTheStart() {
 		AtomicInteger claims = new AtomicInteger();
@@ -326,6 +331,12 @@ class SnowflakeGeneratorStartTests extends AbstractUidGeneratorAutoConfiguration
 				assertThat(context.getStartupFailure()).rootCause()
 					.isInstanceOf(WorkerStoreUnavailableException.class)
 					.hasMessage("the store is down (try " + claims.get() + ")");
+				assertThat(Stream.iterate(context.getStartupFailure(), Objects::nonNull, Throwable::getCause))
+					.filteredOn(WorkerStoreUnavailableException.class::isInstance)
+					.extracting(Throwable::getMessage)
+					.containsExactly("uid could not claim a worker ID from the fixed store within 600 ms of the first "
+							+ "try (uid.worker.store-wait-at-start), " + claims.get() + " tries: the store is down (try "
+							+ claims.get() + ")", "the store is down (try " + claims.get() + ")");
 			});
 		assertThat(claims).as("tried again within 600 ms, pausing 250 ms, then up to what was left").hasValueBetween(2,
 				3);
