@@ -26,12 +26,13 @@ import org.apache.commons.logging.LogFactory;
  * the store asks for (a Redis claim's probation, the clock passing a mark), on a thread of its own while the rest of
  * the application context starts, instead of on the thread that refreshes it. The web server starts meanwhile;
  * {@link UidGeneratorStartWait} waits for the claim as the last step of the context's start, so a start that cannot
- * claim fails as before, with the same exception, and the application is ready (readiness, {@code ApplicationReadyEvent})
- * only with a generator that issues.
+ * claim fails as before, with the claim's exception, and the application is ready (readiness,
+ * {@code ApplicationReadyEvent}) only with a generator that issues.
  *
  * <p>A store that does not answer the claim (down for a moment, or slow to take the first connection while a whole
  * fleet starts) is tried again, with a growing pause, for up to {@code uid.worker.store-wait-at-start}; each try is
- * logged. Nothing is lost by trying again: a claim the store made but whose answer never came is never issued on,
+ * logged, and a start that waited in vain fails saying how long and how many tries, over the last try's exception.
+ * Nothing is lost by trying again: a claim the store made but whose answer never came is never issued on,
  * and its lease runs out by itself.
  *
  * <p>A call that comes before the claim has finished (a bean that takes an ID while the context starts, a request
@@ -115,8 +116,9 @@ public final class StartingUidGenerator implements UidGenerator, AutoCloseable {
 
 	/**
 	 * Builds the generator, trying again while the store does not answer, until {@link #storeWait} after the first
-	 * try went unanswered; then, or when interrupted (the context's start failed elsewhere), throws what the last try
-	 * threw.
+	 * try went unanswered; then fails with what the last try threw, under a failure that says how long the start
+	 * waited and how many tries it made; when interrupted (the context's start failed elsewhere), with what the last
+	 * try threw alone.
 	 */
 	private AbstractUidGenerator buildWhileTheStoreDoesNotAnswer(Supplier<AbstractUidGenerator> build) {
 		long giveUpAt = 0;
@@ -131,8 +133,13 @@ public final class StartingUidGenerator implements UidGenerator, AutoCloseable {
 					giveUpAt = now + this.storeWait.toMillis();
 				}
 				long left = giveUpAt - now;
-				if (left <= 0 || Thread.currentThread().isInterrupted()) {
+				if (Thread.currentThread().isInterrupted() || this.storeWait.isZero()) {
 					throw ex;
+				}
+				if (left <= 0) {
+					throw new WorkerStoreUnavailableException("uid could not claim a worker ID from the "
+							+ this.assigner + " store within " + this.storeWait.toMillis() + " ms of the first try "
+							+ "(uid.worker.store-wait-at-start), " + attempt + " tries: " + ex.getMessage(), ex);
 				}
 				long pause = Math.min(pauseMillis, left);
 				logger.warn("uid could not claim a worker ID from the " + this.assigner + " store (try " + attempt
