@@ -15,6 +15,8 @@ import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.WorkerIdOutOfRangeException;
 import io.github.uidgen.worker.WorkerLeaseLostException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What a generator does with its worker ID, from claim to release: claims it, waits (within limits) for the clock
@@ -26,6 +28,8 @@ import io.github.uidgen.worker.WorkerLeaseLostException;
  * and starts no thread.
  */
 final class WorkerSession implements AutoCloseable {
+
+	private static final Logger logger = LoggerFactory.getLogger(WorkerSession.class);
 
 	private final WorkerIdAssigner assigner;
 
@@ -177,7 +181,7 @@ final class WorkerSession implements AutoCloseable {
 		return this.keeper.isClosed();
 	}
 
-	/** Waits, within limits, until the clock allows the first unit after the mark; returns that unit. */
+	/** Waits, within limits and logged, until the clock allows the first unit after the mark; returns that unit. */
 	private static long awaitStart(WorkerAssignment assignment, UidLayout layout, UidClock clock, Settings settings,
 			long notBefore) {
 		long nowMillis = clock.currentTimeMillis();
@@ -196,6 +200,11 @@ final class WorkerSession implements AutoCloseable {
 		if (waitMillis > maxWait.toMillis()) {
 			throw clockBehind(assignment, nowMillis, maxWait);
 		}
+		logger.info("uid worker ID {}: waiting {} ms before issuing, until the clock reaches {}, past what it has "
+				+ "issued before ({}); a start waits at most {} ms for it (maxStartupWait, uid.mark.max-startup-wait "
+				+ "in Spring Boot)", assignment.workerId(), waitMillis, Instant.ofEpochMilli(clockNeeded),
+				(first == afterMark) ? "its recorded mark" : "the last ID this generator issued with it",
+				maxWait.toMillis());
 		long deadline = System.nanoTime() + Duration.ofMillis(waitMillis).plus(maxWait).toNanos();
 		while (clock.currentTimeMillis() < clockNeeded) {
 			if (System.nanoTime() - deadline > 0) {
