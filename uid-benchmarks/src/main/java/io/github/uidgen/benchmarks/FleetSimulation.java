@@ -126,7 +126,9 @@ public final class FleetSimulation {
 		}
 		out.println("## All stores");
 		out.println();
-		MarkdownTable table = new MarkdownTable("store", "floor: connect p99; one write p99; writes at the renewal rate, CPU", "claim p50 / p99 / max", "first ID p50 / p99 / max",
+		MarkdownTable table = new MarkdownTable("store",
+				"floor: connect p99; one write p99; clients idle, CPU; writes at the renewal rate, CPU",
+				"claim p50 / p99 / max", "first ID p50 / p99 / max",
 				"store CPU, steady", "operations/s", "memory", "fleet read", "rolling restart: refused, slowest",
 				"all again at once: claim p99, own back", "instance 1,025", "restart: refused, all renewing after", "restart empty: refused, all renewing after",
 				"IDs checked, duplicates")

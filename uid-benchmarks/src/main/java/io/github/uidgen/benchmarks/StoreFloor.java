@@ -15,9 +15,11 @@ import static io.github.uidgen.benchmarks.FleetSimulation.ms;
 /**
  * The store's floor, uid aside, measured before a fleet simulation's instances start: N clients made as the
  * instances' are ({@link FleetStore#floorClient}), released at one moment, each makes its first round trip (the
- * connection or session); once all have, they are released again and each writes one record of its own; then each
- * writes it again once every renewal interval while the store's CPU is read. No claim at a simultaneous start takes
- * less than the first two, and renewals cost the store at least the third.
+ * connection or session); once all have, they are released again and each writes one record of its own; then the
+ * store's CPU is read while the clients stay connected and send nothing of their own (a Curator client still pings its
+ * session), and again while each writes its record once every renewal interval. No claim at a simultaneous start
+ * takes less than the first two; the idle clients' upkeep is what the store spends on a fleet's connections or
+ * sessions whatever they write, and renewals cost the store at least the writes' figure.
  */
 final class StoreFloor {
 
@@ -35,7 +37,7 @@ final class StoreFloor {
 	 * @param store the store
 	 * @param size how many clients
 	 * @param instanceIds an identity for each
-	 * @param window how long the writes at the renewal rate are measured
+	 * @param window how long the idle clients, and then their writes at the renewal rate, are measured
 	 * @param out where the figures are printed
 	 */
 	StoreFloor(FleetStore store, int size, String[] instanceIds, Duration window, PrintStream out) {
@@ -47,8 +49,9 @@ final class StoreFloor {
 	}
 
 	/**
-	 * Runs the three steps and prints them.
-	 * @return the figures for the summary of all stores: connect p99; one write p99; the store's CPU at the renewal rate
+	 * Runs the four steps and prints them.
+	 * @return the figures for the summary of all stores: connect p99; one write p99; the store's CPU with the clients
+	 * idle and at the renewal rate
 	 */
 	String measure() throws InterruptedException {
 		long[] connects = new long[this.size];
@@ -57,6 +60,8 @@ final class StoreFloor {
 		long steadyNanos;
 		double steadySeconds = 0;
 		double steadyCpu = 0;
+		double idleSeconds = 0;
+		double idleCpu = 0;
 		long steadyCount = 0;
 		List<String> failures = new ArrayList<>();
 		CountDownLatch ready = new CountDownLatch(this.size);
@@ -122,6 +127,13 @@ final class StoreFloor {
 			releaseNanos[1] = System.nanoTime();
 			write.countDown();
 			await(written, "written");
+			// The clients connected and idle: what their connections or sessions cost the store by themselves.
+			FleetStore.Reading idleBefore = this.store.read();
+			long idleNanos = System.nanoTime();
+			FleetStore.sleep(this.window);
+			FleetStore.Reading idleAfter = this.store.read();
+			idleSeconds = (System.nanoTime() - idleNanos) / 1e9;
+			idleCpu = idleAfter.cpuPercentSince(idleBefore, idleSeconds);
 			// Steady state: each client writes its record again once every renewal interval, from a random phase.
 			before = this.store.read();
 			steadyNanos = System.nanoTime();
@@ -153,13 +165,16 @@ final class StoreFloor {
 			.row("one write each, all at once, on connected clients", ms(writes, 0.5), ms(writes, 0.99),
 					ms(writes, 1))
 			.print(this.out);
+		this.out.printf(Locale.ROOT, "%nThen the clients stayed connected, sending nothing of their own, for %.0f s: "
+				+ "their upkeep took %.2f %% of one core of the store.%n", idleSeconds, idleCpu);
 		this.out.printf(Locale.ROOT, "%nThen each wrote its record again once every %.1f s (the renewal interval) for "
-				+ "%.0f s: %.0f writes a second took %.2f %% of one core of the store (uid's renewals at the same rate: "
-				+ "the steady state below).%n", this.store.renewalInterval().toMillis() / 1e3, steadySeconds,
+				+ "%.0f s: %.0f writes a second took %.2f %% of one core of the store (uid's renewals at the same "
+				+ "rate: the steady state below).%n", this.store.renewalInterval().toMillis() / 1e3, steadySeconds,
 				steadyCount / Math.max(1e-9, steadySeconds), steadyCpu);
 		this.out.printf("%nFailed: %d%s%n%n", failures.size(), failures.isEmpty() ? "" : " (first: "
 				+ failures.get(0) + ")");
-		return ms(connects, 0.99) + "; " + ms(writes, 0.99) + String.format(Locale.ROOT, "; %.2f %%", steadyCpu);
+		return ms(connects, 0.99) + "; " + ms(writes, 0.99)
+				+ String.format(Locale.ROOT, "; idle %.2f %%; %.2f %%", idleCpu, steadyCpu);
 	}
 
 	/** Writes the client's record once every interval, from a random phase, until told to close. */
