@@ -145,6 +145,10 @@ public final class ThrowawayRedisCluster implements AutoCloseable {
 			if (line.contains("myself")) {
 				String[] fields = line.trim().split(" ");
 				for (int i = 8; i < fields.length; i++) {
+					if (fields[i].startsWith("[")) {
+						// A slot migrating or importing, [slot->-node] or [slot-<-node]: still served by its owner.
+						continue;
+					}
 					String[] range = fields[i].split("-");
 					int from = Integer.parseInt(range[0]);
 					int to = (range.length > 1) ? Integer.parseInt(range[1]) : from;
@@ -177,17 +181,57 @@ public final class ThrowawayRedisCluster implements AutoCloseable {
 	 */
 	public int moveSlotOf(String key, int toPort) {
 		int fromPort = portOfKey(key);
+		return beginMovingSlotOf(key, toPort, Integer.MAX_VALUE) + finishMovingSlotOf(key, fromPort, toPort);
+	}
+
+	/**
+	 * Begins moving the slot of a key to another master as {@link #moveSlotOf(String, int)} does, and stops halfway,
+	 * as a reshard under way: the target imports and the source migrates the slot, and only the first of its keys
+	 * (in {@code CLUSTER GETKEYSINSLOT}'s order) have moved. Meanwhile the source answers a command on several of the
+	 * slot's keys, some of them not there, {@code TRYAGAIN}. {@link #finishMovingSlotOf(String, int, int)} ends it.
+	 * @param key a key of the slot
+	 * @param toPort the master that is to serve it
+	 * @param keysToMove how many of the slot's keys to move now, 0 for none
+	 * @return how many keys moved
+	 */
+	public int beginMovingSlotOf(String key, int toPort, int keysToMove) {
+		int fromPort = portOfKey(key);
 		if (fromPort == toPort) {
 			throw new IllegalArgumentException(key + " is served by " + toPort + " already");
 		}
 		String slot = cli(fromPort, "CLUSTER", "KEYSLOT", key).trim();
-		String fromId = nodeId(fromPort);
+		requireOk(cli(toPort, "CLUSTER", "SETSLOT", slot, "IMPORTING", nodeId(fromPort)), "SETSLOT IMPORTING");
+		requireOk(cli(fromPort, "CLUSTER", "SETSLOT", slot, "MIGRATING", nodeId(toPort)), "SETSLOT MIGRATING");
+		return migrateKeys(slot, fromPort, toPort, keysToMove);
+	}
+
+	/**
+	 * Ends a move that {@link #beginMovingSlotOf(String, int, int)} began: the keys left move, and every master is
+	 * told the slot's new owner.
+	 * @param key a key of the slot
+	 * @param fromPort the master that served it
+	 * @param toPort the master that is to serve it
+	 * @return how many keys moved now
+	 */
+	public int finishMovingSlotOf(String key, int fromPort, int toPort) {
+		String slot = cli(fromPort, "CLUSTER", "KEYSLOT", key).trim();
 		String toId = nodeId(toPort);
-		requireOk(cli(toPort, "CLUSTER", "SETSLOT", slot, "IMPORTING", fromId), "SETSLOT IMPORTING");
-		requireOk(cli(fromPort, "CLUSTER", "SETSLOT", slot, "MIGRATING", toId), "SETSLOT MIGRATING");
+		int moved = migrateKeys(slot, fromPort, toPort, Integer.MAX_VALUE);
+		requireOk(cli(toPort, "CLUSTER", "SETSLOT", slot, "NODE", toId), "SETSLOT NODE on the target");
+		requireOk(cli(fromPort, "CLUSTER", "SETSLOT", slot, "NODE", toId), "SETSLOT NODE on the source");
+		for (int port : this.ports) {
+			if (port != fromPort && port != toPort) {
+				requireOk(cli(port, "CLUSTER", "SETSLOT", slot, "NODE", toId), "SETSLOT NODE");
+			}
+		}
+		return moved;
+	}
+
+	/** Moves up to {@code limit} of a slot's keys from one master to another in one {@code MIGRATE}. */
+	private int migrateKeys(String slot, int fromPort, int toPort, int limit) {
 		List<String> keys = new ArrayList<>();
 		for (String line : cli(fromPort, "CLUSTER", "GETKEYSINSLOT", slot, "1000").split("\n")) {
-			if (!line.isBlank()) {
+			if (!line.isBlank() && keys.size() < limit) {
 				keys.add(line.trim());
 			}
 		}
@@ -196,13 +240,6 @@ public final class ThrowawayRedisCluster implements AutoCloseable {
 					"5000", "KEYS"));
 			migrate.addAll(keys);
 			requireOk(cli(fromPort, migrate.toArray(String[]::new)), "MIGRATE");
-		}
-		requireOk(cli(toPort, "CLUSTER", "SETSLOT", slot, "NODE", toId), "SETSLOT NODE on the target");
-		requireOk(cli(fromPort, "CLUSTER", "SETSLOT", slot, "NODE", toId), "SETSLOT NODE on the source");
-		for (int port : this.ports) {
-			if (port != fromPort && port != toPort) {
-				requireOk(cli(port, "CLUSTER", "SETSLOT", slot, "NODE", toId), "SETSLOT NODE");
-			}
 		}
 		return keys.size();
 	}
