@@ -13,6 +13,7 @@ import io.github.uidgen.segment.SegmentUidGenerators;
 import io.github.uidgen.segment.redis.RedisSegmentStore;
 import io.github.uidgen.testsupport.ThrowawayRedis;
 import io.github.uidgen.testsupport.ThrowawayRedisCluster;
+import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
 import io.github.uidgen.worker.redis.StandaloneRedis;
@@ -150,6 +151,11 @@ class RedisFailingOverTests {
 						.keyPrefix("uid-test-failover")
 						.requirePersistence(false)
 						.build();
+					// A store set to a replica while its master serves: refused, naming Redis's reply.
+					assertThat(catchThrowable(() -> assigner.assign(1023)))
+						.isInstanceOf(WorkerAssignmentException.class)
+						.isNotInstanceOf(WorkerStoreUnavailableException.class)
+						.hasMessageContaining("READONLY");
 					master.stop();
 					await("the replica's link to its master down").atMost(OUTAGE)
 						.until(() -> replica.cli("INFO", "replication").contains("master_link_status:down"));

@@ -114,8 +114,9 @@ final class RegistryScripts {
 						+ RedisReachability.reason(ex) + "); check that it runs, that it has loaded its "
 						+ "data, and that the connection settings are right.", ex);
 			}
-			throw new WorkerAssignmentException("Redis refused the uid worker registry script (" + operation + ") under "
-					+ this.hashTag + ": " + ex.getMessage(), ex);
+			// Spring's message is generic ("Error in execution"); Redis's own reply says what is wrong.
+			throw new WorkerAssignmentException("Redis refused the uid worker registry script (" + operation
+					+ ") under " + this.hashTag + ": " + ex.getMostSpecificCause().getMessage(), ex);
 		}
 		if (reply == null || reply.isEmpty()) {
 			throw new WorkerAssignmentException("Empty reply from the uid worker registry script (" + operation + "): "
