@@ -10,6 +10,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.uidgen.UidClock;
 import io.github.uidgen.UidException;
@@ -51,8 +52,13 @@ final class MarkRecorder {
 
 	private final Set<Call> outstanding = ConcurrentHashMap.newKeySet();
 
-	/** Why the last renewal failed, or the lease lost; {@code null} after a successful one. */
-	private volatile UidException failure;
+	/**
+	 * Why the last renewal failed, or the lease lost; {@code null} after a successful one. Changed only by atomic
+	 * updates that never replace a lost lease: a failure counted on a renewal's thread while the keeper's records the
+	 * loss must not hide it, or the lost session, not counted as revoked, releases at its close a worker ID the
+	 * generator may have claimed again meanwhile.
+	 */
+	private final AtomicReference<UidException> failure = new AtomicReference<>();
 
 	/** Wall-clock time of the last successful renewal, for messages. */
 	private volatile long lastRecordedMillis;
@@ -139,10 +145,10 @@ final class MarkRecorder {
 	 */
 	void recordFailure(Throwable ex) {
 		this.failedRenewals.incrementAndGet();
-		UidException previous = this.failure;
-		if (previous instanceof WorkerLeaseLostException) {
-			return;
-		}
+		UidException failure = (ex instanceof UidException uidException) ? uidException
+				: new UidUnavailableException("Recording the high-water mark failed: " + ex, ex);
+		UidException previous = this.failure
+			.getAndUpdate((current) -> (current instanceof WorkerLeaseLostException) ? current : failure);
 		if (previous == null) {
 			if (ex instanceof Error) {
 				logger.error("uid worker {} could not record its high-water mark, retrying", this.workerId, ex);
@@ -152,20 +158,16 @@ final class MarkRecorder {
 						ex.toString());
 			}
 		}
-		this.failure = (ex instanceof UidException uidException) ? uidException
-				: new UidUnavailableException("Recording the high-water mark failed: " + ex, ex);
 	}
 
 	/** Keeps the lost lease as the failure, for good. */
 	void leaseLost(WorkerLeaseLostException ex) {
-		this.failure = ex;
+		this.failure.set(ex);
 	}
 
 	/** Forgets the last failure after a renewal that counts; a lost lease stays. */
 	void clearFailure() {
-		if (!(this.failure instanceof WorkerLeaseLostException)) {
-			this.failure = null;
-		}
+		this.failure.getAndUpdate((current) -> (current instanceof WorkerLeaseLostException) ? current : null);
 	}
 
 	/**
@@ -173,7 +175,7 @@ final class MarkRecorder {
 	 * @return the failure, or {@code null} after a successful renewal
 	 */
 	UidException failure() {
-		return this.failure;
+		return this.failure.get();
 	}
 
 	/**
@@ -237,7 +239,7 @@ final class MarkRecorder {
 				status.append(" (and ").append(others).append(" more since)");
 			}
 		}
-		UidException current = this.failure;
+		UidException current = this.failure.get();
 		if (current != null) {
 			status.append(", last failure: ").append(current.getMessage());
 		}
