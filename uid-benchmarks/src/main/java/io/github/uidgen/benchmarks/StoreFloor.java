@@ -56,12 +56,8 @@ final class StoreFloor {
 	String measure() throws InterruptedException {
 		long[] connects = new long[this.size];
 		long[] writes = new long[this.size];
-		FleetStore.Reading before;
-		long steadyNanos;
-		double steadySeconds = 0;
-		double steadyCpu = 0;
-		double idleSeconds = 0;
-		double idleCpu = 0;
+		WindowCpu idle = WindowCpu.NONE;
+		WindowCpu steady = WindowCpu.NONE;
 		long steadyCount = 0;
 		List<String> failures = new ArrayList<>();
 		CountDownLatch ready = new CountDownLatch(this.size);
@@ -128,20 +124,10 @@ final class StoreFloor {
 			write.countDown();
 			await(written, "written");
 			// The clients connected and idle: what their connections or sessions cost the store by themselves.
-			FleetStore.Reading idleBefore = this.store.read();
-			long idleNanos = System.nanoTime();
-			FleetStore.sleep(this.window);
-			FleetStore.Reading idleAfter = this.store.read();
-			idleSeconds = (System.nanoTime() - idleNanos) / 1e9;
-			idleCpu = idleAfter.cpuPercentSince(idleBefore, idleSeconds);
+			idle = cpuOverWindow(() -> {
+			});
 			// Steady state: each client writes its record again once every renewal interval, from a random phase.
-			before = this.store.read();
-			steadyNanos = System.nanoTime();
-			steadyGo.countDown();
-			FleetStore.sleep(this.window);
-			FleetStore.Reading after = this.store.read();
-			steadySeconds = (System.nanoTime() - steadyNanos) / 1e9;
-			steadyCpu = after.cpuPercentSince(before, steadySeconds);
+			steady = cpuOverWindow(steadyGo::countDown);
 			steadyCount = steadyWrites.get();
 		}
 		finally {
@@ -166,15 +152,33 @@ final class StoreFloor {
 					ms(writes, 1))
 			.print(this.out);
 		this.out.printf(Locale.ROOT, "%nThen the clients stayed connected, sending nothing of their own, for %.0f s: "
-				+ "their upkeep took %.2f %% of one core of the store.%n", idleSeconds, idleCpu);
+				+ "their upkeep took %.2f %% of one core of the store.%n", idle.seconds(), idle.percent());
 		this.out.printf(Locale.ROOT, "%nThen each wrote its record again once every %.1f s (the renewal interval) for "
 				+ "%.0f s: %.0f writes a second took %.2f %% of one core of the store (uid's renewals at the same "
-				+ "rate: the steady state below).%n", this.store.renewalInterval().toMillis() / 1e3, steadySeconds,
-				steadyCount / Math.max(1e-9, steadySeconds), steadyCpu);
+				+ "rate: the steady state below).%n", this.store.renewalInterval().toMillis() / 1e3, steady.seconds(),
+				steadyCount / Math.max(1e-9, steady.seconds()), steady.percent());
 		this.out.printf("%nFailed: %d%s%n%n", failures.size(), failures.isEmpty() ? "" : " (first: "
 				+ failures.get(0) + ")");
 		return ms(connects, 0.99) + "; " + ms(writes, 0.99)
-				+ String.format(Locale.ROOT, "; idle %.2f %%; %.2f %%", idleCpu, steadyCpu);
+				+ String.format(Locale.ROOT, "; idle %.2f %%; %.2f %%", idle.percent(), steady.percent());
+	}
+
+	/** Reads the store's CPU over one window, the given step taken as the window starts. */
+	private WindowCpu cpuOverWindow(Runnable atStart) {
+		FleetStore.Reading before = this.store.read();
+		long startNanos = System.nanoTime();
+		atStart.run();
+		FleetStore.sleep(this.window);
+		FleetStore.Reading after = this.store.read();
+		double seconds = (System.nanoTime() - startNanos) / 1e9;
+		return new WindowCpu(seconds, after.cpuPercentSince(before, seconds));
+	}
+
+	/** How long a window lasted, and the store's CPU in it as a percentage of one core. */
+	private record WindowCpu(double seconds, double percent) {
+
+		static final WindowCpu NONE = new WindowCpu(0, 0);
+
 	}
 
 	/** Writes the client's record once every interval, from a random phase, until told to close. */
