@@ -62,7 +62,7 @@ public final class RedisReachability {
 	 * @return whether Redis does not serve yet
 	 */
 	public static boolean isUnreachable(DataAccessException ex) {
-		if (ex instanceof DataAccessResourceFailureException || ex instanceof QueryTimeoutException) {
+		if (isConnectionOrTimeout(ex)) {
 			return true;
 		}
 		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
@@ -89,8 +89,12 @@ public final class RedisReachability {
 	 * @return the reason
 	 */
 	public static String reason(DataAccessException ex) {
-		return (ex instanceof DataAccessResourceFailureException || ex instanceof QueryTimeoutException)
-				? ex.getMessage() : ex.getMostSpecificCause().getMessage();
+		return isConnectionOrTimeout(ex) ? ex.getMessage() : ex.getMostSpecificCause().getMessage();
+	}
+
+	/** Whether Spring's exception hierarchy says the connection failed or the call timed out. */
+	private static boolean isConnectionOrTimeout(DataAccessException ex) {
+		return ex instanceof DataAccessResourceFailureException || ex instanceof QueryTimeoutException;
 	}
 
 }

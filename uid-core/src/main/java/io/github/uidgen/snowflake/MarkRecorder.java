@@ -147,8 +147,7 @@ final class MarkRecorder {
 		this.failedRenewals.incrementAndGet();
 		UidException failure = (ex instanceof UidException uidException) ? uidException
 				: new UidUnavailableException("Recording the high-water mark failed: " + ex, ex);
-		UidException previous = this.failure
-			.getAndUpdate((current) -> (current instanceof WorkerLeaseLostException) ? current : failure);
+		UidException previous = replaceUnlessLost(failure);
 		if (previous == null) {
 			if (ex instanceof Error) {
 				logger.error("uid worker {} could not record its high-water mark, retrying", this.workerId, ex);
@@ -167,7 +166,12 @@ final class MarkRecorder {
 
 	/** Forgets the last failure after a renewal that counts; a lost lease stays. */
 	void clearFailure() {
-		this.failure.getAndUpdate((current) -> (current instanceof WorkerLeaseLostException) ? current : null);
+		replaceUnlessLost(null);
+	}
+
+	/** Makes the failure the given one, at once, unless it is a lost lease; returns what it was. */
+	private UidException replaceUnlessLost(UidException next) {
+		return this.failure.getAndUpdate((current) -> (current instanceof WorkerLeaseLostException) ? current : next);
 	}
 
 	/**
