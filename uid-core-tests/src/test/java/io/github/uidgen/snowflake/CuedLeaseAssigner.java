@@ -3,6 +3,7 @@ package io.github.uidgen.snowflake;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import io.github.uidgen.worker.WorkerAssignment;
@@ -25,6 +26,8 @@ final class CuedLeaseAssigner extends FixedWorkerIdAssigner {
 	private volatile boolean lost;
 
 	private volatile boolean claimsAllowed = true;
+
+	private final AtomicInteger releases = new AtomicInteger();
 
 	CuedLeaseAssigner(long workerId) {
 		super(workerId);
@@ -84,6 +87,17 @@ final class CuedLeaseAssigner extends FixedWorkerIdAssigner {
 			throw new WorkerLeaseLostException(workerId, "taken away by the test");
 		}
 		super.renew(workerId, highWaterMarkMillis);
+	}
+
+	@Override
+	public void release(long workerId, long highWaterMarkMillis) {
+		this.releases.incrementAndGet();
+		super.release(workerId, highWaterMarkMillis);
+	}
+
+	/** Returns how many times a worker ID was released. */
+	int releases() {
+		return this.releases.get();
 	}
 
 	/** Renews often, so a loss is found within milliseconds. */

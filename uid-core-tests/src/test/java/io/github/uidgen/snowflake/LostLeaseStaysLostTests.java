@@ -1,5 +1,6 @@
 package io.github.uidgen.snowflake;
 
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -22,10 +23,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * worker ID, which the generator had by then claimed again from the same assigner: the new claim was released under
  * the generator, another instance took the worker ID, and both issued its IDs until the next renewal (101 duplicate
  * IDs in a fleet run of 1,000 on ZooKeeper, 2026-12-07, where the first failure's log line was slow to write).
+ * Nor does a session whose loss is being told when it is closed: the generator may close it from the claim that
+ * follows the loss before the loss is recorded.
  */
 class LostLeaseStaysLostTests {
 
 	private static final long WORKER_ID = 7;
+
+	private static final WorkerSession.Settings SETTINGS = new WorkerSession.Settings(Duration.ofMillis(200),
+			Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ZERO, Duration.ofSeconds(2));
 
 	@Test
 	void aFailureCountedWhileTheLeaseIsLostDoesNotHideTheLoss() throws InterruptedException {
@@ -73,6 +79,37 @@ class LostLeaseStaysLostTests {
 			logger.detachAppender(slowLog);
 			logger.setLevel(levelBefore);
 			recorder.stop(0);
+		}
+	}
+
+	@Test
+	void aSessionClosedWhileItsLossIsToldReleasesNothing() throws InterruptedException {
+		CuedLeaseAssigner assigner = new CuedLeaseAssigner(WORKER_ID);
+		WorkerSession session = WorkerSession.open(assigner, TestGenerators.LAYOUT, 0, UidClock.SYSTEM, SETTINGS);
+		CountDownLatch closed = new CountDownLatch(1);
+		Thread closer = new Thread(() -> {
+			session.close();
+			closed.countDown();
+		});
+		// The listener closes the session and is told no more until the close is done: as a claim after the loss that
+		// resumes issue before the keeper has recorded the loss (a thread not scheduled on a loaded machine), the close
+		// outlasts its wait for the keeper's calls.
+		session.onLeaseLost((reason) -> {
+			closer.start();
+			try {
+				closed.await(30, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		});
+		try {
+			assigner.loseLease();
+			assertThat(closed.await(30, TimeUnit.SECONDS)).as("the session was closed").isTrue();
+			assertThat(assigner.releases()).as("releases of the lost worker ID").isZero();
+		}
+		finally {
+			session.halt();
 		}
 	}
 
