@@ -85,8 +85,12 @@ final class HighWaterMarkKeeper {
 	/** Guards what renewals coming back, on their own threads, change. */
 	private final Object settling = new Object();
 
-	/** Set, under {@link #settling}, by the first renewal that found the lease lost. */
-	private boolean revoking;
+	/**
+	 * Set, under {@link #settling}, by the first renewal that found the lease lost, before anyone is told: from then on
+	 * nothing releases the worker ID, though the loss is recorded only once the generator has been told (which may
+	 * claim it again from the same assigner meanwhile, and close this keeper).
+	 */
+	private volatile boolean revoking;
 
 	/** How long after a successful renewal was sent issue may go on on the lease alone; 0 for not at all. */
 	private final long issueOnLeaseMillis;
@@ -552,11 +556,11 @@ final class HighWaterMarkKeeper {
 	}
 
 	/**
-	 * Returns whether the lease was lost.
+	 * Returns whether the lease was lost: found lost by a renewal, whether or not the loss is recorded yet.
 	 * @return whether the reservation was revoked
 	 */
 	boolean isRevoked() {
-		return this.recorder.failure() instanceof WorkerLeaseLostException;
+		return this.revoking || this.recorder.failure() instanceof WorkerLeaseLostException;
 	}
 
 	/**
