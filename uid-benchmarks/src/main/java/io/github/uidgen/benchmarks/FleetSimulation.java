@@ -93,7 +93,7 @@ public final class FleetSimulation {
 
 	public static void main(String[] args) throws Exception {
 		Arguments arguments = new Arguments(args, "stores", "instances", "steady-seconds", "outage-seconds",
-				"heartbeat-seconds", "work-dir", "db-digests");
+				"heartbeat-seconds", "lease-seconds", "work-dir", "db-digests");
 		List<String> stores = List.of(arguments.get("stores", FleetStore.KINDS).split(","));
 		int instances = arguments.getInt("instances", 1000);
 		if (instances < 10 || instances > WORKER_IDS) {
@@ -104,6 +104,12 @@ public final class FleetSimulation {
 		Duration outage = Duration.ofSeconds(arguments.getInt("outage-seconds", 10));
 		int heartbeatSeconds = arguments.getInt("heartbeat-seconds", 0);
 		FleetStore.heartbeat((heartbeatSeconds > 0) ? Duration.ofSeconds(heartbeatSeconds) : null);
+		int leaseSeconds = arguments.getInt("lease-seconds", 0);
+		if (leaseSeconds > 60) {
+			throw new IllegalArgumentException("--lease-seconds must be at most 60 (the throwaway ZooKeeper's longest "
+					+ "session); got " + leaseSeconds);
+		}
+		FleetStore.lease((leaseSeconds > 0) ? Duration.ofSeconds(leaseSeconds) : null);
 		Path workDir = Path.of(arguments.get("work-dir", "target/fleet"));
 		// MariaDB's performance_schema, for the statements by digest: it costs the server some CPU.
 		boolean digests = Boolean.parseBoolean(arguments.get("db-digests", "false"));

@@ -51,6 +51,9 @@ abstract class FleetStore implements AutoCloseable {
 	/** The assigners' heartbeat for this run, {@code null} for their default. */
 	private static volatile Duration heartbeat;
 
+	/** The assigners' lease (and ZooKeeper's session timeout) for this run, {@code null} for their default. */
+	private static volatile Duration lease;
+
 	static final String KINDS = "redis,zookeeper,db";
 
 	/** What the server has used and holds, read at one moment. */
@@ -128,7 +131,7 @@ abstract class FleetStore implements AutoCloseable {
 
 	/** How often each instance writes to the store at steady state: its renewal interval at the defaults. */
 	Duration renewalInterval() {
-		return (heartbeat() != null) ? heartbeat() : Duration.ofSeconds(5);
+		return (heartbeat() != null) ? heartbeat() : leaseOrDefault().dividedBy(6);
 	}
 
 	/**
@@ -253,7 +256,7 @@ abstract class FleetStore implements AutoCloseable {
 			return "redis-server " + info("server").getOrDefault("redis_version", "?") + " (append-only file, "
 					+ "everysec) on 127.0.0.1; each instance its own Lettuce connection factory and connection, all "
 					+ "sharing one ClientResources (Netty event loops), reconnection delay capped at 500 ms as the "
-					+ "starter does; RedisWorkerIdAssigner (lease 30 s, renewals every "
+					+ "starter does; RedisWorkerIdAssigner (lease " + describeLease() + ", renewals every "
 					+ renewalInterval().toMillis() + " ms" + ((heartbeat() != null) ? " (--heartbeat-seconds)" : "")
 					+ ", claim history 256)";
 		}
@@ -273,6 +276,7 @@ abstract class FleetStore implements AutoCloseable {
 			LettuceConnectionFactory factory = connectionFactory();
 			return new Client(RedisWorkerIdAssigner.builder(factory)
 				.instanceId(instanceId)
+				.leaseDuration(lease())
 				.heartbeatInterval(heartbeat())
 				.build(), factory::destroy);
 		}
@@ -413,10 +417,10 @@ abstract class FleetStore implements AutoCloseable {
 		String describe() {
 			return "ZooKeeper " + org.apache.zookeeper.Version.getFullVersion().replaceAll("[-,].*", "")
 					+ " standalone (ZooKeeperServerMain in a JVM of its own, -Xmx1000m as zkServer.sh gives it, tick 2 s, "
-					+ "no limit of connections per address); each instance its own CuratorFramework and session "
-					+ "(session timeout 30 s, connection "
-					+ "timeout 10 s, as the starter builds it); ZookeeperWorkerIdAssigner at its defaults (lease "
-					+ "30 s, " + describeHeartbeat() + ", claim history 256)";
+					+ "no limit of connections per address, sessions up to 60 s); each instance its own CuratorFramework "
+					+ "and session (session timeout " + describeLease() + ", connection timeout 10 s, as the starter "
+					+ "builds it); ZookeeperWorkerIdAssigner at its defaults (lease " + describeLease() + ", "
+					+ describeHeartbeat() + ", claim history 256)";
 		}
 
 		@Override
@@ -437,6 +441,7 @@ abstract class FleetStore implements AutoCloseable {
 			CuratorFramework client = curator(counts);
 			return new Client(ZookeeperWorkerIdAssigner.builder(client)
 				.instanceId(instanceId)
+				.leaseDuration(lease())
 				.heartbeatInterval(heartbeat())
 				.build(), client::close, counts);
 		}
@@ -478,7 +483,7 @@ abstract class FleetStore implements AutoCloseable {
 		private CuratorFramework curator(CountingZooKeeper.Counts counts) {
 			CuratorFramework client = CuratorFrameworkFactory.builder()
 				.connectString(this.server.connectString())
-				.sessionTimeoutMs(30_000)
+				.sessionTimeoutMs((int) leaseOrDefault().toMillis())
 				.connectionTimeoutMs(10_000)
 				.retryPolicy(new ExponentialBackoffRetry(200, 3))
 				.zookeeperFactory(CountingZooKeeper.factory(counts))
@@ -587,8 +592,8 @@ abstract class FleetStore implements AutoCloseable {
 		String describe() {
 			return "mariadbd " + query("SELECT VERSION()").replaceAll("-.*", "") + " (InnoDB, buffer pool 16 MB) on "
 					+ "127.0.0.1; each instance its own HikariCP pool (at most 2 connections, none idle) where an "
-					+ "application would have its usual pool; JdbcLeaseWorkerIdAssigner at its defaults (lease 30 s, "
-					+ describeHeartbeat() + ", claim history 256)";
+					+ "application would have its usual pool; JdbcLeaseWorkerIdAssigner at its defaults (lease "
+					+ describeLease() + ", " + describeHeartbeat() + ", claim history 256)";
 		}
 
 		@Override
@@ -607,6 +612,7 @@ abstract class FleetStore implements AutoCloseable {
 			return new Client(
 					JdbcLeaseWorkerIdAssigner.builder(pool)
 						.instanceId(instanceId)
+						.leaseDuration(lease())
 						.heartbeatInterval(heartbeat())
 						.initializeSchema(true)
 						.build(),
@@ -756,7 +762,28 @@ abstract class FleetStore implements AutoCloseable {
 	static String describeHeartbeat() {
 		Duration heartbeat = heartbeat();
 		return (heartbeat != null) ? "heartbeat " + heartbeat.toSeconds() + " s (--heartbeat-seconds)"
-				: "heartbeat 5 s (a sixth of the lease; Redis 1.5 s)";
+				: "heartbeat " + leaseOrDefault().dividedBy(6).toMillis() + " ms (a sixth of the lease; Redis 1.5 s)";
+	}
+
+	/**
+	 * Sets the lease of every assigner ({@code --lease-seconds}), and ZooKeeper's session timeout with it, as an
+	 * application that lengthens the one lengthens the other (a session that ends takes the lease znode with it).
+	 * @param lease the lease, {@code null} for the default (30 s)
+	 */
+	static void lease(Duration lease) {
+		FleetStore.lease = lease;
+	}
+
+	static Duration lease() {
+		return lease;
+	}
+
+	static Duration leaseOrDefault() {
+		return (lease != null) ? lease : Duration.ofSeconds(30);
+	}
+
+	static String describeLease() {
+		return leaseOrDefault().toSeconds() + " s" + ((lease != null) ? " (--lease-seconds)" : "");
 	}
 
 }
