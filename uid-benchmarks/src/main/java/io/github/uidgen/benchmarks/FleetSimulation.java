@@ -93,7 +93,7 @@ public final class FleetSimulation {
 
 	public static void main(String[] args) throws Exception {
 		Arguments arguments = new Arguments(args, "stores", "instances", "steady-seconds", "outage-seconds",
-				"heartbeat-seconds", "lease-seconds", "work-dir", "db-digests");
+				"heartbeat-seconds", "lease-seconds", "zookeeper-listen-backlog", "work-dir", "db-digests");
 		List<String> stores = List.of(arguments.get("stores", FleetStore.KINDS).split(","));
 		int instances = arguments.getInt("instances", 1000);
 		if (instances < 10 || instances > WORKER_IDS) {
@@ -110,6 +110,7 @@ public final class FleetSimulation {
 					+ "session); got " + leaseSeconds);
 		}
 		FleetStore.lease((leaseSeconds > 0) ? Duration.ofSeconds(leaseSeconds) : null);
+		FleetStore.zookeeperListenBacklog(arguments.getInt("zookeeper-listen-backlog", 0));
 		Path workDir = Path.of(arguments.get("work-dir", "target/fleet"));
 		// MariaDB's performance_schema, for the statements by digest: it costs the server some CPU.
 		boolean digests = Boolean.parseBoolean(arguments.get("db-digests", "false"));

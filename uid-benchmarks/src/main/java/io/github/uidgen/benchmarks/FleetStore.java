@@ -54,6 +54,9 @@ abstract class FleetStore implements AutoCloseable {
 	/** The assigners' lease (and ZooKeeper's session timeout) for this run, {@code null} for their default. */
 	private static volatile Duration lease;
 
+	/** The ZooKeeper server's accept queue for this run, 0 for ZooKeeper's default (50, the JDK's). */
+	private static volatile int zookeeperListenBacklog;
+
 	static final String KINDS = "redis,zookeeper,db";
 
 	/** What the server has used and holds, read at one moment. */
@@ -405,7 +408,8 @@ abstract class FleetStore implements AutoCloseable {
 		private long cpuOfEndedProcesses;
 
 		ZooKeeper(Path dir) {
-			this.server = ThrowawayZooKeeperProcess.start(dir);
+			this.server = ThrowawayZooKeeperProcess.start(dir, (zookeeperListenBacklog > 0)
+					? List.of("clientPortListenBacklog=" + zookeeperListenBacklog) : List.of());
 		}
 
 		@Override
@@ -417,7 +421,8 @@ abstract class FleetStore implements AutoCloseable {
 		String describe() {
 			return "ZooKeeper " + org.apache.zookeeper.Version.getFullVersion().replaceAll("[-,].*", "")
 					+ " standalone (ZooKeeperServerMain in a JVM of its own, -Xmx1000m as zkServer.sh gives it, tick 2 s, "
-					+ "no limit of connections per address, sessions up to 60 s); each instance its own CuratorFramework "
+					+ "no limit of connections per address, sessions up to 60 s, accept queue " + describeListenBacklog()
+					+ "); each instance its own CuratorFramework "
 					+ "and session (session timeout " + describeLease() + ", connection timeout 10 s, as the starter "
 					+ "builds it); ZookeeperWorkerIdAssigner at its defaults (lease " + describeLease() + ", "
 					+ describeHeartbeat() + ", claim history 256)";
@@ -780,6 +785,21 @@ abstract class FleetStore implements AutoCloseable {
 
 	static Duration leaseOrDefault() {
 		return (lease != null) ? lease : Duration.ofSeconds(30);
+	}
+
+	/**
+	 * Sets the ZooKeeper server's accept queue ({@code --zookeeper-listen-backlog}, its {@code clientPortListenBacklog}):
+	 * connections beyond it that arrive at once, as a fleet's do when the server comes back, wait for the kernel to send
+	 * their handshake again, a second and more later.
+	 * @param backlog the queue's length, 0 for ZooKeeper's default (the JDK's 50)
+	 */
+	static void zookeeperListenBacklog(int backlog) {
+		FleetStore.zookeeperListenBacklog = backlog;
+	}
+
+	private static String describeListenBacklog() {
+		return (zookeeperListenBacklog > 0) ? zookeeperListenBacklog + " (--zookeeper-listen-backlog)"
+				: "50 (ZooKeeper's default, the JDK's)";
 	}
 
 	static String describeLease() {

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -45,14 +46,26 @@ public final class ThrowawayZooKeeperProcess implements AutoCloseable {
 	 * @return the running server, answering requests
 	 */
 	public static ThrowawayZooKeeperProcess start(Path dir) {
+		return start(dir, List.of());
+	}
+
+	/**
+	 * Starts the server as {@link #start(Path)} does, with more lines of {@code zoo.cfg}.
+	 * @param dir a directory of the caller's for the configuration, the data and the log
+	 * @param settings lines such as {@code clientPortListenBacklog=1024}, after the others
+	 * @return the running server, answering requests
+	 */
+	public static ThrowawayZooKeeperProcess start(Path dir, List<String> settings) {
 		try {
 			Path absolute = dir.toAbsolutePath();
 			ThrowawayZooKeeperProcess zooKeeper = new ThrowawayZooKeeperProcess(absolute, ServerProcess.freePort());
 			Files.createDirectories(absolute.resolve("data"));
-			Files.writeString(zooKeeper.config, String.join("\n", "tickTime=2000",
-					"dataDir=" + absolute.resolve("data"), "clientPort=" + zooKeeper.port,
-					"clientPortAddress=127.0.0.1", "maxClientCnxns=0", "maxSessionTimeout=60000",
-					"admin.enableServer=false", "4lw.commands.whitelist=mntr,srvr", ""));
+			List<String> lines = new ArrayList<>(List.of("tickTime=2000", "dataDir=" + absolute.resolve("data"),
+					"clientPort=" + zooKeeper.port, "clientPortAddress=127.0.0.1", "maxClientCnxns=0",
+					"maxSessionTimeout=60000", "admin.enableServer=false", "4lw.commands.whitelist=mntr,srvr"));
+			lines.addAll(settings);
+			lines.add("");
+			Files.writeString(zooKeeper.config, String.join("\n", lines));
 			zooKeeper.launch();
 			return zooKeeper;
 		}
