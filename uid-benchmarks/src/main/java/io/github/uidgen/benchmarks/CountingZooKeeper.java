@@ -41,6 +41,14 @@ final class CountingZooKeeper extends ZooKeeper {
 
 		private volatile long lastConnectedNanos;
 
+		/** The handle Curator made last (it makes a new one after a session ended), and how many it made. */
+		private volatile ZooKeeper handle;
+
+		private final AtomicLong handles = new AtomicLong();
+
+		/** Curator's connection state, as its listener was last told. */
+		private volatile String state = "none yet";
+
 		/** Notes that the client's session was established or re-established ({@link System#nanoTime()}). */
 		void connected() {
 			long now = System.nanoTime();
@@ -58,6 +66,29 @@ final class CountingZooKeeper extends ZooKeeper {
 		/** When the client last connected, after a lost connection or at first. */
 		long lastConnectedNanos() {
 			return this.lastConnectedNanos;
+		}
+
+		void handleMade(ZooKeeper made) {
+			this.handle = made;
+			this.handles.incrementAndGet();
+		}
+
+		void state(String curatorState) {
+			this.state = curatorState;
+		}
+
+		/**
+		 * Says where the client's connection stands, for an instance that does not serve again after the store's
+		 * return: Curator's last state, its handles, the last one's state and session.
+		 */
+		String describeConnection() {
+			ZooKeeper last = this.handle;
+			String handleState = (last != null) ? last.getState() + ", session 0x" + Long.toHexString(last.getSessionId())
+					: "none";
+			long since = this.lastConnectedNanos;
+			return "Curator's last state " + this.state + "; " + this.handles.get() + " ZooKeeper handles made, the last "
+					+ handleState + "; last connected "
+					+ ((since > 0) ? (System.nanoTime() - since) / 1_000_000_000 + " s ago" : "never");
 		}
 
 		Snapshot snapshot() {
@@ -109,7 +140,10 @@ final class CountingZooKeeper extends ZooKeeper {
 			@Override
 			public ZooKeeper newZooKeeper(String connectString, int sessionTimeout, Watcher watcher,
 					boolean canBeReadOnly, ZKClientConfig config) throws Exception {
-				return new CountingZooKeeper(connectString, sessionTimeout, watcher, canBeReadOnly, config, counts);
+				CountingZooKeeper made = new CountingZooKeeper(connectString, sessionTimeout, watcher, canBeReadOnly, config,
+						counts);
+				counts.handleMade(made);
+				return made;
 			}
 
 		};

@@ -302,6 +302,21 @@ public final class FleetSimulation {
 		this.summary.add(ms(reads, 0.5) + ", " + snapshot.held() + " held");
 	}
 
+	/** Says, for the first few instances whose renewals did not reach the store again, where their connection stands. */
+	private void describeNotRenewing(long[] returns) {
+		int described = 0;
+		for (int i = 0; i < this.size && described < 20; i++) {
+			CountingZooKeeper.Counts counts = (this.clients[i] != null) ? this.clients[i].counts() : null;
+			if (returns[i] == 0 && counts != null) {
+				this.out.printf("Not renewing again: %s: %s%n", this.instanceIds[i], counts.describeConnection());
+				described++;
+			}
+		}
+		if (described > 0) {
+			this.out.println();
+		}
+	}
+
 	/**
 	 * The store stops for the outage and starts again, on its data or empty: how many calls were refused, and how
 	 * long after the store answered again every instance's renewals reached it.
@@ -330,6 +345,7 @@ public final class FleetSimulation {
 			return returns[i] != 0;
 		});
 		long allRenewing = System.nanoTime() - backNanos;
+		describeNotRenewing(returns);
 		long[] reconnects = new long[this.size];
 		for (int i = 0; i < this.size; i++) {
 			CountingZooKeeper.Counts counts = (this.clients[i] != null) ? this.clients[i].counts() : null;

@@ -494,6 +494,7 @@ abstract class FleetStore implements AutoCloseable {
 				.zookeeperFactory(CountingZooKeeper.factory(counts))
 				.build();
 			client.getConnectionStateListenable().addListener((curator, state) -> {
+				counts.state(state.name());
 				if (state.isConnected()) {
 					counts.connected();
 				}
