@@ -83,11 +83,11 @@ final class CountingZooKeeper extends ZooKeeper {
 		 */
 		String describeConnection() {
 			ZooKeeper last = this.handle;
-			String handleState = (last != null) ? last.getState() + ", session 0x" + Long.toHexString(last.getSessionId())
-					: "none";
+			String handleState = (last != null)
+					? last.getState() + ", session 0x" + Long.toHexString(last.getSessionId()) : "none";
 			long since = this.lastConnectedNanos;
-			return "Curator's last state " + this.state + "; " + this.handles.get() + " ZooKeeper handles made, the last "
-					+ handleState + "; last connected "
+			return "Curator's last state " + this.state + "; " + this.handles.get()
+					+ " ZooKeeper handles made, the last " + handleState + "; last connected "
 					+ ((since > 0) ? (System.nanoTime() - since) / 1_000_000_000 + " s ago" : "never");
 		}
 
@@ -140,8 +140,8 @@ final class CountingZooKeeper extends ZooKeeper {
 			@Override
 			public ZooKeeper newZooKeeper(String connectString, int sessionTimeout, Watcher watcher,
 					boolean canBeReadOnly, ZKClientConfig config) throws Exception {
-				CountingZooKeeper made = new CountingZooKeeper(connectString, sessionTimeout, watcher, canBeReadOnly, config,
-						counts);
+				CountingZooKeeper made = new CountingZooKeeper(connectString, sessionTimeout, watcher, canBeReadOnly,
+						config, counts);
 				counts.handleMade(made);
 				return made;
 			}

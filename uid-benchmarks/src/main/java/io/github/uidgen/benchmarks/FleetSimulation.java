@@ -302,7 +302,7 @@ public final class FleetSimulation {
 		this.summary.add(ms(reads, 0.5) + ", " + snapshot.held() + " held");
 	}
 
-	/** Says, for the first few instances whose renewals did not reach the store again, where their connection stands. */
+	/** Says, for the first instances whose renewals did not reach the store again, where their connection stands. */
 	private void describeNotRenewing(long[] returns) {
 		int described = 0;
 		for (int i = 0; i < this.size && described < 20; i++) {

@@ -421,7 +421,8 @@ abstract class FleetStore implements AutoCloseable {
 		String describe() {
 			return "ZooKeeper " + org.apache.zookeeper.Version.getFullVersion().replaceAll("[-,].*", "")
 					+ " standalone (ZooKeeperServerMain in a JVM of its own, -Xmx1000m as zkServer.sh gives it, tick 2 s, "
-					+ "no limit of connections per address, sessions up to 60 s, accept queue " + describeListenBacklog()
+					+ "no limit of connections per address, sessions up to 60 s, accept queue "
+					+ describeListenBacklog()
 					+ "); each instance its own CuratorFramework "
 					+ "and session (session timeout " + describeLease() + ", connection timeout 10 s, as the starter "
 					+ "builds it); ZookeeperWorkerIdAssigner at its defaults (lease " + describeLease() + ", "
@@ -789,9 +790,9 @@ abstract class FleetStore implements AutoCloseable {
 	}
 
 	/**
-	 * Sets the ZooKeeper server's accept queue ({@code --zookeeper-listen-backlog}, its {@code clientPortListenBacklog}):
-	 * connections beyond it that arrive at once, as a fleet's do when the server comes back, wait for the kernel to send
-	 * their handshake again, a second and more later.
+	 * Sets the ZooKeeper server's accept queue ({@code --zookeeper-listen-backlog}, its
+	 * {@code clientPortListenBacklog}): connections beyond it that arrive at once, as a fleet's do when the server
+	 * comes back, wait for the kernel to send their handshake again, a second and more later.
 	 * @param backlog the queue's length, 0 for ZooKeeper's default (the JDK's 50)
 	 */
 	static void zookeeperListenBacklog(int backlog) {

@@ -34,7 +34,8 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 /**
  * What a holder of the ZooKeeper assigner sees when its session ends or the server goes away: a session ended by the
  * server, a release after it, the server down for less and for longer than the session, a renewal that outlives its
- * session, a server that cannot be reached at all, and a Curator that lost track of its live connection. Each test starts a server of its own, or none.
+ * session, a server that cannot be reached at all, and a Curator that lost track of its live connection. Each test
+ * starts a server of its own, or none.
  */
 class ZookeeperSessionTests extends AbstractZookeeperWorkerIdAssignerTests {
 
@@ -261,7 +262,8 @@ class ZookeeperSessionTests extends AbstractZookeeperWorkerIdAssignerTests {
 	}
 
 	/** Curator's connection states, which no public method of it sets: the test posts the LOST of the race. */
-	private static ConnectionStateManager connectionStates(CuratorFramework client) throws ReflectiveOperationException {
+	private static ConnectionStateManager connectionStates(CuratorFramework client)
+			throws ReflectiveOperationException {
 		Field field = CuratorFrameworkImpl.class.getDeclaredField("connectionStateManager");
 		field.setAccessible(true);
 		return (ConnectionStateManager) field.get(client);

@@ -23,7 +23,6 @@ final class CuratorCalls {
 
 	private static final Logger logger = LoggerFactory.getLogger(CuratorCalls.class);
 
-
 	/**
 	 * How often a renewal writes again over its own earlier write whose answer was lost, before it gives up until the
 	 * next renewal; more would mean somebody edits the znode by hand.
