@@ -26,6 +26,7 @@ import io.github.uidgen.testsupport.ThrowawayZooKeeperProcess;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.jdbc.JdbcLeaseWorkerIdAssigner;
 import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
+import io.github.uidgen.worker.support.LeaseSettings;
 import io.github.uidgen.worker.zookeeper.ZookeeperWorkerIdAssigner;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
@@ -775,7 +776,7 @@ abstract class FleetStore implements AutoCloseable {
 	/**
 	 * Sets the lease of every assigner ({@code --lease-seconds}), and ZooKeeper's session timeout with it, as an
 	 * application that lengthens the one lengthens the other (a session that ends takes the lease znode with it).
-	 * @param lease the lease, {@code null} for the default (30 s)
+	 * @param lease the lease, {@code null} for the assigners' default
 	 */
 	static void lease(Duration lease) {
 		FleetStore.lease = lease;
@@ -786,7 +787,7 @@ abstract class FleetStore implements AutoCloseable {
 	}
 
 	static Duration leaseOrDefault() {
-		return (lease != null) ? lease : Duration.ofSeconds(30);
+		return (lease != null) ? lease : LeaseSettings.DEFAULT_LEASE_DURATION;
 	}
 
 	/**
