@@ -22,25 +22,21 @@ final class EarlyRedisClaimListener implements SmartApplicationListener {
 
 	static final String BEAN_NAME = "uidEarlyRedisClaim";
 
-	private static final boolean REDIS_PRESENT = isPresent("io.lettuce.core.RedisClient")
-			&& isPresent("org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory")
-			&& isPresent("org.springframework.boot.data.redis.autoconfigure.DataRedisProperties");
-
 	private EarlyRedisClaim claim;
 
 	@Override
 	public boolean supportsEventType(Class<? extends ApplicationEvent> eventType) {
-		return REDIS_PRESENT && (ApplicationEnvironmentPreparedEvent.class.isAssignableFrom(eventType)
+		return ApplicationEnvironmentPreparedEvent.class.isAssignableFrom(eventType)
 				|| ApplicationPreparedEvent.class.isAssignableFrom(eventType)
 				|| ApplicationStartedEvent.class.isAssignableFrom(eventType)
 				|| ApplicationReadyEvent.class.isAssignableFrom(eventType)
-				|| ApplicationFailedEvent.class.isAssignableFrom(eventType));
+				|| ApplicationFailedEvent.class.isAssignableFrom(eventType);
 	}
 
 	@Override
 	public void onApplicationEvent(ApplicationEvent event) {
 		if (event instanceof ApplicationEnvironmentPreparedEvent prepared) {
-			if (this.claim == null && wantsRedisAssigner(prepared.getEnvironment())) {
+			if (this.claim == null && wantsRedisAssigner(prepared.getEnvironment()) && isRedisPresent()) {
 				this.claim = EarlyRedisClaim.start(prepared.getEnvironment());
 			}
 		}
@@ -85,6 +81,16 @@ final class EarlyRedisClaimListener implements SmartApplicationListener {
 	public int getOrder() {
 		// After Spring Boot's EnvironmentPostProcessorApplicationListener, which loads application.yml.
 		return Ordered.LOWEST_PRECEDENCE;
+	}
+
+	/**
+	 * Lettuce and Spring Data Redis on the class path. Asked only of an application that chose the redis assigner:
+	 * looking classes up in an executable jar takes time at start, which the others should not pay.
+	 */
+	private static boolean isRedisPresent() {
+		return isPresent("io.lettuce.core.RedisClient")
+				&& isPresent("org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory")
+				&& isPresent("org.springframework.boot.data.redis.autoconfigure.DataRedisProperties");
 	}
 
 	private static boolean isPresent(String className) {
