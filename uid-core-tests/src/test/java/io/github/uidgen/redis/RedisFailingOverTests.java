@@ -16,7 +16,6 @@ import io.github.uidgen.testsupport.ThrowawayRedisCluster;
 import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.WorkerStoreUnavailableException;
 import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
-import io.github.uidgen.worker.redis.StandaloneRedis;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -13,7 +13,7 @@ import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import io.github.uidgen.worker.WorkerIdAssigner;
 import io.github.uidgen.worker.fleet.WorkerClaim;
 import io.github.uidgen.worker.redis.RedisWorkerIdAssigner;
-import io.github.uidgen.worker.redis.StandaloneRedis;
+import io.github.uidgen.redis.StandaloneRedis;
 import io.github.uidgen.testsupport.ThrowawayRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;

@@ -3,7 +3,7 @@ package io.github.uidgen.autoconfigure;
 import java.net.URI;
 import java.time.Duration;
 
-import io.github.uidgen.worker.redis.StandaloneRedis;
+import io.github.uidgen.redis.StandaloneRedis;
 import io.lettuce.core.SocketOptions;
 
 import org.springframework.boot.context.properties.bind.Binder;

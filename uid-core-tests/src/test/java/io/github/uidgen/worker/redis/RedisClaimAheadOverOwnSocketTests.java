@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.uidgen.UidLayout;
+import io.github.uidgen.redis.StandaloneRedis;
 import io.github.uidgen.testsupport.ThrowawayRedis;
 import io.github.uidgen.worker.RecordedLayout;
 import io.github.uidgen.worker.WorkerAssignment;

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
+import io.github.uidgen.redis.StandaloneRedis;
 import io.github.uidgen.testsupport.TestRedis;
 import io.github.uidgen.testsupport.ThrowawayRedis;
 import io.github.uidgen.testsupport.ThrowawayRedisCluster;

@@ -8,6 +8,7 @@ import java.util.regex.Pattern;
 
 import io.github.uidgen.InvalidSettingException;
 import io.github.uidgen.UidLayout;
+import io.github.uidgen.redis.StandaloneRedis;
 import io.github.uidgen.worker.AbstractLeaseBuilder;
 import io.github.uidgen.worker.AllWorkerIdsLeasedException;
 import io.github.uidgen.worker.WorkerAssignment;

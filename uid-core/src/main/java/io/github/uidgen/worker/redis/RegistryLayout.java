@@ -3,6 +3,7 @@ package io.github.uidgen.worker.redis;
 import java.util.List;
 
 import io.github.uidgen.UidLayout;
+import io.github.uidgen.redis.StandaloneRedis;
 import io.github.uidgen.worker.RecordedLayout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,4 +1,4 @@
-package io.github.uidgen.worker.redis;
+package io.github.uidgen.redis;
 
 import java.time.Duration;
 import java.util.Objects;
