@@ -190,6 +190,46 @@ class SegmentUidGeneratorAutoConfigurationTests {
 	}
 
 	@Test
+	void theFirstSegmentComesOverUidsOwnSocketAndTheApplicationsClientMakesNoConnectionAtStart(@TempDir Path dir) {
+		try (ThrowawayRedis redis = ThrowawayRedis.start(dir, "--appendonly", "yes", "--appendfsync", "always")) {
+			this.contextRunner.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+				.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port(),
+						"uid.segment.store=redis", "uid.segment.key=first", "uid.segment.step=100")
+				.run((context) -> {
+					assertThat(context).hasNotFailed();
+					assertThat(redis.cli("GET", "uid:segment:first")).as("the first segment claimed").isEqualTo("100");
+					await().atMost(Duration.ofSeconds(10))
+						.untilAsserted(() -> assertThat(redis.cli("CLIENT", "LIST").lines())
+							.as("no connection but redis-cli's own: uid's socket closed, Lettuce never connected")
+							.singleElement()
+							.asString()
+							.contains("cmd=client"));
+					assertThat(context.getBean(UidGenerator.class).getUID()).isOne();
+				});
+		}
+	}
+
+	@Test
+	void aConnectionFactoryOfTheApplicationsOwnGetsTheFirstClaimNotTheRedisOfTheProperties(@TempDir Path dir) {
+		try (ThrowawayRedis factorys = ThrowawayRedis.start(dir.resolve("factory"), "--appendonly", "yes",
+				"--appendfsync", "always");
+				ThrowawayRedis properties = ThrowawayRedis.start(dir.resolve("properties"), "--appendonly", "yes",
+						"--appendfsync", "always")) {
+			this.contextRunner.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+				.withBean("redisConnectionFactory", LettuceConnectionFactory.class,
+						() -> new LettuceConnectionFactory(
+								new RedisStandaloneConfiguration("127.0.0.1", factorys.port())))
+				.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + properties.port(),
+						"uid.segment.store=redis", "uid.segment.key=own-factory", "uid.segment.step=100")
+				.run((context) -> {
+					assertThat(context.getBean(UidGenerator.class).getUID()).isOne();
+					assertThat(factorys.cli("GET", "uid:segment:own-factory")).isEqualTo("100");
+					assertThat(properties.cli("EXISTS", "uid:segment:own-factory")).isEqualTo("0");
+				});
+		}
+	}
+
+	@Test
 	void aRedisThatKeepsNothingStopsTheStartUnlessAccepted(@TempDir Path dir) {
 		try (ThrowawayRedis redis = ThrowawayRedis.start(dir)) {
 			ApplicationContextRunner onVolatileRedis = this.contextRunner

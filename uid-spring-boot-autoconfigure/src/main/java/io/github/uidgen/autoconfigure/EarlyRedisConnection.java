@@ -16,8 +16,9 @@ import org.springframework.util.StringUtils;
 
 /**
  * The standalone Redis that {@code spring.data.redis.*} names, as uid reaches it before the application context exists
- * (so before Spring Boot's own connection factory): host and port or URL, database, user, password, timeouts and
- * client name, for a plain socket of uid's own ({@link #direct()}). What only the context can apply (SSL bundles,
+ * (so before Spring Boot's own connection factory) or before that factory has connected: host and port or URL,
+ * database, user, password, timeouts and client name, for a plain socket of uid's own ({@link #direct()}) that makes
+ * the early worker-ID claim or a segment store's first claim. What only the context can apply (SSL bundles,
  * Sentinel, Cluster, customizer beans, connection details from a service connection) makes {@link #of} answer
  * {@code null}, and the context's factory is compared with this one before a claim made on it is used.
  */

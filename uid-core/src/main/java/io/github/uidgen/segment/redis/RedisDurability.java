@@ -5,12 +5,14 @@ import java.util.List;
 import java.util.Properties;
 import java.util.function.Function;
 
+import io.github.uidgen.redis.DirectRedisConnection;
 import io.github.uidgen.redis.RedisReachability;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisClusterNode;
 import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.convert.Converters;
 
 /**
  * What a Redis server keeps of its data, read from {@code INFO persistence}, {@code INFO memory} and
@@ -72,6 +74,25 @@ record RedisDurability(Level level, String server, String settings, List<String>
 		return read((port != null) ? "Redis on port " + port : "Redis",
 				(section) -> connection.serverCommands().info(section),
 				(parameter) -> connection.serverCommands().getConfig(parameter));
+	}
+
+	/**
+	 * Reads what the standalone server at the other end of uid's own socket keeps.
+	 * @param direct the socket
+	 * @return what the server keeps
+	 * @throws DataAccessException when the server cannot be reached, or refuses {@code INFO}
+	 */
+	static RedisDurability of(DirectRedisConnection direct) {
+		Function<String, Properties> info = (section) -> Converters.toProperties((String) direct.call("INFO", section));
+		String port = info.apply("server").getProperty("tcp_port");
+		return read((port != null) ? "Redis on port " + port : "Redis", info,
+				(parameter) -> Converters.toProperties(names(direct.call("CONFIG", "GET", parameter))));
+	}
+
+	/** {@code CONFIG GET}'s reply: names and values, one after the other. */
+	@SuppressWarnings("unchecked")
+	private static List<String> names(Object reply) {
+		return (reply instanceof List<?> list) ? (List<String>) list : List.of();
 	}
 
 	private static RedisDurability read(String server, Function<String, Properties> info,

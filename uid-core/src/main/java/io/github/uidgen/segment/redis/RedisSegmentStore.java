@@ -4,7 +4,9 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 import io.github.uidgen.InvalidSettingException;
+import io.github.uidgen.redis.DirectRedisConnection;
 import io.github.uidgen.redis.RedisReachability;
+import io.github.uidgen.redis.StandaloneRedis;
 import io.github.uidgen.segment.SegmentRange;
 import io.github.uidgen.segment.SegmentStore;
 import io.github.uidgen.segment.SegmentStoreException;
@@ -35,6 +37,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * {@code appendonly yes} and {@code appendfsync always} for segment keys, or use the database store.
  *
  * <p>{@link #readKeys(int)} lists the counters for operators with {@code SCAN}, never {@code KEYS}.
+ *
+ * <p>With {@link Builder#firstClaimOver(StandaloneRedis)}, the first claim (and the read of what the Redis keeps) goes
+ * over a plain socket of uid's own instead, so that an application starting does not wait for its client library's
+ * first connection.
  */
 public final class RedisSegmentStore implements SegmentStore {
 
@@ -56,11 +62,16 @@ public final class RedisSegmentStore implements SegmentStore {
 	/** Set once the Redis was found to keep its data, or accepted although it does not. */
 	private volatile boolean durabilityChecked;
 
+	/** uid's own socket for the first claim; {@code null} once that is made, or when there is none. */
+	private volatile DirectRedisConnection firstClaimConnection;
+
 	private RedisSegmentStore(Builder builder) {
 		this.redis = new StringRedisTemplate(builder.connectionFactory);
 		this.keyPrefix = builder.keyPrefix;
 		this.requirePersistence = builder.requirePersistence;
 		this.allowEvictingPolicy = builder.allowEvictingPolicy;
+		this.firstClaimConnection = (builder.firstClaimRedis != null)
+				? new DirectRedisConnection(builder.firstClaimRedis) : null;
 	}
 
 	/**
@@ -74,6 +85,10 @@ public final class RedisSegmentStore implements SegmentStore {
 
 	@Override
 	public SegmentRange claim(String key, long size) {
+		SegmentRange first = (this.firstClaimConnection != null) ? claimOverOwnSocket(key, size) : null;
+		if (first != null) {
+			return first;
+		}
 		checkPersistence();
 		String redisKey = redisKey(key);
 		Long last;
@@ -91,6 +106,38 @@ public final class RedisSegmentStore implements SegmentStore {
 	}
 
 	/**
+	 * Makes the claim over uid's own socket while the first is not made yet: reads what the Redis keeps, then
+	 * {@code INCRBY}; the socket is closed once it answers. The socket failing is not final: the claim is then made
+	 * through the connection factory, which says what is wrong, as every later claim is.
+	 * @return the range, or {@code null} for a claim to make through the connection factory
+	 */
+	private synchronized SegmentRange claimOverOwnSocket(String key, long size) {
+		DirectRedisConnection direct = this.firstClaimConnection;
+		if (direct == null) {
+			return null;
+		}
+		try {
+			if (!this.durabilityChecked) {
+				judge(RedisDurability.of(direct));
+			}
+			Object last = direct.call("INCRBY", redisKey(key), Long.toString(size));
+			if (last instanceof Long number) {
+				return new SegmentRange(number - size + 1, number);
+			}
+			return null;
+		}
+		catch (DataAccessException ex) {
+			logger.info("uid's own connection for the first segment claim ({}) failed ({}); the claim goes through "
+					+ "the application's connection factory", direct, ex.getMessage());
+			return null;
+		}
+		finally {
+			this.firstClaimConnection = null;
+			direct.close();
+		}
+	}
+
+	/**
 	 * Reads now what the Redis keeps across a restart, which the first claim does otherwise: for an application that
 	 * claims no segment while it starts, so that a Redis that keeps nothing is refused (or its warning logged) at
 	 * start all the same. Reads it once: after it succeeds, later calls and claims do not read it again; after it
@@ -100,21 +147,13 @@ public final class RedisSegmentStore implements SegmentStore {
 	 */
 	public void checkPersistence() {
 		if (!this.durabilityChecked) {
-			checkDurability();
+			judge(readDurability());
 		}
 	}
 
-	/**
-	 * Reads once what the Redis keeps across a restart: refuses one that keeps nothing (every claim, until it keeps
-	 * its data or the check is switched off), warns once when that is accepted, notes weaker persistence once.
-	 */
-	private synchronized void checkDurability() {
-		if (this.durabilityChecked) {
-			return;
-		}
-		RedisDurability durability;
+	private RedisDurability readDurability() {
 		try {
-			durability = this.redis.execute(RedisDurability::of, true);
+			return this.redis.execute(RedisDurability::of, true);
 		}
 		catch (DataAccessException ex) {
 			if (RedisReachability.isUnreachable(ex)) {
@@ -122,6 +161,16 @@ public final class RedisSegmentStore implements SegmentStore {
 			}
 			throw new SegmentStoreException("Cannot read what the Redis that hands out uid segments keeps across a "
 					+ "restart (INFO persistence failed: " + ex.getMessage() + ")", ex);
+		}
+	}
+
+	/**
+	 * Judges once what the Redis keeps across a restart: refuses one that keeps nothing (every claim, until it keeps
+	 * its data or the check is switched off), warns once when that is accepted, notes weaker persistence once.
+	 */
+	private synchronized void judge(RedisDurability durability) {
+		if (this.durabilityChecked) {
+			return;
 		}
 		if (!durability.evicting().isEmpty()) {
 			String servers = String.join(", ", durability.evicting());
@@ -228,6 +277,8 @@ public final class RedisSegmentStore implements SegmentStore {
 
 		private boolean allowEvictingPolicy;
 
+		private StandaloneRedis firstClaimRedis;
+
 		private Builder(RedisConnectionFactory connectionFactory) {
 			if (connectionFactory == null) {
 				throw new InvalidSettingException("connectionFactory", null,
@@ -271,6 +322,20 @@ public final class RedisSegmentStore implements SegmentStore {
 		 */
 		public Builder allowEvictingPolicy(boolean allowEvictingPolicy) {
 			this.allowEvictingPolicy = allowEvictingPolicy;
+			return this;
+		}
+
+		/**
+		 * Makes the first claim over a plain socket of uid's own to this standalone Redis, the one the connection
+		 * factory reaches, and every later claim through the factory: on a JVM that has just started, a client
+		 * library's first connection takes a second or more (Lettuce loading and connecting), where the socket takes
+		 * milliseconds, and an application that claims its first segment while it starts waits for it. If the socket
+		 * fails (no answer, refused credentials), the claim goes through the factory all the same.
+		 * @param redis the server the connection factory reaches, or {@code null} for none (the default)
+		 * @return this builder
+		 */
+		public Builder firstClaimOver(StandaloneRedis redis) {
+			this.firstClaimRedis = redis;
 			return this;
 		}
 
