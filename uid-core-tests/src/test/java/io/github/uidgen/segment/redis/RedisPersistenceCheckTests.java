@@ -4,18 +4,14 @@ import java.nio.file.Path;
 import java.util.List;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import io.github.uidgen.CapturedLog;
 import io.github.uidgen.segment.SegmentRange;
 import io.github.uidgen.segment.SegmentStoreException;
 import io.github.uidgen.testsupport.ThrowawayRedis;
 import io.github.uidgen.testsupport.ThrowawayRedisCluster;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -30,25 +26,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class RedisPersistenceCheckTests {
 
-	private final Logger storeLogger = (Logger) LoggerFactory.getLogger(RedisSegmentStore.class);
-
-	private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
-
-	private Level levelBefore;
-
-	@BeforeEach
-	void captureTheStoreLog() {
-		this.levelBefore = this.storeLogger.getLevel();
-		this.storeLogger.setLevel(Level.INFO);
-		this.logged.start();
-		this.storeLogger.addAppender(this.logged);
-	}
-
-	@AfterEach
-	void releaseTheStoreLog() {
-		this.storeLogger.detachAppender(this.logged);
-		this.storeLogger.setLevel(this.levelBefore);
-	}
+	@RegisterExtension
+	final CapturedLog storeLog = CapturedLog.of(RedisSegmentStore.class, Level.INFO);
 
 	@Test
 	void aRedisThatKeepsNothingIsRefusedAtTheFirstClaimAndNoCounterMoves(@TempDir Path dir) {
@@ -73,13 +52,13 @@ class RedisPersistenceCheckTests {
 			assertThat(store.claim("orders", 10)).isEqualTo(new SegmentRange(11, 20));
 			assertThat(store.claim("invoices", 10)).as("a new key").isEqualTo(new SegmentRange(1, 10));
 			assertThat(store.claim("tickets", 10)).as("another new key").isEqualTo(new SegmentRange(1, 10));
-			assertThat(messages(Level.INFO)).as("one warning for the store, none per key")
+			assertThat(this.storeLog.messages(Level.INFO)).as("one warning for the store, none per key")
 				.singleElement()
 				.asString()
 				.contains("Redis on port " + onRedis.redis().port() + " keeps nothing across a restart")
 				.contains("numbers handed out before will be handed out again")
 				.contains("requirePersistence is off");
-			assertThat(this.logged.list).filteredOn((event) -> event.getLevel() == Level.WARN).hasSize(1);
+			assertThat(this.storeLog.messages(Level.WARN)).hasSize(1);
 		}
 	}
 
@@ -101,7 +80,7 @@ class RedisPersistenceCheckTests {
 				assertThat(cluster.cli(last, "CONFIG", "SET", "appendonly", "yes")).isEqualTo("OK");
 				assertThat(cluster.cli(last, "CONFIG", "SET", "appendfsync", "always")).isEqualTo("OK");
 				assertThat(store.claim("orders", 10)).isEqualTo(new SegmentRange(1, 10));
-				assertThat(messages(Level.INFO)).isEmpty();
+				assertThat(this.storeLog.messages(Level.INFO)).isEmpty();
 			}
 			finally {
 				factory.destroy();
@@ -116,7 +95,7 @@ class RedisPersistenceCheckTests {
 			assertThat(store.claim("orders", 10)).isEqualTo(new SegmentRange(1, 10));
 			assertThat(store.claim("invoices", 10)).isEqualTo(new SegmentRange(1, 10));
 			assertThat(store.claim("tickets", 10)).isEqualTo(new SegmentRange(1, 10));
-			assertThat(messages(Level.INFO)).as("nothing said at INFO or above").isEmpty();
+			assertThat(this.storeLog.messages(Level.INFO)).as("nothing said at INFO or above").isEmpty();
 		}
 	}
 
@@ -126,8 +105,8 @@ class RedisPersistenceCheckTests {
 			RedisSegmentStore store = onRedis.store().build();
 			assertThat(store.claim("orders", 10)).isEqualTo(new SegmentRange(1, 10));
 			assertThat(store.claim("invoices", 10)).isEqualTo(new SegmentRange(1, 10));
-			assertThat(messages(Level.WARN)).as("no warning").isEmpty();
-			assertThat(messages(Level.INFO)).singleElement()
+			assertThat(this.storeLog.messages(Level.WARN)).as("no warning").isEmpty();
+			assertThat(this.storeLog.messages(Level.INFO)).singleElement()
 				.asString()
 				.contains("Redis on port " + onRedis.redis().port())
 				.contains("RDB snapshots")
@@ -155,14 +134,14 @@ class RedisPersistenceCheckTests {
 
 			RedisSegmentStore allowing = onRedis.store().allowEvictingPolicy(true).build();
 			assertThat(allowing.claim("orders", 10)).isEqualTo(new SegmentRange(1, 10));
-			assertThat(messages(Level.WARN)).singleElement()
+			assertThat(this.storeLog.messages(Level.WARN)).singleElement()
 				.asString()
 				.contains("maxmemory-policy allkeys-lru")
 				.contains("accepted because allow-evicting-policy is on");
 
 			assertThat(onRedis.redis().cli("CONFIG", "SET", "maxmemory-policy", "volatile-lru")).isEqualTo("OK");
 			assertThat(onRedis.store().build().claim("orders", 10)).isEqualTo(new SegmentRange(11, 20));
-			assertThat(messages(Level.WARN)).as("nothing more said").hasSize(1);
+			assertThat(this.storeLog.messages(Level.WARN)).as("nothing more said").hasSize(1);
 		}
 	}
 
@@ -187,12 +166,6 @@ class RedisPersistenceCheckTests {
 		}
 	}
 
-	private List<String> messages(Level atLeast) {
-		return this.logged.list.stream()
-			.filter((event) -> event.getLevel().isGreaterOrEqual(atLeast))
-			.map(ILoggingEvent::getFormattedMessage)
-			.toList();
-	}
 
 	/** A throwaway Redis and a connection factory to it, stopped together. */
 	private record OnRedis(ThrowawayRedis redis, LettuceConnectionFactory factory) implements AutoCloseable {

@@ -4,18 +4,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import io.github.uidgen.CapturedLog;
 import io.github.uidgen.redis.StandaloneRedis;
 import io.github.uidgen.segment.SegmentRange;
 import io.github.uidgen.testsupport.ServerProcess;
 import io.github.uidgen.testsupport.ThrowawayRedis;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -35,25 +31,8 @@ class RedisSegmentFirstClaimOverOwnSocketTests {
 
 	private static final String SOCKET_NAME = "uid-segment-first-claim";
 
-	private final Logger storeLogger = (Logger) LoggerFactory.getLogger(RedisSegmentStore.class);
-
-	private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
-
-	private Level levelBefore;
-
-	@BeforeEach
-	void captureTheStoreLog() {
-		this.levelBefore = this.storeLogger.getLevel();
-		this.storeLogger.setLevel(Level.INFO);
-		this.logged.start();
-		this.storeLogger.addAppender(this.logged);
-	}
-
-	@AfterEach
-	void releaseTheStoreLog() {
-		this.storeLogger.detachAppender(this.logged);
-		this.storeLogger.setLevel(this.levelBefore);
-	}
+	@RegisterExtension
+	final CapturedLog storeLog = CapturedLog.of(RedisSegmentStore.class, Level.INFO);
 
 	@Test
 	void theFirstClaimNeedsNoStartedFactoryAndLaterClaimsGoThroughIt(@TempDir Path dir) {
@@ -73,7 +52,8 @@ class RedisSegmentFirstClaimOverOwnSocketTests {
 				assertThat(store.claim("orders", 10)).isEqualTo(new SegmentRange(11, 20));
 				assertThat(store.claim("invoices", 5)).isEqualTo(new SegmentRange(1, 5));
 				assertThat(redis.cli("GET", "uid:segment:orders")).isEqualTo("20");
-				assertThat(this.logged.list).as("nothing said: the Redis keeps its data, the socket answered")
+				assertThat(this.storeLog.messages(Level.INFO))
+					.as("nothing said: the Redis keeps its data, the socket answered")
 					.isEmpty();
 			}
 			finally {
@@ -112,7 +92,7 @@ class RedisSegmentFirstClaimOverOwnSocketTests {
 					.build();
 				assertThat(refusedCredentials.claim("orders", 10)).isEqualTo(new SegmentRange(11, 20));
 				assertThat(refusedCredentials.claim("orders", 10)).isEqualTo(new SegmentRange(21, 30));
-				assertThat(this.logged.list).extracting(ILoggingEvent::getFormattedMessage)
+				assertThat(this.storeLog.messages(Level.INFO))
 					.as("each store said once that its claim went through the factory instead")
 					.hasSize(2)
 					.allSatisfy((message) -> assertThat(message).contains("uid's own connection for the first segment "
