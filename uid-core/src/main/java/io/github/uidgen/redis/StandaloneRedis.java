@@ -4,10 +4,13 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * A standalone Redis server that {@link RedisWorkerIdAssigner#claimAhead(long, StandaloneRedis)} reaches over a plain
- * TCP socket of its own, without a client library: on a JVM that has just started, Lettuce takes a second or more to
- * load and make its first connection (on two cores, beside the application's own start: 1.3–2.3 s), where a socket
- * takes milliseconds. No TLS, Sentinel or Cluster: those are left to the connection factory.
+ * A standalone Redis server that uid reaches over a plain TCP socket of its own ({@link DirectRedisConnection}),
+ * without a client library, for what it sends while the JVM is cold: the early worker-ID claim
+ * ({@link io.github.uidgen.worker.redis.RedisWorkerIdAssigner#claimAhead(long, StandaloneRedis)}) and a segment
+ * store's first claim ({@link io.github.uidgen.segment.redis.RedisSegmentStore.Builder#firstClaimOver}). On a JVM that
+ * has just started, Lettuce takes a second or more to load and make its first connection (on two cores, beside the
+ * application's own start: 1.3–2.3 s), where a socket takes milliseconds. No TLS, Sentinel or Cluster: those are left
+ * to the connection factory.
  *
  * @param host the server's host name or address
  * @param port its port
