@@ -55,6 +55,11 @@ public final class CapturedLog implements BeforeEachCallback, AfterEachCallback 
 		this.logger.setLevel(this.levelBefore);
 	}
 
+	/** Forgets what was captured so far, for a test that looks at one step at a time. */
+	public void clear() {
+		this.appender.list.clear();
+	}
+
 	/** Every event captured so far in this test. */
 	public List<ILoggingEvent> events() {
 		return List.copyOf(this.appender.list);

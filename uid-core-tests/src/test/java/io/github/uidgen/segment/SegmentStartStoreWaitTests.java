@@ -8,10 +8,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import com.zaxxer.hikari.HikariDataSource;
+import io.github.uidgen.CapturedLog;
 import io.github.uidgen.segment.jdbc.JdbcSegmentStore;
 import io.github.uidgen.segment.jdbc.SegmentTableMissingException;
 import io.github.uidgen.segment.redis.RedisSegmentStore;
@@ -21,11 +20,9 @@ import io.github.uidgen.testsupport.TestDatabases;
 import io.github.uidgen.testsupport.TestDatabases.Database;
 import io.github.uidgen.testsupport.TestRedis;
 import io.github.uidgen.testsupport.ThrowawayRedis;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -43,28 +40,11 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  */
 class SegmentStartStoreWaitTests {
 
-	private final Logger generatorLogger = (Logger) LoggerFactory.getLogger(SegmentUidGenerator.class);
-
-	private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
-
-	private Level levelBefore;
+	@RegisterExtension
+	final CapturedLog generatorLog = CapturedLog.of(SegmentUidGenerator.class, Level.INFO);
 
 	@TempDir
 	Path dir;
-
-	@BeforeEach
-	void captureTheGeneratorLog() {
-		this.levelBefore = this.generatorLogger.getLevel();
-		this.generatorLogger.setLevel(Level.INFO);
-		this.logged.start();
-		this.generatorLogger.addAppender(this.logged);
-	}
-
-	@AfterEach
-	void releaseTheLog() {
-		this.generatorLogger.detachAppender(this.logged);
-		this.generatorLogger.setLevel(this.levelBefore);
-	}
 
 	@Test
 	void aStoreThatComesUpWithinTheWaitIsWaitedForAndNumbersAreIssuedOnce() throws Exception {
@@ -158,7 +138,7 @@ class SegmentStartStoreWaitTests {
 	}
 
 	private List<String> messages(Level level) {
-		return this.logged.list.stream()
+		return this.generatorLog.events().stream()
 			.filter((event) -> event.getLevel() == level)
 			.map(ILoggingEvent::getFormattedMessage)
 			.toList();

@@ -6,17 +6,14 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import io.github.uidgen.CapturedLog;
 import io.github.uidgen.UidClock;
 import io.github.uidgen.snowflake.TestGenerators.Kind;
 import io.github.uidgen.worker.FixedWorkerIdAssigner;
 import io.github.uidgen.worker.WorkerAssignment;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,25 +27,8 @@ class StartClockWaitTests {
 	/** How far the worker's mark lies ahead of the clock when the assigner hands it out. */
 	private static final Duration MARK_AHEAD = Duration.ofMillis(400);
 
-	private final Logger sessionLogger = (Logger) LoggerFactory.getLogger(WorkerSession.class);
-
-	private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
-
-	private Level levelBefore;
-
-	@BeforeEach
-	void captureTheSessionLog() {
-		this.levelBefore = this.sessionLogger.getLevel();
-		this.sessionLogger.setLevel(Level.INFO);
-		this.logged.start();
-		this.sessionLogger.addAppender(this.logged);
-	}
-
-	@AfterEach
-	void stopCapturing() {
-		this.sessionLogger.detachAppender(this.logged);
-		this.sessionLogger.setLevel(this.levelBefore);
-	}
+	@RegisterExtension
+	final CapturedLog sessionLog = CapturedLog.of(WorkerSession.class, Level.INFO);
 
 	@Test
 	void aStartThatWaitsForTheClockToPassTheMarkLogsTheWait() {
@@ -91,7 +71,7 @@ class StartClockWaitTests {
 	}
 
 	private List<String> waitsLogged() {
-		return this.logged.list.stream()
+		return this.sessionLog.events().stream()
 			.map(ILoggingEvent::getFormattedMessage)
 			.filter((message) -> message.contains(": waiting "))
 			.toList();

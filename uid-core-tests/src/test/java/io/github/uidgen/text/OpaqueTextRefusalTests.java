@@ -8,14 +8,11 @@ import java.util.Map;
 import java.util.Set;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import io.github.uidgen.CapturedLog;
 import io.github.uidgen.UidLayout;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -39,25 +36,8 @@ class OpaqueTextRefusalTests {
 	/** Characters a text may carry that are no digit: ASCII punctuation, space, a letter outside ASCII. */
 	private static final String OTHERS = "!-_+/=. ~é\u00ff\u0100";
 
-	private final Logger logger = (Logger) LoggerFactory.getLogger(OpaqueUidFormat.class);
-
-	private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
-
-	private Level level;
-
-	@BeforeEach
-	void captureTheLog() {
-		this.level = this.logger.getLevel();
-		this.logger.setLevel(Level.DEBUG);
-		this.logged.start();
-		this.logger.addAppender(this.logged);
-	}
-
-	@AfterEach
-	void releaseTheLog() {
-		this.logger.detachAppender(this.logged);
-		this.logger.setLevel(this.level);
-	}
+	@RegisterExtension
+	final CapturedLog formatLog = CapturedLog.of(OpaqueUidFormat.class, Level.DEBUG);
 
 	/** The forms tried: rotated keys over the default layout's 63 bits, one key over 40 bits, a tweak, a prefix. */
 	private static Map<String, UidFormat> forms() {
@@ -122,9 +102,9 @@ class OpaqueTextRefusalTests {
 		texts.put("czzzzzzzzzzz", "beyond the largest value of 63 bits");
 		texts.put("c" + body + body, "texts have 11 characters, 12 with a key version");
 		for (Map.Entry<String, String> text : texts.entrySet()) {
-			this.logged.list.clear();
+			this.formatLog.clear();
 			catchThrowableOfType(UidTextException.class, () -> rotated.parse(text.getKey()));
-			assertThat(this.logged.list).singleElement().satisfies((event) -> {
+			assertThat(this.formatLog.events()).singleElement().satisfies((event) -> {
 				assertThat(event.getLevel()).isEqualTo(Level.DEBUG);
 				assertThat(event.getFormattedMessage()).contains(text.getValue());
 				for (int i = 0; i + 4 <= body.length(); i++) {

@@ -5,19 +5,16 @@ import java.time.Duration;
 import java.util.List;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import io.github.uidgen.CapturedLog;
 import io.github.uidgen.testsupport.TestRedis;
 import io.github.uidgen.testsupport.ThrowawayRedis;
 import io.github.uidgen.testsupport.ThrowawayRedisCluster;
 import io.github.uidgen.worker.WorkerAssignment;
 import io.github.uidgen.worker.WorkerAssignmentException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -35,20 +32,8 @@ class RedisEvictingPolicyTests {
 
 	private static final String TAG = "{uid-test:evicting}";
 
-	private final Logger assignerLogger = (Logger) LoggerFactory.getLogger(RedisWorkerIdAssigner.class);
-
-	private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
-
-	@BeforeEach
-	void captureTheAssignerLog() {
-		this.logged.start();
-		this.assignerLogger.addAppender(this.logged);
-	}
-
-	@AfterEach
-	void releaseTheAssignerLog() {
-		this.assignerLogger.detachAppender(this.logged);
-	}
+	@RegisterExtension
+	final CapturedLog assignerLog = CapturedLog.of(RedisWorkerIdAssigner.class, Level.INFO);
 
 	@Test
 	void aClaimOnARedisThatMayEvictTheRegistryIsRefusedUnlessAllowedWithAWarning(@TempDir Path dir) {
@@ -105,7 +90,7 @@ class RedisEvictingPolicyTests {
 	}
 
 	private List<String> warnings() {
-		return this.logged.list.stream()
+		return this.assignerLog.events().stream()
 			.filter((event) -> event.getLevel().isGreaterOrEqual(Level.WARN))
 			.map(ILoggingEvent::getFormattedMessage)
 			.toList();
