@@ -84,10 +84,12 @@ final class EarlyRedisClaimListener implements SmartApplicationListener {
 	}
 
 	/**
-	 * Lettuce and Spring Data Redis on the class path. Asked only of an application that chose the redis assigner:
-	 * looking classes up in an executable jar takes time at start, which the others should not pay.
+	 * Lettuce, Spring Data Redis and Spring Boot's Redis properties on the class path: what uid's own socket to the
+	 * Redis of {@code spring.data.redis.*} needs ({@link EarlyRedisConnection}), for the early claim and a segment
+	 * store's first claim alike. Asked only of an application that chose a Redis store: looking classes up in an
+	 * executable jar takes time at start, which the others should not pay.
 	 */
-	private static boolean isRedisPresent() {
+	static boolean isRedisPresent() {
 		return isPresent("io.lettuce.core.RedisClient")
 				&& isPresent("org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory")
 				&& isPresent("org.springframework.boot.data.redis.autoconfigure.DataRedisProperties");

@@ -14,7 +14,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.util.ClassUtils;
 
 import static io.github.uidgen.autoconfigure.UidPropertyMapper.map;
 
@@ -33,12 +32,6 @@ import static io.github.uidgen.autoconfigure.UidPropertyMapper.map;
 @ConditionalOnClass(RedisConnectionFactory.class)
 @ConditionalOnProperty(name = "uid.segment.store", havingValue = "redis")
 class RedisSegmentStoreConfiguration {
-
-	private static final String LETTUCE_FACTORY = "org.springframework.data.redis.connection.lettuce."
-			+ "LettuceConnectionFactory";
-
-	private static final String DATA_REDIS_PROPERTIES = "org.springframework.boot.data.redis.autoconfigure."
-			+ "DataRedisProperties";
 
 	@Bean
 	@ConditionalOnMissingBean(SegmentStore.class)
@@ -72,9 +65,7 @@ class RedisSegmentStoreConfiguration {
 	 * {@code null} otherwise (Jedis, SSL, Sentinel, Cluster, or a factory of the application's own elsewhere).
 	 */
 	private static StandaloneRedis standaloneRedis(RedisConnectionFactory factory, Environment environment) {
-		ClassLoader classLoader = RedisSegmentStoreConfiguration.class.getClassLoader();
-		if (!ClassUtils.isPresent(LETTUCE_FACTORY, classLoader)
-				|| !ClassUtils.isPresent(DATA_REDIS_PROPERTIES, classLoader)) {
+		if (!EarlyRedisClaimListener.isRedisPresent()) {
 			return null;
 		}
 		EarlyRedisConnection connection = EarlyRedisConnection.of(Binder.get(environment));

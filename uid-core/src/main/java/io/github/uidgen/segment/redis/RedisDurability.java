@@ -69,10 +69,7 @@ record RedisDurability(Level level, String server, String settings, List<String>
 				.map((weakest) -> new RedisDurability(weakest.level, weakest.server, weakest.settings, evicting))
 				.orElseGet(() -> new RedisDurability(Level.UNKNOWN, "Redis Cluster", "no master listed", List.of()));
 		}
-		Properties server = connection.serverCommands().info("server");
-		String port = (server != null) ? server.getProperty("tcp_port") : null;
-		return read((port != null) ? "Redis on port " + port : "Redis",
-				(section) -> connection.serverCommands().info(section),
+		return standalone((section) -> connection.serverCommands().info(section),
 				(parameter) -> connection.serverCommands().getConfig(parameter));
 	}
 
@@ -83,10 +80,15 @@ record RedisDurability(Level level, String server, String settings, List<String>
 	 * @throws DataAccessException when the server cannot be reached, or refuses {@code INFO}
 	 */
 	static RedisDurability of(DirectRedisConnection direct) {
-		Function<String, Properties> info = (section) -> Converters.toProperties((String) direct.call("INFO", section));
-		String port = info.apply("server").getProperty("tcp_port");
-		return read((port != null) ? "Redis on port " + port : "Redis", info,
+		return standalone((section) -> Converters.toProperties((String) direct.call("INFO", section)),
 				(parameter) -> Converters.toProperties(names(direct.call("CONFIG", "GET", parameter))));
+	}
+
+	/** What one standalone server keeps, named by its port. */
+	private static RedisDurability standalone(Function<String, Properties> info, Function<String, Properties> config) {
+		Properties server = info.apply("server");
+		String port = (server != null) ? server.getProperty("tcp_port") : null;
+		return read((port != null) ? "Redis on port " + port : "Redis", info, config);
 	}
 
 	/** {@code CONFIG GET}'s reply: names and values, one after the other. */
