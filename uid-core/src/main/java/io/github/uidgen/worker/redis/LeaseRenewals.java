@@ -1,5 +1,6 @@
 package io.github.uidgen.worker.redis;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -17,24 +18,54 @@ final class LeaseRenewals {
 	/** Logs as the assigner, so one logger setting covers all of the assigner's parts. */
 	private static final Logger logger = LoggerFactory.getLogger(RedisWorkerIdAssigner.class);
 
+	/**
+	 * How long renewals go at most without reading which Redis process serves the registry: that read ({@code INFO})
+	 * was a fifth of what a renewal cost Redis, and only tells the holder what claims find out for themselves.
+	 */
+	static final Duration SERVER_CHECK_INTERVAL = Duration.ofSeconds(10);
+
 	private final RegistryNamespace registry;
+
+	private final long serverCheckNanos;
 
 	/** The Redis process that answered this assigner's last renewal, so a change is logged once per assigner. */
 	private volatile String lastServer;
 
-	LeaseRenewals(RegistryNamespace registry) {
+	/** Whether the next renewal reads which process serves the registry: the first, and any after a failure. */
+	private volatile boolean checkNext = true;
+
+	/** When the last renewal that read it was sent ({@link System#nanoTime()}). */
+	private volatile long checkedAt;
+
+	LeaseRenewals(RegistryNamespace registry, Duration serverCheckInterval) {
 		this.registry = registry;
+		this.serverCheckNanos = serverCheckInterval.toNanos();
 	}
 
 	void renew(long workerId, long highWaterMarkMillis) {
 		HeldLeases.Held held = this.registry.leases().require(workerId);
-		List<String> reply = this.registry.scripts()
-			.renew(Long.toString(workerId), held.token(), Long.toString(highWaterMarkMillis),
-					Long.toString(this.registry.lease().leaseDuration().toMillis()), this.registry.marginArg(),
-					(held.recordedMark() != null) ? Long.toString(held.recordedMark()) : "",
-					Long.toString(held.expiresAt()), this.registry.lease().instanceId(),
-					this.registry.lease().hostName(), Integer.toString(this.registry.lease().claimHistory()));
+		long sentAt = System.nanoTime();
+		boolean check = this.checkNext || sentAt - this.checkedAt >= this.serverCheckNanos;
+		List<String> reply;
+		try {
+			reply = this.registry.scripts()
+				.renew(Long.toString(workerId), held.token(), Long.toString(highWaterMarkMillis),
+						Long.toString(this.registry.lease().leaseDuration().toMillis()), this.registry.marginArg(),
+						(held.recordedMark() != null) ? Long.toString(held.recordedMark()) : "",
+						Long.toString(held.expiresAt()), this.registry.lease().instanceId(),
+						this.registry.lease().hostName(), Integer.toString(this.registry.lease().claimHistory()),
+						check ? "" : "unchecked");
+		}
+		catch (RuntimeException ex) {
+			// Redis may have restarted or failed over meanwhile: the next renewal reads who serves it now.
+			this.checkNext = true;
+			throw ex;
+		}
 		String outcome = reply.get(0);
+		this.checkNext = !"ok".equals(outcome);
+		if (check) {
+			this.checkedAt = sentAt;
+		}
 		if ("ok".equals(outcome)) {
 			this.registry.leases().renewed(workerId, held, highWaterMarkMillis, Long.parseLong(reply.get(3)),
 					reply.get(2));

@@ -51,8 +51,10 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * what happened. A newcomer cannot check anything, so two keys decide whether it may trust the registry.
  * {@code generation} is written with the first claim of a registry and never expires: a claim that finds it missing
  * knows the registry is new or wiped. {@code server} names the Redis process that last wrote the registry
- * ({@code run_id}, Cluster node ID, replication ID): the first script that runs on another process records which it is
- * and what happened (restarted, failed over, slot moved); a registry that names no process at all (restored from a
+ * ({@code run_id}, Cluster node ID, replication ID): the first claim, release or checked renewal that runs on another
+ * process records which it is and what happened (restarted, failed over, slot moved), a holder's renewals reading it
+ * only every ten seconds and after a failed one (it was a fifth of a renewal's cost to Redis, and claims always read
+ * it before they take anything); a registry that names no process at all (restored from a
  * snapshot taken before its first claim) counts as written by another. In these cases, and when a holder proves its
  * own claim was lost although its lease cannot have expired, no claim in the namespace succeeds until the
  * {@link Builder#registryLossMargin registry loss margin} has passed, by the Redis clock, and the claimed worker's mark
@@ -126,7 +128,7 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		this.registry = RegistryNamespace.open(this.route, hashTag, lease, builder.registryLossMargin,
 				builder.registryTrust, builder.allowEvictingPolicy);
 		this.layout = new RegistryLayout(this.registry.scripts(), hashTag);
-		this.renewals = new LeaseRenewals(this.registry);
+		this.renewals = new LeaseRenewals(this.registry, builder.serverCheckInterval);
 		this.claims = new RegistryClaims(this.registry, new ClaimProbation(this.registry, this.renewals),
 				this.renewals);
 		this.fleet = new RegistryFleet(this.registry);
@@ -378,6 +380,8 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
 		private boolean allowEvictingPolicy;
 
+		private Duration serverCheckInterval = LeaseRenewals.SERVER_CHECK_INTERVAL;
+
 		private Builder(RedisConnectionFactory connectionFactory) {
 			super(Integer.MAX_VALUE);
 			this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
@@ -459,6 +463,17 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		 */
 		public Builder allowEvictingPolicy(boolean allowEvictingPolicy) {
 			this.allowEvictingPolicy = allowEvictingPolicy;
+			return this;
+		}
+
+		/**
+		 * Sets how long renewals go at most without reading which Redis process serves the registry; for tests that
+		 * change it by hand, where no renewal fails in between.
+		 * @param serverCheckInterval zero to read it at every renewal
+		 * @return this builder
+		 */
+		Builder serverCheckInterval(Duration serverCheckInterval) {
+			this.serverCheckInterval = serverCheckInterval;
 			return this;
 		}
 

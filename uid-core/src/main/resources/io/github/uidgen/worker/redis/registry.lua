@@ -22,7 +22,8 @@
 --            happened to the registry's Redis (see change below)
 --   renew:   2 worker ID, 3 token, 4 mark ms or '' (a probe of a claim on probation: nothing recorded), 5 lease ms,
 --            6 registry loss margin ms, 7 the mark this claim last recorded or '', 8 the lease expiry (ms, Redis clock)
---            this claim was last given, 9 instance ID, 10 host name, 11 how many claims of the worker ID to keep
+--            this claim was last given, 9 instance ID, 10 host name, 11 how many claims of the worker ID to keep,
+--            12 'unchecked' when the renewal need not read which Redis process serves the registry (see below)
 --            -> {'ok', change or '', run_id, new expiry, stored mark or '', floor, re-established}
 --            | {'wiped'} | {'rewound', stored mark or '', run_id, last change}
 --            | {'released', holder, run_id, last change, certain, now} | {'taken', holder, run_id, last change, certain, now}
@@ -40,11 +41,56 @@
 local function str(n) return string.format('%.0f', n) end
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
--- What identifies the Redis process, read at every call (a renewal's too) to tell a restart, a failover or a moved
--- slot; INFO is the only source of run_id. One INFO of two sections (Redis 7 takes several, an older Redis only one),
--- its fields found by a plain search for their line: patterns tried at every position of INFO's kilobyte of text took
--- a quarter of a renewal's time in Redis. CLUSTER MYID only on a Cluster node (or where INFO does not say): elsewhere
--- it only raises an error.
+local op = ARGV[1]
+
+-- A renewal whose record checks out: extends the lease and raises the mark (not for a probe), given the mark and the
+-- generation key as read; returns the renewal's reply, naming the process that last wrote the registry.
+local function extend(worker, recorded, floor, what, server)
+  local expiry = str(now + tonumber(ARGV[5]))
+  redis.call('ZADD', KEYS[1], expiry, worker)
+  local mark = recorded
+  if ARGV[4] ~= '' and ((not recorded) or tonumber(recorded) < tonumber(ARGV[4])) then
+    redis.call('HSET', KEYS[5], worker, ARGV[4])
+    mark = ARGV[4]
+  end
+  return {'ok', what, server, expiry, mark or '', floor, ''}
+end
+
+-- What nearly every renewal finds, decided before the rest of the script is set up (which took as long again as the
+-- renewal's own work): a process named as the registry's writer (this one, where here is given), the generation key
+-- there, the claim's token in place, its mark no older than the one it last recorded, and a mark to record. Anything
+-- else takes the whole way below, which reads the same keys again: nothing is written here before all of it holds.
+-- Returns the reply, or nil.
+local function quickRenewal(here)
+  local written = redis.call('MGET', KEYS[7], KEYS[6])
+  local stored, floor = written[1], written[2]
+  if floor and stored and ((not here) or string.sub(stored, 1, #here + 1) == here .. ' ')
+      and redis.call('HGET', KEYS[2], ARGV[2]) == ARGV[3] then
+    local recorded = redis.call('HGET', KEYS[5], ARGV[2])
+    if ARGV[7] == '' or (recorded and tonumber(recorded) >= tonumber(ARGV[7])) then
+      return extend(ARGV[2], recorded, floor, '', string.match(stored, '^%S*'))
+    end
+  end
+  return nil
+end
+
+-- Which process serves the registry is all a renewal's INFO is for, and reading it was a fifth of what a renewal
+-- cost Redis. A holder's own record tells it all it must know, so most renewals ('unchecked') skip it: a registry that
+-- came to another process (a restart, a failover, a moved slot) is told by the next claim or release, which read it
+-- every time and make newcomers wait the margin before they take anything, and by the holder's next checked renewal,
+-- which comes within seconds and after any renewal that failed (a restart or a failover breaks the connection).
+local quick = op == 'renew' and ARGV[4] ~= ''
+if quick and ARGV[12] == 'unchecked' then
+  local reply = quickRenewal(nil)
+  if reply then return reply end
+  quick = false
+end
+
+-- What identifies the Redis process, read at every call but an unchecked renewal to tell a restart, a failover or a
+-- moved slot; INFO is the only source of run_id. One INFO of two sections (Redis 7 takes several, an older Redis only
+-- one), its fields found by a plain search for their line: patterns tried at every position of INFO's kilobyte of
+-- text took a quarter of a renewal's time in Redis. CLUSTER MYID only on a Cluster node (or where INFO does not
+-- say): elsewhere it only raises an error.
 local info = redis.pcall('INFO', 'server', 'replication')
 if type(info) ~= 'string' then info = redis.call('INFO', 'server') .. redis.call('INFO', 'replication') end
 local function field(line)
@@ -62,35 +108,9 @@ if mode == 'cluster' or not mode then
   if type(myid) == 'string' then node = myid end
 end
 local here = server .. ' ' .. node .. ' ' .. replid
-local op = ARGV[1]
-
--- A renewal whose record checks out: extends the lease and raises the mark (not for a probe), given the mark and the
--- generation key as read; returns the renewal's reply.
-local function extend(worker, recorded, floor, what)
-  local expiry = str(now + tonumber(ARGV[5]))
-  redis.call('ZADD', KEYS[1], expiry, worker)
-  local mark = recorded
-  if ARGV[4] ~= '' and ((not recorded) or tonumber(recorded) < tonumber(ARGV[4])) then
-    redis.call('HSET', KEYS[5], worker, ARGV[4])
-    mark = ARGV[4]
-  end
-  return {'ok', what, server, expiry, mark or '', floor, ''}
-end
-
--- What nearly every renewal finds, decided before the rest of the script is set up (which took as long again as the
--- renewal's own work): this process named as the registry's writer, the generation key there, the claim's token in
--- place, its mark no older than the one it last recorded, and a mark to record. Anything else takes the whole way
--- below, which reads the same keys again: nothing is written here before all of it holds.
-if op == 'renew' and ARGV[4] ~= '' then
-  local written = redis.call('MGET', KEYS[7], KEYS[6])
-  local stored, floor = written[1], written[2]
-  if floor and stored and string.sub(stored, 1, #here + 1) == here .. ' '
-      and redis.call('HGET', KEYS[2], ARGV[2]) == ARGV[3] then
-    local recorded = redis.call('HGET', KEYS[5], ARGV[2])
-    if ARGV[7] == '' or (recorded and tonumber(recorded) >= tonumber(ARGV[7])) then
-      return extend(ARGV[2], recorded, floor, '')
-    end
-  end
+if quick then
+  local reply = quickRenewal(here)
+  if reply then return reply end
 end
 
 local function raiseFloorTo(at)
@@ -253,7 +273,7 @@ if op == 'renew' then
     return {'rewound', recorded or '', server, lastKind}
   end
   -- The stored mark and the floor as read above, as nothing since wrote them.
-  local reply = extend(worker, recorded, floor, what)
+  local reply = extend(worker, recorded, floor, what, server)
   if probe then
     -- The probe at the end of a claim's probation: the claim starts after a mark a lost holder raised meanwhile,
     -- so its record says so too.
