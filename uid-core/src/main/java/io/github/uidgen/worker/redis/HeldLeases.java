@@ -41,6 +41,15 @@ final class HeldLeases {
 	}
 
 	/**
+	 * Returns what is known now of a lease.
+	 * @param workerId the worker ID
+	 * @return the lease, or {@code null} when this assigner holds none on the worker ID
+	 */
+	Held current(long workerId) {
+		return this.leases.get(workerId);
+	}
+
+	/**
 	 * Records a successful renewal, unless the lease was released or replaced meanwhile: the entry is replaced only if
 	 * it is still the very one the renewal started from. Renewals may be outstanding side by side (one the client
 	 * holds while the next goes out), so one that comes back late must not overwrite what a later one recorded, nor a

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 
 import io.github.uidgen.worker.WorkerAssignment;
+import io.github.uidgen.worker.WorkerAssignmentException;
 import io.github.uidgen.worker.WorkerLeaseLostException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -79,6 +80,11 @@ final class LeaseRenewals {
 			}
 			return;
 		}
+		if (outdated(workerId, held, outcome, reply)) {
+			throw new WorkerAssignmentException("uid worker " + workerId + ": a renewal sent before a later renewal "
+					+ "came back found the lease lost from Redis (" + outcome + "), and could not tell it from a lease "
+					+ "that ran out; by the later renewal the lease could not have expired: the next renewal decides");
+		}
 		this.registry.leases().lost(workerId, held);
 		String what = "";
 		if (reply.size() > 3 && !reply.get(2).equals(held.server()) && !reply.get(3).isEmpty()) {
@@ -96,6 +102,34 @@ final class LeaseRenewals {
 			default -> "unexpected reply from the uid renewal script: " + reply;
 		};
 		throw new WorkerLeaseLostException(workerId, detail);
+	}
+
+	/**
+	 * Whether a renewal that found its lease lost ({@code released}, {@code taken}, {@code wiped}, {@code rewound})
+	 * without being sure the lease could not have expired was sent with an older expiry than this instance knows now:
+	 * a later renewal came back meanwhile with one that lies past the moment this one ran (Redis clock). Its finding
+	 * is not the last word, as the next renewal carries the newer expiry and so writes the lease again where nobody
+	 * claimed the worker ID since, or finds it lost for certain, making newcomers wait the margin as it does.
+	 * Renewals are outstanding side by side after an outage, the client sending the older ones late: taking their
+	 * finding as final stopped a quarter of a fleet after an empty restart, each for the 30 s registry-loss margin its
+	 * claim then waited.
+	 */
+	private boolean outdated(long workerId, HeldLeases.Held sentWith, String outcome, List<String> reply) {
+		String ranAt;
+		if (("released".equals(outcome) || "taken".equals(outcome)) && reply.size() > 5 && "0".equals(reply.get(4))) {
+			ranAt = reply.get(5);
+		}
+		else if ("wiped".equals(outcome) && reply.size() > 1) {
+			ranAt = reply.get(1);
+		}
+		else if ("rewound".equals(outcome) && reply.size() > 4) {
+			ranAt = reply.get(4);
+		}
+		else {
+			return false;
+		}
+		HeldLeases.Held known = this.registry.leases().current(workerId);
+		return known != null && known != sentWith && known.expiresAt() > Long.parseLong(ranAt);
 	}
 
 	/**

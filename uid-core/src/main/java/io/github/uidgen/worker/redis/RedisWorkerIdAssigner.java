@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
 import io.github.uidgen.InvalidSettingException;
@@ -124,7 +125,8 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		this.keyPrefix = builder.keyPrefix;
 		this.namespace = builder.namespace;
 		String hashTag = "{" + this.keyPrefix + ":" + this.namespace + "}";
-		this.route = new ScriptRoute(RegistryScripts.templateOn(builder.connectionFactory));
+		this.route = new ScriptRoute(
+				builder.scriptsThrough.apply(RegistryScripts.templateOn(builder.connectionFactory)));
 		this.registry = RegistryNamespace.open(this.route, hashTag, lease, builder.registryLossMargin,
 				builder.registryTrust, builder.allowEvictingPolicy);
 		this.layout = new RegistryLayout(this.registry.scripts(), hashTag);
@@ -382,6 +384,8 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 
 		private Duration serverCheckInterval = LeaseRenewals.SERVER_CHECK_INTERVAL;
 
+		private UnaryOperator<RegistryScripts.Transport> scriptsThrough = UnaryOperator.identity();
+
 		private Builder(RedisConnectionFactory connectionFactory) {
 			super(Integer.MAX_VALUE);
 			this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
@@ -474,6 +478,17 @@ public final class RedisWorkerIdAssigner implements WorkerIdAssigner {
 		 */
 		Builder serverCheckInterval(Duration serverCheckInterval) {
 			this.serverCheckInterval = serverCheckInterval;
+			return this;
+		}
+
+		/**
+		 * Sends the scripts through a wrapper of the way to the connection factory; for tests that hold a script back
+		 * to force an interleaving with others.
+		 * @param wrapper wraps the way there
+		 * @return this builder
+		 */
+		Builder scriptsThrough(UnaryOperator<RegistryScripts.Transport> wrapper) {
+			this.scriptsThrough = wrapper;
 			return this;
 		}
 

@@ -25,7 +25,7 @@
 --            this claim was last given, 9 instance ID, 10 host name, 11 how many claims of the worker ID to keep,
 --            12 'unchecked' when the renewal need not read which Redis process serves the registry (see below)
 --            -> {'ok', change or '', run_id, new expiry, stored mark or '', floor, re-established}
---            | {'wiped'} | {'rewound', stored mark or '', run_id, last change}
+--            | {'wiped', now} | {'rewound', stored mark or '', run_id, last change, now}
 --            | {'released', holder, run_id, last change, certain, now} | {'taken', holder, run_id, last change, certain, now}
 --            where certain is '1' when the claim's own lease cannot have expired yet; a claim found lost although its
 --            lease cannot have expired raises the stored mark to the higher of the one it last recorded (ARGV 7) and
@@ -245,7 +245,7 @@ if op == 'renew' then
   end
   local floor = redis.call('GET', KEYS[6])
   if not floor then
-    if probe or not certain then return {'wiped'} end
+    if probe or not certain then return {'wiped', str(now)} end
     -- Nobody has claimed here since the loss: newcomers wait the margin from now, as other holders' leases are gone.
     redis.call('SET', KEYS[6], str(now + tonumber(margin)))
     redis.call('SET', KEYS[7], here .. ' lost')
@@ -270,7 +270,7 @@ if op == 'renew' then
   if confirmed ~= '' and ((not recorded) or tonumber(recorded) < tonumber(confirmed)) then
     raiseFloor(margin)
     if certain and not probe then return reestablish('rewound', what) end
-    return {'rewound', recorded or '', server, lastKind}
+    return {'rewound', recorded or '', server, lastKind, str(now)}
   end
   -- The stored mark and the floor as read above, as nothing since wrote them.
   local reply = extend(worker, recorded, floor, what, server)
