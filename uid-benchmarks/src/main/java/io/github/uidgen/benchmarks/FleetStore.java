@@ -180,9 +180,10 @@ abstract class FleetStore implements AutoCloseable {
 
 	/**
 	 * Starts watching what the server does, where the store can tell more than {@link #read()}.
+	 * @param sampleEvery how often to sample what piles up in the server (its sessions or requests at once)
 	 * @return the watch; by default one that prints nothing
 	 */
-	Watch watch() {
+	Watch watch(Duration sampleEvery) {
 		return (out, title, claims) -> {
 		};
 	}
@@ -515,8 +516,8 @@ abstract class FleetStore implements AutoCloseable {
 		}
 
 		@Override
-		Watch watch() {
-			return ZooKeeperWatch.start(this.server.port(), this::serverCpuMillis)::print;
+		Watch watch(Duration sampleEvery) {
+			return ZooKeeperWatch.start(this.server.port(), this::serverCpuMillis, sampleEvery)::print;
 		}
 
 		@Override
@@ -587,8 +588,8 @@ abstract class FleetStore implements AutoCloseable {
 		}
 
 		@Override
-		Watch watch() {
-			return MariaDbWatch.start(this.server.jdbcUrl())::print;
+		Watch watch(Duration sampleEvery) {
+			return MariaDbWatch.start(this.server.jdbcUrl(), sampleEvery)::print;
 		}
 
 		@Override

@@ -6,6 +6,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -17,8 +18,9 @@ import java.util.TreeMap;
 /**
  * What a MariaDB server did during one phase of the fleet simulation, to tell why a figure is what it is: the
  * deltas of its status counters (statements by kind, rows read, row lock waits, commits), the most sessions seen at
- * once in its process list by what they were doing (sampled every 250 ms), and, when {@code performance_schema} is
- * on ({@code fleet --db-digests true}), the statements by digest with the rows each examined.
+ * once in its process list by what they were doing (sampled as often as the phase asks: each sample reads every
+ * session, which costs the server CPU of its own), and, when {@code performance_schema} is on
+ * ({@code fleet --db-digests true}), the statements by digest with the rows each examined.
  */
 final class MariaDbWatch implements AutoCloseable {
 
@@ -41,14 +43,17 @@ final class MariaDbWatch implements AutoCloseable {
 
 	private final Map<String, Integer> peaks = new TreeMap<>();
 
+	private final Duration sampleEvery;
+
 	private final Thread sampler;
 
 	private volatile boolean stopped;
 
 	private final long startNanos = System.nanoTime();
 
-	private MariaDbWatch(String jdbcUrl) {
+	private MariaDbWatch(String jdbcUrl, Duration sampleEvery) {
 		this.jdbcUrl = jdbcUrl;
+		this.sampleEvery = sampleEvery;
 		this.before = status();
 		this.digests = "ON".equalsIgnoreCase(single("SELECT @@performance_schema"))
 				|| "1".equals(single("SELECT @@performance_schema"));
@@ -63,10 +68,11 @@ final class MariaDbWatch implements AutoCloseable {
 	/**
 	 * Starts watching a server.
 	 * @param jdbcUrl how to reach it as root
+	 * @param sampleEvery how often to read its process list
 	 * @return the watch, printed and stopped by {@link #print}
 	 */
-	static MariaDbWatch start(String jdbcUrl) {
-		return new MariaDbWatch(jdbcUrl);
+	static MariaDbWatch start(String jdbcUrl, Duration sampleEvery) {
+		return new MariaDbWatch(jdbcUrl, sampleEvery);
 	}
 
 	/**
@@ -91,7 +97,8 @@ final class MariaDbWatch implements AutoCloseable {
 		}
 		counters.print(out);
 		out.println();
-		out.println("Most sessions at once in the process list, by command, state and statement (sampled every 250 ms):");
+		out.println("Most sessions at once in the process list, by command, state and statement (sampled every "
+				+ this.sampleEvery.toMillis() + " ms):");
 		out.println();
 		MarkdownTable peaks = new MarkdownTable("command / state / statement", "most at once").leftAligned(0);
 		synchronized (this.peaks) {
@@ -166,7 +173,7 @@ final class MariaDbWatch implements AutoCloseable {
 				synchronized (this.peaks) {
 					now.forEach((key, count) -> this.peaks.merge(key, count, Math::max));
 				}
-				Thread.sleep(250);
+				Thread.sleep(this.sampleEvery.toMillis());
 			}
 		}
 		catch (SQLException ex) {

@@ -2,6 +2,7 @@ package io.github.uidgen.benchmarks;
 
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -16,7 +17,7 @@ import io.github.uidgen.testsupport.ThrowawayZooKeeperProcess;
  * What the ZooKeeper server (a process of its own) and the simulation's JVM did during one phase of the fleet
  * simulation: the writes the ensemble logged (its {@code zxid} grew by one for each, refused ones too), the reads and
  * writes it answered with their latency in the server, its disk syncs, the most requests outstanding at once (sampled
- * every 500 ms), the server process's CPU time, and that of the JVM's threads by kind (the ZooKeeper clients',
+ * as often as the phase asks), the server process's CPU time, and that of the JVM's threads by kind (the ZooKeeper clients',
  * Curator's, the instances' own start threads), against the two cores and what other processes of the machine took
  * meanwhile.
  */
@@ -25,8 +26,6 @@ final class ZooKeeperWatch {
 	/** Summaries of {@code mntr} whose count and sum grow over the phase. */
 	private static final List<String> SUMMARIES = List.of("updatelatency", "readlatency", "fsynctime",
 			"prep_processor_queue_time_ms", "local_write_committed_time_ms", "jvm_pause_time_ms");
-
-	private static final long SAMPLE_MILLIS = 500;
 
 	private static final String START_THREADS = "the instances' start threads (claim, first mark, first ID)";
 
@@ -59,12 +58,15 @@ final class ZooKeeperWatch {
 
 	private volatile boolean stopped;
 
+	private final Duration sampleEvery;
+
 	private final Thread sampler;
 
 	private final long endedBefore = ENDED_START_THREADS.get();
 
-	private ZooKeeperWatch(int port, LongSupplier serverCpuMillis) {
+	private ZooKeeperWatch(int port, LongSupplier serverCpuMillis, Duration sampleEvery) {
 		this.port = port;
+		this.sampleEvery = sampleEvery;
 		this.serverCpuMillis = serverCpuMillis;
 		this.serverCpuBefore = serverCpuMillis.getAsLong();
 		this.before = mntr(port);
@@ -79,10 +81,11 @@ final class ZooKeeperWatch {
 	 * Starts watching the server on a port of this machine.
 	 * @param port its client port
 	 * @param serverCpuMillis reads the server process's CPU time, milliseconds
+	 * @param sampleEvery how often to ask it for its requests outstanding ({@code mntr})
 	 * @return the watch, printed and stopped by {@link #print}
 	 */
-	static ZooKeeperWatch start(int port, LongSupplier serverCpuMillis) {
-		return new ZooKeeperWatch(port, serverCpuMillis);
+	static ZooKeeperWatch start(int port, LongSupplier serverCpuMillis, Duration sampleEvery) {
+		return new ZooKeeperWatch(port, serverCpuMillis, sampleEvery);
 	}
 
 	private void sample() {
@@ -92,7 +95,7 @@ final class ZooKeeperWatch {
 				this.mostOutstanding = outstanding;
 			}
 			try {
-				Thread.sleep(SAMPLE_MILLIS);
+				Thread.sleep(this.sampleEvery.toMillis());
 			}
 			catch (InterruptedException ex) {
 				return;
