@@ -423,6 +423,34 @@ abstract class AbstractJdbcWorkerIdAssignerTests {
 			.build();
 	}
 
+	/**
+	 * The store's transactions (claims, releases, the layout's record) read at READ COMMITTED on connections whose
+	 * level is another (MariaDB's default is REPEATABLE READ; the pool here sets it on PostgreSQL too): a row another
+	 * session changed and committed meanwhile is read as it is now, which the claims' locking reads need to let go
+	 * of the rows they pass over. The level is the transaction's own: the connection keeps its level.
+	 */
+	@Test
+	void workInATransactionReadsWhatAnotherSessionCommittedMeanwhileAndLeavesTheConnectionsLevel()
+			throws SQLException {
+		try (HikariDataSource pool = onePool(true)) {
+			pool.setTransactionIsolation("TRANSACTION_REPEATABLE_READ");
+			leaseAssigner(pool, "levels").recordLayout(UidLayout.defaults());
+			JdbcStore store = new JdbcStore(pool, JdbcLeaseWorkerIdAssigner.DEFAULT_TABLE, this.table, false,
+					Duration.ofSeconds(10), "the test's");
+			String read = "SELECT host_name FROM " + this.table + " WHERE worker_id = 0";
+			List<String> seen = store.inTransaction((jdbc) -> {
+				String before = jdbc.sql(read).query(String.class).single();
+				TestDatabases.execute(this.dataSource, "UPDATE " + this.table
+						+ " SET host_name = 'changed meanwhile' WHERE worker_id = 0");
+				return List.of(before, jdbc.sql(read).query(String.class).single());
+			});
+			assertThat(seen).containsExactly("", "changed meanwhile");
+			try (Connection connection = pool.getConnection()) {
+				assertThat(connection.getTransactionIsolation()).isEqualTo(Connection.TRANSACTION_REPEATABLE_READ);
+			}
+		}
+	}
+
 	@Test
 	void aRenewalThroughAPoolWithAutoCommitOffIsCommittedWhenItReturns() {
 		try (HikariDataSource pool = onePool(false)) {

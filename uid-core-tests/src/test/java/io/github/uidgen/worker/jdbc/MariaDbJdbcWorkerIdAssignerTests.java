@@ -81,6 +81,27 @@ class MariaDbJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTests
 	}
 
 	/**
+	 * A release is a transaction of its two writes (the lease, the claim history) and four statements around them:
+	 * auto-commit off and on, READ COMMITTED for the transaction, the commit. With the level set through Spring, MySQL
+	 * Connector/J read the session's level and set it, and set it back after the commit: two statements more in every
+	 * claim and release.
+	 */
+	@Test
+	void aReleaseIsItsTwoWritesAndFourStatementsAroundThem() {
+		try (HikariDataSource pool = onePool(true)) {
+			JdbcLeaseWorkerIdAssigner assigner = leaseAssigner(pool, "released");
+			long workerId = assigner.assign(1023).workerId();
+			long before = questions(pool);
+			// What asking costs, so that only the release is counted.
+			long asking = questions(pool) - before;
+			long start = questions(pool);
+			assigner.release(workerId, MARK);
+			assertThat(questions(pool) - start - asking).isEqualTo(6);
+			assertThat(mark(workerId)).isEqualTo(MARK);
+		}
+	}
+
+	/**
 	 * Claims a worker ID through a pool of one connection, renews it, and counts the statements of the renewals by
 	 * the session's {@code Questions} status, which counts every statement a client sends (not pings).
 	 */

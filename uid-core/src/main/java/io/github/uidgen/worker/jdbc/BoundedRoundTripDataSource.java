@@ -21,7 +21,7 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
  * Connector/J's default) and holding the mark keeper with it.
  *
  * <p>The timeout is set as the connection is taken, not when its transaction is prepared, because beginning a
- * transaction already talks to the database (reading and setting the isolation level, switching auto-commit off).
+ * transaction already talks to the database (switching auto-commit off).
  */
 final class BoundedRoundTripDataSource extends DelegatingDataSource {
 

@@ -43,6 +43,15 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 final class JdbcStore {
 
+	/**
+	 * Sets READ COMMITTED for the transaction it begins, and for no other: one statement, where Spring's isolation
+	 * level costs MySQL Connector/J three (the session's level read, set, and set back after the commit) around every
+	 * claim and release. MySQL and MariaDB apply it to the next transaction, PostgreSQL to the one it opens. Claims
+	 * need the level: their locking reads release the rows that do not match at once, where REPEATABLE READ keeps
+	 * them locked, and with them the renewals of their holders, until the claim commits.
+	 */
+	private static final String READ_COMMITTED = "SET TRANSACTION ISOLATION LEVEL READ COMMITTED";
+
 	/** MariaDB's {@code ER_STATEMENT_TIMEOUT}: the statement ran past its {@code max_statement_time}. */
 	private static final int MARIADB_STATEMENT_TIMEOUT = 1969;
 
@@ -115,8 +124,8 @@ final class JdbcStore {
 		// auto-commit back on as the connection returns commits it then: a claim reported failed would hold its row.
 		transactionManager.setRollbackOnCommitFailure(true);
 		this.transactions = new TransactionTemplate(transactionManager);
+		// READ COMMITTED comes from the transaction's first statement (see inTransaction), not from Spring.
 		this.transactions.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
-		this.transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
 		this.withoutTransaction = new TransactionTemplate(transactionManager);
 		this.withoutTransaction.setPropagationBehavior(TransactionDefinition.PROPAGATION_NOT_SUPPORTED);
 		this.jdbcTemplate = new JdbcTemplate(bounded);
@@ -136,7 +145,10 @@ final class JdbcStore {
 	 * @throws CannotCreateTransactionException when no connection can be had
 	 */
 	<T> T inTransaction(Function<JdbcClient, T> work) {
-		return this.transactions.execute((status) -> work.apply(this.jdbc));
+		return this.transactions.execute((status) -> {
+			this.jdbc.sql(READ_COMMITTED).update();
+			return work.apply(this.jdbc);
+		});
 	}
 
 	/**
@@ -156,8 +168,8 @@ final class JdbcStore {
 	/**
 	 * Runs one statement committed on its own: on a connection in auto-commit, the pool's default, the statement is
 	 * the only thing sent. Every instance renews its lease every period, which at fleet scale is most of what the
-	 * database does for uid, and a transaction of its own costs MySQL and MariaDB seven statements for the one (the
-	 * isolation level read, set and reset, auto-commit switched off and on again, the commit); a single statement
+	 * database does for uid, and a transaction of its own costs MySQL and MariaDB four statements besides the one (the
+	 * isolation level set, auto-commit switched off and on again, the commit); a single statement
 	 * is atomic without them, and an {@code UPDATE} of one row by its key reads the row's latest committed version
 	 * at the databases' default levels (READ COMMITTED, and MySQL's REPEATABLE READ). A pool set to PostgreSQL's
 	 * REPEATABLE READ or SERIALIZABLE makes a renewal that races a claimant taking its expired lease fail as a
@@ -392,9 +404,9 @@ final class JdbcStore {
 	}
 
 	/**
-	 * Runs work that only reads the connection's metadata, outside a transaction: a transaction of its own cost
-	 * MySQL and MariaDB six statements around it (the isolation level read, set and reset, auto-commit off and on,
-	 * the commit), and every instance of a fleet starting together asks three times (the database, then whether each
+	 * Runs work that only reads the connection's metadata, outside a transaction: a transaction of its own costs
+	 * MySQL and MariaDB four statements around it (the isolation level set, auto-commit off and on, the commit), and
+	 * every instance of a fleet starting together asks three times (the database, then whether each
 	 * table exists). On a connection with auto-commit off, what the reads may have opened is rolled back before the
 	 * connection goes back.
 	 */
