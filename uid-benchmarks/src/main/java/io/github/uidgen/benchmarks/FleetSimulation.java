@@ -16,6 +16,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.IntPredicate;
 
@@ -56,6 +57,12 @@ public final class FleetSimulation {
 	 */
 	private static final Duration STEADY_SAMPLING = Duration.ofSeconds(5);
 
+	/** How many instances start at once in each round of the warm-up. */
+	private static final int WARM_UP_INSTANCES = 50;
+
+	/** Where the warm-up's instances keep their worker IDs: apart from the fleet's. */
+	private static final String WARM_UP_NAMESPACE = "warm-up";
+
 	/** The row of a start's claims, in the tables of the simultaneous starts. */
 	private static final String CLAIM_ROW = "claim (the assigner's assign(), Redis's probation included)";
 
@@ -85,9 +92,14 @@ public final class FleetSimulation {
 	/** The fixed wait every claim stands before it returns (Redis's probation), told apart from the store's work. */
 	private Duration claimWait = Duration.ZERO;
 
-	private FleetSimulation(FleetStore store, int size, Duration steady, Duration outage, PrintStream out) {
+	/** How many rounds of claims run on the store before anything is measured; see {@link #warmUp()}. */
+	private final int warmUpRounds;
+
+	private FleetSimulation(FleetStore store, int size, Duration steady, Duration outage, int warmUpRounds,
+			PrintStream out) {
 		this.store = store;
 		this.size = size;
+		this.warmUpRounds = warmUpRounds;
 		this.steady = steady;
 		this.outage = outage;
 		this.out = out;
@@ -102,7 +114,7 @@ public final class FleetSimulation {
 
 	public static void main(String[] args) throws Exception {
 		Arguments arguments = new Arguments(args, "stores", "instances", "steady-seconds", "outage-seconds",
-				"heartbeat-seconds", "lease-seconds", "zookeeper-listen-backlog", "work-dir", "db-digests");
+				"heartbeat-seconds", "lease-seconds", "zookeeper-listen-backlog", "work-dir", "db-digests", "warm-up-rounds");
 		List<String> stores = List.of(arguments.get("stores", FleetStore.KINDS).split(","));
 		int instances = arguments.getInt("instances", 1000);
 		if (instances < 10 || instances > WORKER_IDS) {
@@ -123,10 +135,12 @@ public final class FleetSimulation {
 		Path workDir = Path.of(arguments.get("work-dir", "target/fleet"));
 		// MariaDB's performance_schema, for the statements by digest: it costs the server some CPU.
 		boolean digests = Boolean.parseBoolean(arguments.get("db-digests", "false"));
+		int warmUpRounds = arguments.getInt("warm-up-rounds", 0);
 		Files.createDirectories(workDir);
 		PrintStream out = System.out;
-		out.printf("# Fleet simulation: %d instances per store, steady state %d s, store outages %d s%n%n", instances,
-				steady.toSeconds(), outage.toSeconds());
+		out.printf("# Fleet simulation: %d instances per store, steady state %d s, store outages %d s%s%n%n", instances,
+				steady.toSeconds(), outage.toSeconds(),
+				(warmUpRounds > 0) ? ", the store and uid's code warmed up first (" + warmUpRounds + " rounds)" : "");
 		out.printf("JVM: %s %s, %d cores, -Xmx%d MB; generator: DefaultUidGenerator at its defaults (layout %s)%n%n",
 				System.getProperty("java.vm.name"), System.getProperty("java.version"),
 				Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20,
@@ -135,7 +149,7 @@ public final class FleetSimulation {
 		for (String kind : stores) {
 			Path dir = Files.createTempDirectory(workDir.toAbsolutePath(), kind.trim() + "-");
 			try (FleetStore store = FleetStore.start(kind.trim(), dir, digests)) {
-				FleetSimulation simulation = new FleetSimulation(store, instances, steady, outage, out);
+				FleetSimulation simulation = new FleetSimulation(store, instances, steady, outage, warmUpRounds, out);
 				simulation.run();
 				rows.add(String.join("|", simulation.summary));
 			}
@@ -159,6 +173,7 @@ public final class FleetSimulation {
 	private void run() throws InterruptedException {
 		this.out.printf("## %s%n%n%s%n%n", this.store.name(), this.store.describe());
 		this.store.awaitInUse(this.out);
+		warmUp();
 		this.summary.add(this.store.name());
 		this.probe.start();
 		boolean stopped = false;
@@ -201,6 +216,56 @@ public final class FleetSimulation {
 		}
 		this.summary.add(String.format(Locale.ROOT, "%,d, %d", ids.length, duplicates));
 		closeAll();
+	}
+
+	/**
+	 * Runs uid's claims on the store before anything is measured, in a namespace of their own (a lease table of its
+	 * own on a database), when asked to: each round starts {@value #WARM_UP_INSTANCES} instances at once, which take
+	 * IDs and give their worker IDs back. A store in use has served such requests long before a fleet starts on it,
+	 * and each instance of a fleet runs its claim on cores of its own; here the store's server has just been started
+	 * (ZooKeeper's a JVM that compiles its code as it serves) and, without this, 1,000 threads run uid's claim code
+	 * for the first time on the same two cores, the JVM compiling it meanwhile.
+	 */
+	private void warmUp() throws InterruptedException {
+		if (this.warmUpRounds == 0) {
+			return;
+		}
+		long startNanos = System.nanoTime();
+		AtomicInteger claims = new AtomicInteger();
+		List<String> failures = new ArrayList<>();
+		for (int round = 0; round < this.warmUpRounds; round++) {
+			List<Thread> threads = new ArrayList<>();
+			for (int i = 0; i < WARM_UP_INSTANCES; i++) {
+				String instanceId = String.format(Locale.ROOT, "warm-up-%02d", i);
+				Thread thread = new Thread(() -> {
+					try (FleetStore.Client client = this.store.client(instanceId, WARM_UP_NAMESPACE);
+							DefaultUidGenerator generator = DefaultUidGenerator.builder()
+								.workerIdAssigner(client.assigner())
+								.build()) {
+						for (int id = 0; id < 1000; id++) {
+							generator.getUID();
+						}
+						claims.incrementAndGet();
+					}
+					catch (RuntimeException ex) {
+						synchronized (failures) {
+							failures.add(ex.getClass().getSimpleName() + ": " + ex.getMessage());
+						}
+					}
+				}, "fleet-warm-up-" + i);
+				thread.setDaemon(true);
+				threads.add(thread);
+				thread.start();
+			}
+			for (Thread thread : threads) {
+				thread.join(BOUND.toMillis());
+			}
+		}
+		this.out.printf("### Warm-up%n%n%d rounds of %d instances started at once in a namespace of their own (%s), "
+				+ "each taking 1,000 IDs and giving its worker ID back: %d claims in %.1f s; failed: %d%s%n%n",
+				this.warmUpRounds, WARM_UP_INSTANCES, WARM_UP_NAMESPACE, claims.get(),
+				(System.nanoTime() - startNanos) / 1e9, failures.size(),
+				failures.isEmpty() ? "" : " (first: " + failures.get(0) + ")");
 	}
 
 	/** How long the floor's steady state lasts: half the fleet's, at least 20 s. */

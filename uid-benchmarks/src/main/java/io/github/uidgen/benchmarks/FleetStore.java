@@ -12,6 +12,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -123,7 +124,19 @@ abstract class FleetStore implements AutoCloseable {
 	 * @param instanceId the instance's identity
 	 * @return the assigner and its client
 	 */
-	abstract Client client(String instanceId);
+	Client client(String instanceId) {
+		return client(instanceId, null);
+	}
+
+	/**
+	 * Creates the assigner of one instance, on a client of its own, at the starter's defaults but for where its
+	 * worker IDs are kept.
+	 * @param instanceId the instance's identity
+	 * @param namespace the namespace (Redis, ZooKeeper), or what the lease table's name ends with (a database);
+	 * {@code null} for the default
+	 * @return the assigner and its client
+	 */
+	abstract Client client(String instanceId, String namespace);
 
 	/**
 	 * Creates a client of the store without uid, made the way {@link #client} makes an instance's, for the store's
@@ -277,10 +290,13 @@ abstract class FleetStore implements AutoCloseable {
 		}
 
 		@Override
-		Client client(String instanceId) {
+		Client client(String instanceId, String namespace) {
 			LettuceConnectionFactory factory = connectionFactory();
-			return new Client(RedisWorkerIdAssigner.builder(factory)
-				.instanceId(instanceId)
+			RedisWorkerIdAssigner.Builder builder = RedisWorkerIdAssigner.builder(factory);
+			if (namespace != null) {
+				builder.namespace(namespace);
+			}
+			return new Client(builder.instanceId(instanceId)
 				.leaseDuration(lease())
 				.heartbeatInterval(heartbeat())
 				.build(), factory::destroy);
@@ -442,13 +458,16 @@ abstract class FleetStore implements AutoCloseable {
 		}
 
 		@Override
-		Client client(String instanceId) {
+		Client client(String instanceId, String namespace) {
 			// Counts what the client sends (a ZooKeeper handle of the simulation's own under Curator), and when its
 			// session was established and last re-established.
 			CountingZooKeeper.Counts counts = new CountingZooKeeper.Counts();
 			CuratorFramework client = curator(counts);
-			return new Client(ZookeeperWorkerIdAssigner.builder(client)
-				.instanceId(instanceId)
+			ZookeeperWorkerIdAssigner.Builder builder = ZookeeperWorkerIdAssigner.builder(client);
+			if (namespace != null) {
+				builder.namespace(namespace);
+			}
+			return new Client(builder.instanceId(instanceId)
 				.leaseDuration(lease())
 				.heartbeatInterval(heartbeat())
 				.build(), client::close, counts);
@@ -616,10 +635,14 @@ abstract class FleetStore implements AutoCloseable {
 		}
 
 		@Override
-		Client client(String instanceId) {
+		Client client(String instanceId, String namespace) {
 			HikariDataSource pool = pool(instanceId);
+			String table = (namespace != null)
+					? JdbcLeaseWorkerIdAssigner.DEFAULT_TABLE + "_" + namespace.toUpperCase(Locale.ROOT).replace('-', '_')
+					: JdbcLeaseWorkerIdAssigner.DEFAULT_TABLE;
 			return new Client(
 					JdbcLeaseWorkerIdAssigner.builder(pool)
+						.leaseTable(table)
 						.instanceId(instanceId)
 						.leaseDuration(lease())
 						.heartbeatInterval(heartbeat())
