@@ -114,7 +114,8 @@ public final class FleetSimulation {
 
 	public static void main(String[] args) throws Exception {
 		Arguments arguments = new Arguments(args, "stores", "instances", "steady-seconds", "outage-seconds",
-				"heartbeat-seconds", "lease-seconds", "zookeeper-listen-backlog", "work-dir", "db-digests", "warm-up-rounds");
+				"heartbeat-seconds", "lease-seconds", "zookeeper-listen-backlog", "work-dir", "db-digests",
+				"warm-up-rounds");
 		List<String> stores = List.of(arguments.get("stores", FleetStore.KINDS).split(","));
 		int instances = arguments.getInt("instances", 1000);
 		if (instances < 10 || instances > WORKER_IDS) {

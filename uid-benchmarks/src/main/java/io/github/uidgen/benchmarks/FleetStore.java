@@ -637,9 +637,8 @@ abstract class FleetStore implements AutoCloseable {
 		@Override
 		Client client(String instanceId, String namespace) {
 			HikariDataSource pool = pool(instanceId);
-			String table = (namespace != null)
-					? JdbcLeaseWorkerIdAssigner.DEFAULT_TABLE + "_" + namespace.toUpperCase(Locale.ROOT).replace('-', '_')
-					: JdbcLeaseWorkerIdAssigner.DEFAULT_TABLE;
+			String suffix = (namespace != null) ? "_" + namespace.toUpperCase(Locale.ROOT).replace('-', '_') : "";
+			String table = JdbcLeaseWorkerIdAssigner.DEFAULT_TABLE + suffix;
 			return new Client(
 					JdbcLeaseWorkerIdAssigner.builder(pool)
 						.leaseTable(table)

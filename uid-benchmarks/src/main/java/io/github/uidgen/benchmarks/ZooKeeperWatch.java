@@ -17,9 +17,9 @@ import io.github.uidgen.testsupport.ThrowawayZooKeeperProcess;
  * What the ZooKeeper server (a process of its own) and the simulation's JVM did during one phase of the fleet
  * simulation: the writes the ensemble logged (its {@code zxid} grew by one for each, refused ones too), the reads and
  * writes it answered with their latency in the server, its disk syncs, the most requests outstanding at once (sampled
- * as often as the phase asks), the server process's CPU time, and that of the JVM's threads by kind (the ZooKeeper clients',
- * Curator's, the instances' own start threads), against the two cores and what other processes of the machine took
- * meanwhile.
+ * as often as the phase asks), the server process's CPU time, and that of the JVM's threads by kind (the ZooKeeper
+ * clients', Curator's, the instances' own start threads), against the two cores and what other processes of the
+ * machine took meanwhile.
  */
 final class ZooKeeperWatch {
 
