@@ -91,36 +91,37 @@ class MariaDbJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTests
 		try (HikariDataSource pool = onePool(true)) {
 			JdbcLeaseWorkerIdAssigner assigner = leaseAssigner(pool, "released");
 			long workerId = assigner.assign(1023).workerId();
-			long before = questions(pool);
-			// What asking costs, so that only the release is counted.
-			long asking = questions(pool) - before;
-			long start = questions(pool);
-			assigner.release(workerId, MARK);
-			assertThat(questions(pool) - start - asking).isEqualTo(6);
+			assertThat(statementsOf(pool, () -> assigner.release(workerId, MARK))).isEqualTo(6);
 			assertThat(mark(workerId)).isEqualTo(MARK);
 		}
 	}
 
-	/**
-	 * Claims a worker ID through a pool of one connection, renews it, and counts the statements of the renewals by
-	 * the session's {@code Questions} status, which counts every statement a client sends (not pings).
-	 */
+	/** Claims a worker ID through a pool of one connection, renews it, and counts the statements of the renewals. */
 	private double statementsPerRenewal(boolean autoCommit) {
 		try (HikariDataSource pool = onePool(autoCommit)) {
 			JdbcLeaseWorkerIdAssigner assigner = leaseAssigner(pool, "counted");
 			long workerId = assigner.assign(1023).workerId();
 			assigner.renew(workerId, MARK);
-			long before = questions(pool);
-			// What asking costs, so that only the renewals are counted.
-			long asking = questions(pool) - before;
-			long start = questions(pool);
-			for (int i = 1; i <= RENEWALS; i++) {
-				assigner.renew(workerId, MARK + i);
-			}
-			long statements = questions(pool) - start - asking;
+			long statements = statementsOf(pool, () -> {
+				for (int i = 1; i <= RENEWALS; i++) {
+					assigner.renew(workerId, MARK + i);
+				}
+			});
 			assertThat(mark(workerId)).isEqualTo(MARK + RENEWALS);
 			return (double) statements / RENEWALS;
 		}
+	}
+
+	/**
+	 * Counts the statements some work sends through a pool of one connection, by the session's {@code Questions}
+	 * status, which counts every statement a client sends (not pings), less what asking for it costs.
+	 */
+	private static long statementsOf(DataSource pool, Runnable work) {
+		long before = questions(pool);
+		long asking = questions(pool) - before;
+		long start = questions(pool);
+		work.run();
+		return questions(pool) - start - asking;
 	}
 
 	private static long questions(DataSource pool) {
@@ -148,13 +149,8 @@ class MariaDbJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTests
 			JdbcLeaseWorkerIdAssigner next = leaseAssigner(pool, "next");
 			next.fleet().orElseThrow().read(1);
 			long writes = sessionStatus(pool, "Com_insert") + sessionStatus(pool, "Com_update");
-			long before = questions(pool);
-			// What asking costs, so that only the start's statements are counted.
-			long asking = questions(pool) - before;
-			long start = questions(pool);
-			next.recordLayout(UidLayout.defaults());
 			// One read, without a transaction's statements around it: every start of a fleet makes it.
-			assertThat(questions(pool) - start - asking).isOne();
+			assertThat(statementsOf(pool, () -> next.recordLayout(UidLayout.defaults()))).isOne();
 			// An insert of the row that exists locks it until the commit: a fleet starting together queued on it.
 			assertThat(sessionStatus(pool, "Com_insert") + sessionStatus(pool, "Com_update")).isEqualTo(writes);
 		}
