@@ -351,6 +351,41 @@ class MariaDbJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTests
 		}
 	}
 
+	/**
+	 * A start that finds the table missing while another start holds the lock named after it waits for the lock's
+	 * release without taking it in turn; where the table is still missing then (here a session of the test's own lets
+	 * the lock go without creating anything, as a start that failed to would), it takes the lock and creates the
+	 * tables itself.
+	 */
+	@Test
+	void aStartWhoseWaitForAnotherStartsCreationEndsWithoutTheTableCreatesItItself() throws Exception {
+		ExecutorService thread = Executors.newSingleThreadExecutor();
+		try (HikariDataSource pool = onePool(true); HikariDataSource holderPool = onePool(true);
+				Connection holder = holderPool.getConnection()) {
+			String lockName = JdbcStore.schemaLockName(leaseTable());
+			assertThat(single(holder, "SELECT GET_LOCK('" + lockName + "', 0)")).isEqualTo(1);
+			// A lease of 30 s: the start waits up to 9 s for the lock, past the test's release of it.
+			JdbcLeaseWorkerIdAssigner assigner = JdbcLeaseWorkerIdAssigner.builder(pool)
+				.leaseTable(leaseTable())
+				.initializeSchema(true)
+				.instanceId("first")
+				.leaseDuration(Duration.ofSeconds(30))
+				.build();
+			Future<Long> claim = thread.submit(() -> assigner.assign(1023).workerId());
+			awaitWhileRunning(claim, "the start waits for the lock named after the table", () -> single(holder,
+					"SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE STATE = 'User lock'") > 0);
+			assertThat(single(holder, "SELECT RELEASE_LOCK('" + lockName + "')")).isEqualTo(1);
+
+			assertThat(claim.get(30, TimeUnit.SECONDS)).isZero();
+			assertThat(single(holder, "SELECT COUNT(*) FROM " + leaseTable() + " WHERE instance_id = 'first'")).isOne();
+			assertThat(single(holder, "SELECT COUNT(*) FROM " + TableName.claimHistoryOf(leaseTable()))).isOne();
+			assertThat(single(holder, "SELECT IS_FREE_LOCK('" + lockName + "')")).isOne();
+		}
+		finally {
+			thread.shutdownNow();
+		}
+	}
+
 	/** An assigner on the test's lease table whose lease of 6 s bounds each round trip at 2 s. */
 	private JdbcLeaseWorkerIdAssigner withTwoSecondRoundTrips(DataSource pool) {
 		return JdbcLeaseWorkerIdAssigner.builder(pool)

@@ -1,16 +1,28 @@
 package io.github.uidgen.worker.jdbc;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
 import java.util.OptionalLong;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.github.uidgen.testsupport.TestDatabases;
 import io.github.uidgen.testsupport.TestDatabases.Database;
 import org.postgresql.core.BaseConnection;
 import org.postgresql.core.TransactionState;
+import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The database assigner's disposable mode, table handling and commits on PostgreSQL.
@@ -52,6 +64,55 @@ class PostgresJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTest
 	@Override
 	OptionalLong transactionsEnded(DataSource pool) {
 		return OptionalLong.empty();
+	}
+
+	/**
+	 * A start that finds the table missing while another start holds the advisory lock named after it waits for the
+	 * lock's release without taking it in turn (here a session of the test's own holds it and creates the tables
+	 * meanwhile, as the other start would), then finds the tables made and claims.
+	 */
+	@Test
+	void aFirstStartThatWaitsForAnotherStartsCreationFindsTheTablesMade() throws Exception {
+		ExecutorService thread = Executors.newSingleThreadExecutor();
+		try (HikariDataSource pool = onePool(true); HikariDataSource holderPool = onePool(true);
+				Connection holder = holderPool.getConnection()) {
+			String lock = "hashtext('" + JdbcStore.schemaLockName(leaseTable()) + "')";
+			execute(holder, "SELECT pg_advisory_lock(" + lock + ")");
+			JdbcLeaseWorkerIdAssigner assigner = JdbcLeaseWorkerIdAssigner.builder(pool)
+				.leaseTable(leaseTable())
+				.initializeSchema(true)
+				.instanceId("first")
+				.leaseDuration(Duration.ofSeconds(30))
+				.build();
+			Future<Long> claim = thread.submit(() -> assigner.assign(1023).workerId());
+			await().atMost(Duration.ofSeconds(30)).until(() -> claim.isDone() || count(holder, "SELECT COUNT(*) FROM "
+					+ "pg_stat_activity WHERE wait_event_type = 'Lock' AND wait_event = 'advisory'") > 0);
+			assertThat(claim).as("the start waits for the lock named after the table").isNotDone();
+			execute(holder, SchemaScript.createTable(SqlDialect.POSTGRESQL, SchemaScript.DEFAULT_LEASE_TABLE,
+					leaseTable()));
+			execute(holder, SchemaScript.createTable(SqlDialect.POSTGRESQL, SchemaScript.DEFAULT_CLAIM_TABLE,
+					TableName.claimHistoryOf(leaseTable())));
+			execute(holder, "SELECT pg_advisory_unlock(" + lock + ")");
+
+			assertThat(claim.get(30, TimeUnit.SECONDS)).isZero();
+			assertThat(count(holder, "SELECT COUNT(*) FROM " + leaseTable() + " WHERE instance_id = 'first'")).isOne();
+		}
+		finally {
+			thread.shutdownNow();
+		}
+	}
+
+	private static void execute(Connection connection, String sql) throws SQLException {
+		try (Statement statement = connection.createStatement()) {
+			statement.execute(sql);
+		}
+	}
+
+	private static long count(Connection connection, String sql) throws SQLException {
+		try (Statement statement = connection.createStatement(); ResultSet result = statement.executeQuery(sql)) {
+			assertThat(result.next()).isTrue();
+			return result.getLong(1);
+		}
 	}
 
 	@Override

@@ -57,6 +57,18 @@ enum SqlDialect {
 			}
 		}
 
+		/** Takes the lock and gives it back in one statement: the next waiter gets it without a round trip between. */
+		@Override
+		void awaitRelease(Connection connection, String name, int seconds) throws SQLException {
+			try (PreparedStatement await = connection
+				.prepareStatement("SELECT CASE WHEN GET_LOCK(?, ?) = 1 THEN RELEASE_LOCK(?) ELSE 0 END")) {
+				await.setString(1, name);
+				await.setInt(2, seconds);
+				await.setString(3, name);
+				await.executeQuery().close();
+			}
+		}
+
 	},
 
 	POSTGRESQL("schema-postgresql.sql", "clock_timestamp()", "clock_timestamp() + ? * INTERVAL '1 microsecond'",
@@ -93,6 +105,16 @@ enum SqlDialect {
 			try (PreparedStatement unlock = connection.prepareStatement("SELECT pg_advisory_unlock(hashtext(?))")) {
 				unlock.setString(1, name);
 				unlock.executeQuery().close();
+			}
+		}
+
+		@Override
+		boolean tryLock(Connection connection, String name) throws SQLException {
+			try (PreparedStatement lock = connection.prepareStatement("SELECT pg_try_advisory_lock(hashtext(?))")) {
+				lock.setString(1, name);
+				try (ResultSet result = lock.executeQuery()) {
+					return result.next() && result.getBoolean(1);
+				}
 			}
 		}
 
@@ -173,6 +195,25 @@ enum SqlDialect {
 
 	/** Gives a lock {@link #lock} took back. */
 	abstract void unlock(Connection connection, String name) throws SQLException;
+
+	/**
+	 * Takes a lock by name if no other session holds it, without waiting.
+	 * @return whether it was taken
+	 */
+	boolean tryLock(Connection connection, String name) throws SQLException {
+		return lock(connection, name, 0);
+	}
+
+	/**
+	 * Waits until no other session holds a lock by name, without keeping it: another session is doing what the lock
+	 * guards, and its outcome is what the caller wants to see.
+	 * @param seconds how long to wait at most, where the database takes a bound
+	 */
+	void awaitRelease(Connection connection, String name, int seconds) throws SQLException {
+		if (lock(connection, name, seconds)) {
+			unlock(connection, name);
+		}
+	}
 
 	/**
 	 * Picks the dialect from the database's metadata.
