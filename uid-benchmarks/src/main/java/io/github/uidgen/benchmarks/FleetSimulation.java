@@ -115,7 +115,7 @@ public final class FleetSimulation {
 	public static void main(String[] args) throws Exception {
 		Arguments arguments = new Arguments(args, "stores", "instances", "steady-seconds", "outage-seconds",
 				"heartbeat-seconds", "lease-seconds", "zookeeper-listen-backlog", "work-dir", "db-digests",
-				"warm-up-rounds");
+				"warm-up-rounds", "db-thread-pool");
 		List<String> stores = List.of(arguments.get("stores", FleetStore.KINDS).split(","));
 		int instances = arguments.getInt("instances", 1000);
 		if (instances < 10 || instances > WORKER_IDS) {
@@ -133,6 +133,7 @@ public final class FleetSimulation {
 		}
 		FleetStore.lease((leaseSeconds > 0) ? Duration.ofSeconds(leaseSeconds) : null);
 		FleetStore.zookeeperListenBacklog(arguments.getInt("zookeeper-listen-backlog", 0));
+		FleetStore.mariaDbThreadPool(Boolean.parseBoolean(arguments.get("db-thread-pool", "false")));
 		Path workDir = Path.of(arguments.get("work-dir", "target/fleet"));
 		// MariaDB's performance_schema, for the statements by digest: it costs the server some CPU.
 		boolean digests = Boolean.parseBoolean(arguments.get("db-digests", "false"));

@@ -12,6 +12,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Locale;
 import java.util.HashMap;
 import java.util.List;
@@ -58,6 +59,9 @@ abstract class FleetStore implements AutoCloseable {
 
 	/** The ZooKeeper server's accept queue for this run, 0 for ZooKeeper's default (50, the JDK's). */
 	private static volatile int zookeeperListenBacklog;
+
+	/** Whether MariaDB runs statements on a pool of threads for this run, rather than one thread per connection. */
+	private static volatile boolean mariaDbThreadPool;
 
 	static final String KINDS = "redis,zookeeper,db";
 
@@ -589,7 +593,8 @@ abstract class FleetStore implements AutoCloseable {
 	}
 
 	/**
-	 * MariaDB as a {@code mariadbd} of its own (a fresh data directory, {@code --max-connections=2000}), one HikariCP
+	 * MariaDB as a {@code mariadbd} of its own (a fresh data directory, {@code --max-connections=2000}, statements on
+	 * a pool of threads when asked), one HikariCP
 	 * pool per instance (at most 2 connections, none kept idle); the lease table and its claim history created by
 	 * the first claim.
 	 */
@@ -601,9 +606,14 @@ abstract class FleetStore implements AutoCloseable {
 
 		Db(Path dir, boolean digests) {
 			// performance_schema (statements by digest, rows examined) costs the server some CPU: only when asked.
-			this.server = digests
-					? ThrowawayMariaDb.start(dir, "--max-connections=2000", "--performance-schema=ON")
-					: ThrowawayMariaDb.start(dir, "--max-connections=2000");
+			List<String> options = new ArrayList<>(List.of("--max-connections=2000"));
+			if (digests) {
+				options.add("--performance-schema=ON");
+			}
+			if (mariaDbThreadPool) {
+				options.add("--thread-handling=pool-of-threads");
+			}
+			this.server = ThrowawayMariaDb.start(dir, options.toArray(String[]::new));
 		}
 
 		@Override
@@ -618,8 +628,10 @@ abstract class FleetStore implements AutoCloseable {
 
 		@Override
 		String describe() {
-			return "mariadbd " + query("SELECT VERSION()").replaceAll("-.*", "") + " (InnoDB, buffer pool 16 MB) on "
-					+ "127.0.0.1; each instance its own HikariCP pool (at most 2 connections, none idle) where an "
+			return "mariadbd " + query("SELECT VERSION()").replaceAll("-.*", "") + " (InnoDB, buffer pool 16 MB, "
+					+ (mariaDbThreadPool ? "statements on a pool of threads, thread_handling=pool-of-threads "
+							+ "(--db-thread-pool)" : "a thread per connection (MariaDB's default)")
+					+ ") on 127.0.0.1; each instance its own HikariCP pool (at most 2 connections, none idle) where an "
 					+ "application would have its usual pool; JdbcLeaseWorkerIdAssigner at its defaults (lease "
 					+ describeLease() + ", " + describeHeartbeat() + ", claim history 256)";
 		}
@@ -821,6 +833,16 @@ abstract class FleetStore implements AutoCloseable {
 	 */
 	static void zookeeperListenBacklog(int backlog) {
 		FleetStore.zookeeperListenBacklog = backlog;
+	}
+
+	/**
+	 * Sets whether MariaDB runs its connections' statements on a pool of threads ({@code --db-thread-pool}, its
+	 * {@code thread_handling=pool-of-threads}) rather than on a thread of each connection's own, its default: with a
+	 * thread per connection, the statements of 1,000 instances starting at once run all together on two cores.
+	 * @param threadPool whether to
+	 */
+	static void mariaDbThreadPool(boolean threadPool) {
+		FleetStore.mariaDbThreadPool = threadPool;
 	}
 
 	private static String describeListenBacklog() {
