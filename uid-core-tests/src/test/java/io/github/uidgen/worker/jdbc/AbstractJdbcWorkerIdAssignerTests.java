@@ -396,6 +396,16 @@ abstract class AbstractJdbcWorkerIdAssignerTests {
 		return (mark != null) ? ((Number) mark).longValue() : null;
 	}
 
+	/** An assigner of instance {@code first} on the test's lease table that creates its tables where missing. */
+	JdbcLeaseWorkerIdAssigner creatingTables(DataSource pool, Duration leaseDuration) {
+		return JdbcLeaseWorkerIdAssigner.builder(pool)
+			.leaseTable(leaseTable())
+			.initializeSchema(true)
+			.instanceId("first")
+			.leaseDuration(leaseDuration)
+			.build();
+	}
+
 	/** A pool of one connection, so that every call of the assigner and of the test shares one session. */
 	HikariDataSource onePool(boolean autoCommit) {
 		HikariDataSource pool = database().open();

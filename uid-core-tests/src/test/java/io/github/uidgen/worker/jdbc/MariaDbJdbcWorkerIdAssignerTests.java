@@ -365,12 +365,7 @@ class MariaDbJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTests
 			String lockName = JdbcStore.schemaLockName(leaseTable());
 			assertThat(single(holder, "SELECT GET_LOCK('" + lockName + "', 0)")).isEqualTo(1);
 			// A lease of 30 s: the start waits up to 9 s for the lock, past the test's release of it.
-			JdbcLeaseWorkerIdAssigner assigner = JdbcLeaseWorkerIdAssigner.builder(pool)
-				.leaseTable(leaseTable())
-				.initializeSchema(true)
-				.instanceId("first")
-				.leaseDuration(Duration.ofSeconds(30))
-				.build();
+			JdbcLeaseWorkerIdAssigner assigner = creatingTables(pool, Duration.ofSeconds(30));
 			Future<Long> claim = thread.submit(() -> assigner.assign(1023).workerId());
 			awaitWhileRunning(claim, "the start waits for the lock named after the table", () -> single(holder,
 					"SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE STATE = 'User lock'") > 0);
@@ -388,12 +383,7 @@ class MariaDbJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTests
 
 	/** An assigner on the test's lease table whose lease of 6 s bounds each round trip at 2 s. */
 	private JdbcLeaseWorkerIdAssigner withTwoSecondRoundTrips(DataSource pool) {
-		return JdbcLeaseWorkerIdAssigner.builder(pool)
-			.leaseTable(leaseTable())
-			.initializeSchema(true)
-			.instanceId("first")
-			.leaseDuration(Duration.ofSeconds(6))
-			.build();
+		return creatingTables(pool, Duration.ofSeconds(6));
 	}
 
 	/** A condition the test asks the database, true once the work under way waits where the test wants it to. */

@@ -78,12 +78,7 @@ class PostgresJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTest
 				Connection holder = holderPool.getConnection()) {
 			String lock = "hashtext('" + JdbcStore.schemaLockName(leaseTable()) + "')";
 			execute(holder, "SELECT pg_advisory_lock(" + lock + ")");
-			JdbcLeaseWorkerIdAssigner assigner = JdbcLeaseWorkerIdAssigner.builder(pool)
-				.leaseTable(leaseTable())
-				.initializeSchema(true)
-				.instanceId("first")
-				.leaseDuration(Duration.ofSeconds(30))
-				.build();
+			JdbcLeaseWorkerIdAssigner assigner = creatingTables(pool, Duration.ofSeconds(30));
 			Future<Long> claim = thread.submit(() -> assigner.assign(1023).workerId());
 			await().atMost(Duration.ofSeconds(30)).until(() -> claim.isDone() || count(holder, "SELECT COUNT(*) FROM "
 					+ "pg_stat_activity WHERE wait_event_type = 'Lock' AND wait_event = 'advisory'") > 0);
