@@ -594,9 +594,8 @@ abstract class FleetStore implements AutoCloseable {
 
 	/**
 	 * MariaDB as a {@code mariadbd} of its own (a fresh data directory, {@code --max-connections=2000}, statements on
-	 * a pool of threads when asked), one HikariCP
-	 * pool per instance (at most 2 connections, none kept idle); the lease table and its claim history created by
-	 * the first claim.
+	 * a pool of threads when asked), one HikariCP pool per instance (at most 2 connections, none kept idle); the lease
+	 * table and its claim history created by the first claim.
 	 */
 	private static final class Db extends FleetStore {
 
