@@ -142,6 +142,21 @@ class MariaDbJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTests
 		assertThat(claimed.rounds().getAsLong()).isLessThanOrEqualTo(3L * CLAIMANTS);
 	}
 
+	/**
+	 * A start on tables that exist looks for both, the lease table and its claim history, in one read of the
+	 * database's metadata, then reads the layout: two statements, where a look for each table made three. Every
+	 * instance of a fleet makes them at every start.
+	 */
+	@Test
+	void aStartOnTablesThatExistLooksForBothInOneRead() {
+		try (HikariDataSource pool = onePool(true)) {
+			leaseAssigner(pool, "first").recordLayout(UidLayout.defaults());
+			JdbcLeaseWorkerIdAssigner next = leaseAssigner(pool, "next");
+			assertThat(statementsOf(pool, () -> next.recordLayout(UidLayout.defaults()))).isEqualTo(2);
+			assertThat(next.assign(1023).workerId()).isZero();
+		}
+	}
+
 	@Test
 	void aLayoutAlreadyRecordedIsReadWithoutWritingTheTable() {
 		try (HikariDataSource pool = onePool(true)) {

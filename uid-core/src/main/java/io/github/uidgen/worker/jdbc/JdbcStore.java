@@ -7,6 +7,7 @@ import java.sql.SQLTimeoutException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -79,6 +80,9 @@ final class JdbcStore {
 
 	/** How claims lock rows there, told with the dialect. */
 	private volatile RowLocking rowLocking = RowLocking.WAITING;
+
+	/** The tables named after the store's that its first look at a table listed (see {@link #found}). */
+	private volatile Set<String> listedAtFirstLook;
 
 	/**
 	 * Creates the store of one table.
@@ -268,7 +272,7 @@ final class JdbcStore {
 				createTableIfMissing(current, defaultTable, table);
 				return true;
 			}
-			return Boolean.TRUE.equals(onConnection((connection) -> TableName.exists(connection, table)));
+			return Boolean.TRUE.equals(onConnection((connection) -> found(connection, table)));
 		}
 		catch (DataAccessException | TransactionException ex) {
 			throw DatabaseReachability.isUnreachable(ex) ? unavailable(ex)
@@ -300,7 +304,7 @@ final class JdbcStore {
 	 * and create it itself.
 	 */
 	private void createTableIfMissing(SqlDialect dialect, String defaultTable, String table) {
-		if (Boolean.TRUE.equals(onConnection((connection) -> TableName.exists(connection, table)))) {
+		if (Boolean.TRUE.equals(onConnection((connection) -> found(connection, table)))) {
 			return;
 		}
 		String ddl = SchemaScript.createTable(dialect, defaultTable, table);
@@ -327,6 +331,22 @@ final class JdbcStore {
 			}
 			return null;
 		});
+	}
+
+	/**
+	 * Tells whether a table of the store is there. The store's first look lists every table named after the store's
+	 * own in one read of the database's metadata, the lease table's claim history among them, and answers from it;
+	 * later looks answer from that list for a table it has, and ask the database for one it has not, which may have
+	 * been created since: every start of a fleet looked for each of its two tables in a read of its own.
+	 */
+	private boolean found(Connection connection, String table) throws SQLException {
+		Set<String> listed = this.listedAtFirstLook;
+		if (listed == null) {
+			listed = TableName.namedAfter(connection, this.table);
+			this.listedAtFirstLook = listed;
+			return listed.contains(table.toLowerCase(Locale.ROOT));
+		}
+		return listed.contains(table.toLowerCase(Locale.ROOT)) || TableName.exists(connection, table);
 	}
 
 	/**

@@ -4,7 +4,9 @@ import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.HashSet;
 import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 import io.github.uidgen.InvalidSettingException;
@@ -63,14 +65,29 @@ final class TableName {
 	 * @return whether the table exists
 	 */
 	static boolean exists(Connection connection, String table) throws SQLException {
+		return listed(connection, table, false).contains(table.toLowerCase(Locale.ROOT));
+	}
+
+	/**
+	 * Lists, in one read of the database's metadata, the tables whose names begin with this one's (it and its claim
+	 * history, for a lease table), where {@link #exists} would look for it.
+	 * @param connection a connection to the database
+	 * @param table a name that passed {@link #require}
+	 * @return their names, qualified as the given one is, in lower case
+	 */
+	static Set<String> namedAfter(Connection connection, String table) throws SQLException {
+		return listed(connection, table, true);
+	}
+
+	private static Set<String> listed(Connection connection, String table, boolean orLonger) throws SQLException {
 		DatabaseMetaData metaData = connection.getMetaData();
 		int dot = table.indexOf('.');
 		String qualifier = (dot >= 0) ? stored(metaData, table.substring(0, dot)) : null;
 		String name = stored(metaData, table.substring(dot + 1));
 		String escape = metaData.getSearchStringEscape();
-		String pattern = escaped(name, escape);
+		String pattern = escaped(name, escape) + (orLonger ? "%" : "");
 		// Asked of the one place the name resolves to: asked of every one, MySQL Connector/J lists the schemas and
-		// then the tables of each, a statement apiece (six on a fresh MariaDB), and every start asks twice.
+		// then the tables of each, a statement apiece (six on a fresh MariaDB), and every start asks.
 		String catalog = null;
 		String schemaPattern = null;
 		if (metaData.supportsSchemasInTableDefinitions()) {
@@ -80,15 +97,18 @@ final class TableName {
 		else if (metaData.supportsCatalogsInTableDefinitions()) {
 			catalog = (qualifier != null) ? qualifier : connection.getCatalog();
 		}
+		String prefix = (dot >= 0) ? table.substring(0, dot + 1) : "";
+		Set<String> names = new HashSet<>();
 		try (ResultSet tables = metaData.getTables(catalog, schemaPattern, pattern, null)) {
 			while (tables.next()) {
-				if (name.equalsIgnoreCase(tables.getString("TABLE_NAME"))
-						&& inPlace(connection, qualifier, tables.getString("TABLE_CAT"), tables.getString("TABLE_SCHEM"))) {
-					return true;
+				String found = tables.getString("TABLE_NAME");
+				if (found != null && (orLonger || name.equalsIgnoreCase(found)) && inPlace(connection, qualifier,
+						tables.getString("TABLE_CAT"), tables.getString("TABLE_SCHEM"))) {
+					names.add((prefix + found).toLowerCase(Locale.ROOT));
 				}
 			}
 		}
-		return false;
+		return names;
 	}
 
 	/**
