@@ -1,7 +1,9 @@
 package io.github.uidgen.worker.jdbc;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -404,6 +406,14 @@ abstract class AbstractJdbcWorkerIdAssignerTests {
 			.instanceId("first")
 			.leaseDuration(leaseDuration)
 			.build();
+	}
+
+	/** Runs a query that answers one number on a session of the test's own, which may hold a lock or a transaction. */
+	static long single(Connection connection, String sql) throws SQLException {
+		try (Statement statement = connection.createStatement(); ResultSet result = statement.executeQuery(sql)) {
+			assertThat(result.next()).isTrue();
+			return result.getLong(1);
+		}
 	}
 
 	/** A pool of one connection, so that every call of the assigner and of the test shares one session. */

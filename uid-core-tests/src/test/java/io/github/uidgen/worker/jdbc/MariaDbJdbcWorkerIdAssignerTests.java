@@ -419,13 +419,6 @@ class MariaDbJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTests
 		}
 	}
 
-	private static long single(Connection connection, String sql) throws SQLException {
-		try (ResultSet result = connection.createStatement().executeQuery(sql)) {
-			assertThat(result.next()).isTrue();
-			return result.getLong(1);
-		}
-	}
-
 	@Override
 	long renewalsAtTheDatabase(String table) {
 		return ((Number) TestDatabases.query(pool(), "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID <> "

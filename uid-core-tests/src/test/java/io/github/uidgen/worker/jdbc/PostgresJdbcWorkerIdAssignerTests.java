@@ -1,7 +1,6 @@
 package io.github.uidgen.worker.jdbc;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -80,7 +79,7 @@ class PostgresJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTest
 			execute(holder, "SELECT pg_advisory_lock(" + lock + ")");
 			JdbcLeaseWorkerIdAssigner assigner = creatingTables(pool, Duration.ofSeconds(30));
 			Future<Long> claim = thread.submit(() -> assigner.assign(1023).workerId());
-			await().atMost(Duration.ofSeconds(30)).until(() -> claim.isDone() || count(holder, "SELECT COUNT(*) FROM "
+			await().atMost(Duration.ofSeconds(30)).until(() -> claim.isDone() || single(holder, "SELECT COUNT(*) FROM "
 					+ "pg_stat_activity WHERE wait_event_type = 'Lock' AND wait_event = 'advisory'") > 0);
 			assertThat(claim).as("the start waits for the lock named after the table").isNotDone();
 			execute(holder, SchemaScript.createTable(SqlDialect.POSTGRESQL, SchemaScript.DEFAULT_LEASE_TABLE,
@@ -90,7 +89,7 @@ class PostgresJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTest
 			execute(holder, "SELECT pg_advisory_unlock(" + lock + ")");
 
 			assertThat(claim.get(30, TimeUnit.SECONDS)).isZero();
-			assertThat(count(holder, "SELECT COUNT(*) FROM " + leaseTable() + " WHERE instance_id = 'first'")).isOne();
+			assertThat(single(holder, "SELECT COUNT(*) FROM " + leaseTable() + " WHERE instance_id = 'first'")).isOne();
 		}
 		finally {
 			thread.shutdownNow();
@@ -100,13 +99,6 @@ class PostgresJdbcWorkerIdAssignerTests extends AbstractJdbcWorkerIdAssignerTest
 	private static void execute(Connection connection, String sql) throws SQLException {
 		try (Statement statement = connection.createStatement()) {
 			statement.execute(sql);
-		}
-	}
-
-	private static long count(Connection connection, String sql) throws SQLException {
-		try (Statement statement = connection.createStatement(); ResultSet result = statement.executeQuery(sql)) {
-			assertThat(result.next()).isTrue();
-			return result.getLong(1);
 		}
 	}
 
